@@ -1,0 +1,189 @@
+"""The plain engines: a memoised recursion over row sets.
+
+``baseline`` is the straightforward, obviously correct algorithm: the DAG Δ(T) is the
+set of distinct row sets reached by splitting on non-constant attributes, and every
+node's Pareto front is built from its children's with numpy (all combinations, then a
+Pareto filter). It is slow (Python work per subtable and attribute) and serves as the
+oracle of the fast engine.
+
+``paper`` is the algorithm of section 4 of the paper on the same recursion: a dense
+function F_Θ over B_Λ = {0, ..., mN} per node, each bundle's F computed by the layered
+min-plus DAG δ(Θ, f_i) (a chain of min-plus convolutions), valid for the pair
+(total path length, misclassifications) only. Its cost grows with (mN)² per edge, so
+it refuses large tables.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .costs import MAX, Cost
+from .errors import LimitError
+from .fronts import pareto
+
+#: The paper engine refuses tables whose B_Λ has more points than this.
+PAPER_MAX_LAMBDA = 2000
+
+
+class _Walker:
+    """Memoised recursion over row sets shared by the plain engines."""
+
+    def __init__(self, table, max_subtables=None):
+        self.codes = table.codes
+        self.dec = table.decisions
+        self.n_dec = len(table.decision_values)
+        self.memo: dict[bytes, object] = {}
+        self.bundles = 0
+        self.edges = 0
+        self.terminal = 0
+        self.max_subtables = max_subtables
+
+    def leaf_stats(self, rows):
+        counts = np.bincount(self.dec[rows], minlength=self.n_dec)
+        return int(rows.size - counts.max())
+
+    def solve(self, rows):
+        key = rows.tobytes()
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if self.max_subtables is not None and len(self.memo) >= self.max_subtables:
+            raise LimitError(
+                f"more than {self.max_subtables} subtables; raise --max-subtables or use a smaller table"
+            )
+        mis = self.leaf_stats(rows)
+        splits = []
+        if mis > 0:
+            for a in range(self.codes.shape[0]):
+                vals = self.codes[a, rows]
+                if (vals == vals[0]).all():
+                    continue
+                self.bundles += 1
+                children = []
+                for v in np.unique(vals):
+                    children.append(self.solve(rows[vals == v]))
+                    self.edges += 1
+                splits.append(children)
+        if not splits:
+            self.terminal += 1
+        result = self.node_value(rows.size, mis, splits)
+        self.memo[key] = result
+        return result
+
+    def node_value(self, n, mis, splits):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _ParetoWalker(_Walker):
+    def __init__(self, table, x: Cost, y: Cost, max_subtables=None):
+        super().__init__(table, max_subtables)
+        self.cx, self.cy = x, y
+
+    @staticmethod
+    def _combine(cost, a, b):
+        if cost.combine == MAX:
+            return np.maximum(a[:, None], b[None, :]).ravel()
+        return (a[:, None] + b[None, :]).ravel()
+
+    def node_value(self, n, mis, splits):
+        cx, cy = self.cx, self.cy
+        xs = [np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64)]
+        ys = [np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64)]
+        for children in splits:
+            ax = np.zeros(1, dtype=np.int64)
+            ay = np.zeros(1, dtype=np.int64)
+            for fx, fy in children:
+                bx = self._combine(cx, ax, fx)
+                by = self._combine(cy, ay, fy)
+                keep = pareto(bx, by)
+                ax, ay = bx[keep], by[keep]
+            xs.append(ax + cx.split_const + cx.split_rows * n)
+            ys.append(ay + cy.split_const + cy.split_rows * n)
+        x = np.concatenate(xs)
+        y = np.concatenate(ys)
+        keep = pareto(x, y)
+        return x[keep], y[keep]
+
+
+class _PaperWalker(_Walker):
+    """Dense F_Θ over B_Λ = {0..mN}: F[n] = least µ among trees with Λ <= n."""
+
+    def __init__(self, table, max_subtables=None):
+        super().__init__(table, max_subtables)
+        self.size = table.codes.shape[0] * table.codes.shape[1] + 1
+
+    def _min_plus(self, f, g):
+        # One layer of δ(Θ, f_i): h(n) = min over n1 + n2 <= n of f(n1) + g(n2); with f, g
+        # non-increasing this equals the min over n1 + n2 = n, truncated to B_Λ.
+        size = self.size
+        h = np.full(size, np.iinfo(np.int64).max // 4, dtype=np.int64)
+        for k in range(size):
+            np.minimum(h[k:], f[k] + g[: size - k], out=h[k:])
+        return h
+
+    def node_value(self, n, mis, splits):
+        f = np.full(self.size, mis, dtype=np.int64)
+        for children in splits:
+            acc = children[0]
+            for g in children[1:]:
+                acc = self._min_plus(acc, g)
+            # F^{f_i}(n) = acc(n - N(Θ)) for n >= N(Θ); below N(Θ) only the leaf exists.
+            shifted = np.full(self.size, np.iinfo(np.int64).max // 4, dtype=np.int64)
+            if n < self.size:
+                shifted[n:] = acc[: self.size - n]
+            np.minimum(f, shifted, out=f)
+        return f
+
+
+def baseline_front(table, x: Cost, y: Cost, max_subtables=None):
+    """Front and DAG statistics by the plain recursion. Returns (xs, ys, stats dict)."""
+    walker = _ParetoWalker(table, x, y, max_subtables)
+    rows = np.arange(table.n_rows, dtype=np.int32)
+    with _deep_recursion(table.n_attributes):
+        fx, fy = walker.solve(rows)
+    return fx, fy, _stats(walker)
+
+
+def paper_front(table, max_subtables=None):
+    """Front of (total path length, misclassifications) by the paper's dense algorithm."""
+    size = table.n_attributes * table.n_rows + 1
+    if size > PAPER_MAX_LAMBDA + 1:
+        raise LimitError(
+            f"the paper engine works on dense functions over B_Λ = {{0, ..., mN}} with mN = "
+            f"{size - 1} > {PAPER_MAX_LAMBDA}; it would take too long. Use --engine fast "
+            "(exact, same result) for this table."
+        )
+    walker = _PaperWalker(table, max_subtables)
+    rows = np.arange(table.n_rows, dtype=np.int32)
+    with _deep_recursion(table.n_attributes):
+        f = walker.solve(rows)
+    # Pareto points of F: the n where F drops (Proposition 3 read backwards).
+    n = np.arange(size, dtype=np.int64)
+    drop = np.concatenate(([True], f[1:] < f[:-1]))
+    return n[drop], f[drop], _stats(walker)
+
+
+def _stats(walker):
+    return {
+        "subtables": len(walker.memo),
+        "terminal": walker.terminal,
+        "bundles": walker.bundles,
+        "edges": walker.edges,
+    }
+
+
+class _deep_recursion:
+    """Recursion depth is at most the number of attributes; make room for it."""
+
+    def __init__(self, m):
+        self.need = 4 * m + 200
+
+    def __enter__(self):
+        self.old = sys.getrecursionlimit()
+        if self.need > self.old:
+            sys.setrecursionlimit(self.need)
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.old)

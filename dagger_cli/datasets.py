@@ -1,0 +1,772 @@
+"""The UCI tables of the paper: a registry, a safe downloader with a cache, and loaders.
+
+The registry (:data:`REGISTRY`) is data: each :class:`Dataset` entry declares where the file
+lives at UCI, its column names, the decision column, the identifier columns to drop, the facts a
+correct file has (rows, columns, class counts, checksum) and the shape of the prepared table.
+Adding a table means adding an entry; no function needs to change.
+
+Downloads (:func:`fetch`) follow the habits of scikit-learn's ``_fetch_remote`` and pooch's
+``stream_download``: a timeout on every request, retries with exponential backoff on transient
+failures, streaming into a temporary file inside the cache folder, verification of the length and
+of the checksum, then an atomic :func:`os.replace` into place. A failed download leaves no file a
+later run would trust.
+
+Configuration, by precedence (argument, then environment variable, then default):
+
+============  =====================  ===========================================================
+argument      environment variable   default
+============  =====================  ===========================================================
+data_home     ``DAGGER_DATA``        ``platformdirs.user_cache_dir("dagger")``
+mirror        ``DAGGER_UCI_MIRROR``  :data:`UCI_BASE_URL`
+offline       ``DAGGER_OFFLINE``     ``False`` (``1``, ``true``, ``yes`` or ``on`` turn it on)
+============  =====================  ===========================================================
+
+A cached file lives at ``<data_home>/<folder>/<file>``, the same layout as UCI's download area,
+so a copy of the cache is itself a valid ``file://`` mirror.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import hashlib
+import io
+import logging
+import os
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .errors import DaggerError, DownloadError, InputError
+
+log = logging.getLogger(__name__)
+
+#: UCI's classic download area; ``<base>/<folder>/<file>`` is a dataset's URL.
+UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+
+ENV_DATA_HOME = "DAGGER_DATA"
+ENV_MIRROR = "DAGGER_UCI_MIRROR"
+ENV_OFFLINE = "DAGGER_OFFLINE"
+
+#: First backoff delay in seconds; it doubles after every failed attempt, up to the cap.
+BACKOFF_BASE = 0.5
+BACKOFF_CAP = 8.0
+CHUNK_SIZE = 64 * 1024
+
+# Tests replace this to keep retries instant; production code sleeps for real.
+_sleep: Callable[[float], None] = time.sleep
+
+ProgressCallback = Callable[[int, "int | None"], None]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One registered table: where it lives and what a correct copy looks like.
+
+    Attributes
+    ----------
+    name : str
+        Registry key (lower case), also the name of the prepared table.
+    folder, filename : str
+        Location in UCI's download area: ``<base>/<folder>/<filename>``.
+    columns : tuple of str
+        Column names in file order (the files have no header line).
+    decision : str
+        Name of the decision column.
+    drop : tuple of str
+        Identifier columns that are not attributes.
+    rows, n_columns : int
+        Shape of the raw file.
+    class_counts : dict of str to int
+        Rows per decision value in the raw file.
+    sha256 : str
+        SHA-256 of the normalized content (see :func:`normalized_bytes`).
+    prepared_shape : tuple of int
+        ``(rows, attributes + 1)`` after the authors' preprocessing (drop identifiers, fill
+        missing values with the mode, merge equal rows).
+    description : str
+        One line for listings.
+    """
+
+    name: str
+    folder: str
+    filename: str
+    columns: tuple
+    decision: str
+    drop: tuple
+    rows: int
+    n_columns: int
+    class_counts: dict = field(hash=False)
+    sha256: str
+    prepared_shape: tuple
+    description: str
+
+    @property
+    def url(self) -> str:
+        """The file's URL at UCI."""
+        return dataset_url(self, UCI_BASE_URL)
+
+    @property
+    def relpath(self) -> Path:
+        """Path of the file inside a cache or a mirror folder."""
+        return Path(self.folder) / self.filename
+
+    @property
+    def n_attributes(self) -> int:
+        """Conditional attributes of the prepared table."""
+        return self.n_columns - 1 - len(self.drop)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.class_counts)
+
+
+def _entries(*datasets: Dataset) -> dict:
+    return {d.name: d for d in datasets}
+
+
+#: The registered tables, by lower-case name. Checksums were computed from the project's
+#: mirror of the UCI files (``shared/datasets/uci``) with :func:`normalized_sha256`.
+REGISTRY: dict[str, Dataset] = _entries(
+    Dataset(
+        name="lymphography",
+        folder="lymphography",
+        filename="lymphography.data",
+        columns=(
+            "class", "lymphatics", "block_of_affere", "bl_of_lymph_c", "bl_of_lymph_s",
+            "by_pass", "extravasates", "regeneration_of", "early_uptake_in", "lym_nodes_dimin",
+            "lym_nodes_enlar", "changes_in_lym", "defect_in_node", "changes_in_node",
+            "changes_in_stru", "special_forms", "dislocation_of", "exclusion_of_no",
+            "no_of_nodes_in",
+        ),
+        decision="class",
+        drop=(),
+        rows=148,
+        n_columns=19,
+        class_counts={"1": 2, "2": 81, "3": 61, "4": 4},
+        sha256="e17d22d071341af08a505a10eb558afc835e302b02c8b381c1fa3dd305731935",
+        prepared_shape=(148, 19),
+        description="lymph node diagnoses: 18 small-integer attributes, 4 classes",
+    ),
+    Dataset(
+        name="mushroom",
+        folder="mushroom",
+        filename="agaricus-lepiota.data",
+        columns=(
+            "class", "cap-shape", "cap-surface", "cap-color", "bruises", "odor",
+            "gill-attachment", "gill-spacing", "gill-size", "gill-color", "stalk-shape",
+            "stalk-root", "stalk-surface-above-ring", "stalk-surface-below-ring",
+            "stalk-color-above-ring", "stalk-color-below-ring", "veil-type", "veil-color",
+            "ring-number", "ring-type", "spore-print-color", "population", "habitat",
+        ),
+        decision="class",
+        drop=(),
+        rows=8124,
+        n_columns=23,
+        class_counts={"e": 4208, "p": 3916},
+        sha256="e65d082030501a3ebcbcd7c9f7c71aa9d28fdfff463bf4cf4716a3fe13ac360e",
+        prepared_shape=(8124, 23),
+        description="edible or poisonous mushrooms: 22 nominal attributes, 2480 missing stalk-root",
+    ),
+    Dataset(
+        name="nursery",
+        folder="nursery",
+        filename="nursery.data",
+        columns=(
+            "parents", "has_nurs", "form", "children", "housing", "finance", "social", "health",
+            "class",
+        ),
+        decision="class",
+        drop=(),
+        rows=12960,
+        n_columns=9,
+        class_counts={
+            "not_recom": 4320, "priority": 4266, "recommend": 2, "spec_prior": 4044,
+            "very_recom": 328,
+        },
+        sha256="1f2ff809b36c4524f8619d9cf0952e9937ff9e281eab7b2784acf604b45df879",
+        prepared_shape=(12960, 9),
+        description="nursery school applications: 8 nominal attributes, 5 classes",
+    ),
+    Dataset(
+        name="zoo",
+        folder="zoo",
+        filename="zoo.data",
+        columns=(
+            "animal_name", "hair", "feathers", "eggs", "milk", "airborne", "aquatic",
+            "predator", "toothed", "backbone", "breathes", "venomous", "fins", "legs", "tail",
+            "domestic", "catsize", "type",
+        ),
+        decision="type",
+        drop=("animal_name",),
+        rows=101,
+        n_columns=18,
+        class_counts={"1": 41, "2": 20, "3": 5, "4": 13, "5": 4, "6": 8, "7": 10},
+        sha256="cddc71c26ab9bc82795b8f4ff114cade41885d92720c6af29ffb69bcf73f0315",
+        # 101 animals, but many share all 16 attribute values: merging leaves 59 rows.
+        prepared_shape=(59, 17),
+        description="animals: 16 attributes (15 boolean, legs), 7 types; identifier dropped",
+    ),
+)
+
+
+# --------------------------------------------------------------------------- registry look-up
+def is_registered(name: str) -> bool:
+    """Whether ``name`` is a registered dataset (case-insensitive).
+
+    >>> is_registered("Zoo"), is_registered("zoo.csv")
+    (True, False)
+    """
+    return isinstance(name, str) and name.lower() in REGISTRY
+
+
+def get_dataset(name: str) -> Dataset:
+    """The registry entry of ``name`` (case-insensitive).
+
+    Raises
+    ------
+    InputError
+        If no dataset has that name; the message lists the registered names.
+    """
+    try:
+        return REGISTRY[name.lower()]
+    except (KeyError, AttributeError):
+        pass
+    known = sorted(REGISTRY)
+    close = difflib.get_close_matches(str(name).lower(), known, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise InputError(
+        f"unknown dataset {name!r}; the registered datasets are: {', '.join(known)}.{hint}"
+    )
+
+
+# --------------------------------------------------------------------------- checksums
+def normalized_bytes(data: bytes) -> bytes:
+    """The content that checksums are computed over.
+
+    Line endings become ``\\n`` (CRLF and lone CR alike), whitespace and blank lines at the end
+    of the file are removed, and exactly one ``\\n`` ends the content. Everything else is kept
+    byte for byte (undecodable bytes survive through ``surrogateescape``), so an honest mirror
+    that rewrote line endings passes while any changed value fails.
+
+    >>> normalized_bytes(b"a,1\\r\\nb,2\\r\\n\\r\\n")
+    b'a,1\\nb,2\\n'
+    """
+    text = data.decode("utf-8", "surrogateescape")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").rstrip() + "\n"
+    return text.encode("utf-8", "surrogateescape")
+
+
+def normalized_sha256(data: bytes) -> str:
+    """SHA-256 (hex) of :func:`normalized_bytes` of ``data``.
+
+    >>> normalized_sha256(b"x\\r\\n") == normalized_sha256(b"x")
+    True
+    """
+    return hashlib.sha256(normalized_bytes(data)).hexdigest()
+
+
+def file_sha256(path) -> str:
+    """:func:`normalized_sha256` of a file's content (the registered files are small)."""
+    return normalized_sha256(Path(path).read_bytes())
+
+
+# --------------------------------------------------------------------------- configuration
+def get_data_home(data_home=None) -> Path:
+    """The cache folder: ``data_home``, else ``$DAGGER_DATA``, else the user cache dir."""
+    if data_home is None:
+        data_home = os.environ.get(ENV_DATA_HOME) or None
+    if data_home is None:
+        import platformdirs
+
+        data_home = platformdirs.user_cache_dir("dagger")
+    return Path(data_home).expanduser()
+
+
+def cache_path(name: str, data_home=None) -> Path:
+    """Where the cached file of dataset ``name`` lives (it may not exist yet)."""
+    return get_data_home(data_home) / get_dataset(name).relpath
+
+
+def _is_offline(offline) -> bool:
+    if offline is not None:
+        return bool(offline)
+    return os.environ.get(ENV_OFFLINE, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def get_mirror(mirror=None) -> str:
+    """The base URL: ``mirror``, else ``$DAGGER_UCI_MIRROR``, else :data:`UCI_BASE_URL`.
+
+    A local folder path is accepted too and turned into a ``file://`` URL.
+
+    Raises
+    ------
+    DownloadError
+        If the base is neither an ``http(s)://`` nor a ``file://`` URL nor an existing folder.
+    """
+    origin = "the mirror argument"
+    if mirror is None:
+        mirror = os.environ.get(ENV_MIRROR) or None
+        origin = f"${ENV_MIRROR}"
+    if mirror is None:
+        return UCI_BASE_URL
+    mirror = str(mirror).strip()
+    scheme = urllib.parse.urlsplit(mirror).scheme.lower()
+    if scheme in ("http", "https", "file"):
+        return mirror.rstrip("/")
+    if Path(mirror).expanduser().is_dir():
+        return Path(mirror).expanduser().resolve().as_uri()
+    raise DownloadError(
+        f"unsupported mirror {mirror!r} (from {origin}): expected an http://, https:// or "
+        f"file:// URL, or an existing folder laid out like UCI's (<folder>/<file>). "
+        f"Fix it, or unset it to download from {UCI_BASE_URL}."
+    )
+
+
+def dataset_url(dataset: Dataset | str, mirror=None) -> str:
+    """URL of a dataset's file under the base URL given by :func:`get_mirror`."""
+    ds = dataset if isinstance(dataset, Dataset) else get_dataset(dataset)
+    return f"{get_mirror(mirror)}/{ds.folder}/{ds.filename}"
+
+
+# --------------------------------------------------------------------------- fetching
+class _Transient(Exception):
+    """A failure worth retrying (connection, timeout, 5xx, short body)."""
+
+
+class _StderrProgress:
+    """Default progress display: ``zoo.data: 12 of 45 kB`` rewritten in place on stderr."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.shown = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        of = f" of {total / 1000:.0f} kB" if total else " kB"
+        sys.stderr.write(f"\r{self.label}: {done / 1000:.0f}{of}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _progress_for(progress, label: str):
+    if progress is None:
+        # Quiet when stderr is a pipe or a file (CI logs, tests); a terminal gets the display.
+        isatty = getattr(sys.stderr, "isatty", None)
+        progress = bool(isatty and isatty())
+    if progress is True:
+        return _StderrProgress(label)
+    if progress is False:
+        return None
+    if not callable(progress):
+        raise TypeError(f"progress must be None, a bool or a callable, got {progress!r}")
+    return progress
+
+
+def fetch(
+    name: str,
+    *,
+    data_home=None,
+    mirror=None,
+    offline: bool | None = None,
+    progress=None,
+    timeout: float = 30,
+    retries: int = 3,
+) -> Path:
+    """Return the path of a verified local copy of a registered dataset, downloading it if needed.
+
+    Parameters
+    ----------
+    name : str
+        A registered dataset name (case-insensitive), see :data:`REGISTRY`.
+    data_home : path-like, optional
+        Cache folder; default ``$DAGGER_DATA`` or ``platformdirs.user_cache_dir("dagger")``.
+        The file is cached as ``<data_home>/<folder>/<file>``.
+    mirror : str, optional
+        Base URL replacing UCI's (``http(s)://...``, ``file://...`` or a local folder);
+        default ``$DAGGER_UCI_MIRROR`` or :data:`UCI_BASE_URL`. A ``file://`` mirror is read
+        directly from disk and copied into the cache with the same verification.
+    offline : bool, optional
+        Never touch the network or the mirror; default from ``$DAGGER_OFFLINE``.
+    progress : None, bool or callable, optional
+        ``progress(done_bytes, total_bytes_or_None)`` is called after every chunk.
+        ``True`` prints progress on stderr, ``False`` prints nothing, ``None`` (default)
+        prints only when stderr is a terminal.
+    timeout : float
+        Seconds to wait for the server to connect or to send more data (per read, as in
+        requests; not a limit on the whole transfer).
+    retries : int
+        Further attempts after a transient failure (connection error, timeout, HTTP 5xx,
+        body shorter than Content-Length), waiting 0.5 s, 1 s, 2 s, ... (capped at 8 s)
+        in between. HTTP 4xx and checksum mismatches are not retried: repeating the same
+        request would get the same answer.
+
+    Returns
+    -------
+    Path
+        The cached file. Its checksum was verified during this call.
+
+    Raises
+    ------
+    InputError
+        If ``name`` is not registered.
+    DownloadError
+        If the file is not cached and cannot be downloaded, or fails verification.
+        The message names the URL, what was expected and what was found, and what to do.
+
+    Notes
+    -----
+    A cached file is re-verified on every call. If it fails (edited or damaged on disk), then
+    online it is downloaded again, with a warning on the ``dagger_cli.datasets`` logger, and
+    replaced only once the new copy is verified; offline it is an error asking the user to
+    delete it or fetch again online.
+
+    Downloads go to a uniquely named temporary file (``.<file>.*.part``) in the destination
+    folder and are renamed into place with :func:`os.replace`, which is atomic, so concurrent
+    fetches of one file are safe (each downloads its own copy; the last rename wins, and both
+    copies are identical and verified). On any failure the temporary file is deleted.
+    """
+    ds = get_dataset(name)
+    target = get_data_home(data_home) / ds.relpath
+    offline = _is_offline(offline)
+
+    if target.exists():
+        try:
+            got = file_sha256(target)
+        except OSError as err:
+            raise DownloadError(
+                f"cannot read the cached file {target} ({err.strerror or err}); delete it and "
+                f"fetch {ds.name!r} again"
+            ) from None
+        if got == ds.sha256:
+            return target
+        if offline:
+            raise DownloadError(
+                f"the cached file {target} is damaged: expected sha256 {ds.sha256}, got {got}. "
+                f"Delete it and run `dagger fetch {ds.name}` without --offline "
+                f"(and without {ENV_OFFLINE}=1)."
+            )
+        log.warning(
+            "the cached file %s failed verification (expected sha256 %s, got %s); "
+            "downloading it again", target, ds.sha256, got,
+        )
+    elif offline:
+        raise DownloadError(
+            f"dataset {ds.name!r} is not cached (expected {target}) and offline mode is on, so "
+            f"nothing was downloaded. Run `dagger fetch {ds.name}` while online, or point "
+            f"{ENV_MIRROR} at a local copy (file://...) and fetch without --offline."
+        )
+
+    url = dataset_url(ds, mirror)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DownloadError(
+            f"cannot create the cache folder {target.parent} ({err.strerror or err}); "
+            f"choose another with --data-home or {ENV_DATA_HOME}"
+        ) from None
+
+    reporter = _progress_for(progress, ds.filename)
+    try:
+        if urllib.parse.urlsplit(url).scheme.lower() == "file":
+            _copy_local(ds, url, target, reporter)
+        else:
+            _download_http(ds, url, target, reporter, timeout=timeout, retries=retries)
+    finally:
+        if isinstance(reporter, _StderrProgress):
+            reporter.finish()
+    return target
+
+
+def _url_to_path(url: str) -> Path:
+    parts = urllib.parse.urlsplit(url)
+    if parts.netloc not in ("", "localhost"):
+        raise DownloadError(
+            f"cannot read {url}: a file:// URL must name a local path (file:///...), "
+            f"not the host {parts.netloc!r}"
+        )
+    return Path(urllib.request.url2pathname(parts.path))
+
+
+def _install(ds: Dataset, url: str, target: Path, write: Callable) -> None:
+    """Write into a temp file next to ``target`` via ``write(fileobj)``, verify, rename."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{ds.filename}.", suffix=".part", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            write(out)
+        got = file_sha256(tmp)
+        if got != ds.sha256:
+            raise DownloadError(
+                f"checksum mismatch for {url}: expected sha256 {ds.sha256}, got {got}; "
+                f"the download was deleted. Check the mirror (or {ENV_MIRROR}) or retry later."
+            )
+        os.replace(tmp, target)
+    except BaseException:
+        # Nothing half-written may survive: a later run must never find and trust it.
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _copy_local(ds: Dataset, url: str, target: Path, progress) -> None:
+    source = _url_to_path(url)
+
+    def write(out):
+        try:
+            src = open(source, "rb")
+        except OSError as err:
+            raise DownloadError(
+                f"cannot read {url} ({err.strerror or err}); expected the mirror to hold "
+                f"{ds.relpath.as_posix()}. Check the mirror folder (or {ENV_MIRROR})."
+            ) from None
+        with src:
+            total = os.fstat(src.fileno()).st_size
+            done = 0
+            while chunk := src.read(CHUNK_SIZE):
+                out.write(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+
+    _install(ds, url, target, write)
+
+
+def _download_http(ds: Dataset, url: str, target: Path, progress, *, timeout, retries) -> None:
+    import requests
+
+    attempts = max(0, int(retries)) + 1
+    session = requests.Session()
+    try:
+        for attempt in range(attempts):
+            try:
+                _install(ds, url, target,
+                         lambda out: _stream(ds, session, url, out, progress, timeout))
+                return
+            except _Transient as err:
+                last = err
+                if attempt + 1 < attempts:
+                    _sleep(min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))
+    finally:
+        session.close()
+    tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
+    raise DownloadError(
+        f"{last} (gave up after {tries}); nothing was saved. Check the network connection or "
+        f"the mirror ({ENV_MIRROR}) and retry, perhaps with a longer timeout."
+    )
+
+
+def _stream(ds: Dataset, session, url: str, out, progress, timeout) -> None:
+    import requests
+
+    done = 0
+    total = None
+    try:
+        with session.get(url, stream=True, timeout=timeout) as resp:
+            if resp.status_code >= 500:
+                raise _Transient(f"server error for {url}: HTTP {resp.status_code} {resp.reason}")
+            try:
+                resp.raise_for_status()
+            except requests.HTTPError:
+                raise DownloadError(
+                    f"download of {url} failed: HTTP {resp.status_code} {resp.reason}, expected "
+                    f"200; nothing was saved. Check that the server or mirror ({ENV_MIRROR}) "
+                    f"holds {ds.relpath.as_posix()} under its base URL."
+                ) from None
+            # With a content encoding (gzip), Content-Length counts the encoded bytes,
+            # not the ones we write, so it can only be compared for identity transfers.
+            encoding = resp.headers.get("Content-Encoding", "identity").lower()
+            length = resp.headers.get("Content-Length")
+            if encoding == "identity" and length and length.isdigit():
+                total = int(length)
+            for chunk in resp.iter_content(CHUNK_SIZE):
+                out.write(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+    except requests.Timeout:
+        raise _Transient(f"timed out after {timeout} s waiting for {url}") from None
+    except requests.exceptions.ChunkedEncodingError:
+        # urllib3 reports a body shorter than Content-Length this way.
+        expected = f"expected {total} bytes, " if total is not None else ""
+        raise _Transient(f"truncated download from {url}: {expected}got {done}") from None
+    except requests.ConnectionError as err:
+        # A read timeout while streaming the body surfaces as a ConnectionError.
+        if "timed out" in str(err).lower():
+            raise _Transient(f"timed out after {timeout} s waiting for {url}") from None
+        raise _Transient(f"cannot connect to {url} ({_short(err)})") from None
+    except requests.RequestException as err:
+        raise DownloadError(f"cannot download {url}: {_short(err)}") from None
+    if total is not None and done != total:
+        raise _Transient(
+            f"truncated download from {url}: expected {total} bytes (Content-Length), got {done}"
+        )
+
+
+def _short(err: Exception) -> str:
+    text = str(err)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+# --------------------------------------------------------------------------- listing, loading
+def dataset_table_rows(data_home=None) -> list[dict]:
+    """One dict per registered dataset, for ``dagger datasets``.
+
+    Keys: ``name``, ``rows`` (raw rows), ``attributes`` (conditional attributes after dropping
+    identifiers), ``classes``, ``prepared_rows`` (rows after preprocessing), ``cached`` (the
+    cached file exists and passes its checksum), ``url`` (the source at UCI), ``path`` (where
+    the cached file is or would be) and ``description``. Never touches the network.
+    """
+    home = get_data_home(data_home)
+    out = []
+    for ds in REGISTRY.values():
+        path = home / ds.relpath
+        try:
+            cached = path.is_file() and file_sha256(path) == ds.sha256
+        except OSError:
+            cached = False
+        out.append({
+            "name": ds.name,
+            "rows": ds.rows,
+            "attributes": ds.n_attributes,
+            "classes": ds.n_classes,
+            "prepared_rows": ds.prepared_shape[0],
+            "cached": cached,
+            "url": ds.url,
+            "path": str(path),
+            "description": ds.description,
+        })
+    return out
+
+
+def load_dataframe(name: str, **fetch_kwargs):
+    """The raw table of a registered dataset as a DataFrame of strings.
+
+    Columns carry the registry's names; values are exactly the file's (``?`` stays ``?``).
+    The parsed content is the normalized content that the checksum covers.
+
+    Parameters
+    ----------
+    name : str
+        A registered dataset name.
+    **fetch_kwargs
+        Passed to :func:`fetch` (``data_home``, ``mirror``, ``offline``, ...).
+    """
+    import pandas as pd
+
+    ds = get_dataset(name)
+    path = fetch(ds.name, **fetch_kwargs)
+    text = normalized_bytes(path.read_bytes()).decode("utf-8", "replace")
+    records = [r for r in csv.reader(io.StringIO(text)) if r]
+    widths = {len(r) for r in records}
+    if len(records) != ds.rows or widths != {ds.n_columns}:
+        # Only reachable when a registry entry disagrees with its own checksummed file.
+        raise DaggerError(
+            f"{path}: expected {ds.rows} rows of {ds.n_columns} values (registry entry "
+            f"{ds.name!r}), found {len(records)} rows with {sorted(widths)} values; "
+            f"the registry entry is wrong"
+        )
+    return pd.DataFrame(records, columns=list(ds.columns), dtype=str)
+
+
+def load_table(
+    name: str,
+    *,
+    decision: str | None = None,
+    drop: Sequence[str] | None = None,
+    missing: str | None = None,
+    duplicates: str | None = None,
+    **fetch_kwargs,
+):
+    """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.table.DecisionTable`.
+
+    The registry's recipe applies (its decision column, its identifier columns dropped,
+    missing values filled with the mode, equal rows merged); each option given (not None)
+    replaces the recipe's choice.
+
+    Parameters
+    ----------
+    name : str
+        A registered dataset name.
+    decision, drop, missing, duplicates : optional
+        As in :meth:`DecisionTable.from_dataframe`.
+    **fetch_kwargs
+        Passed to :func:`fetch`.
+
+    Examples
+    --------
+    With the default recipe zoo has 59 rows and 16 attributes (requires the file)::
+
+        t = load_table("zoo")
+        (t.n_rows, t.n_attributes + 1)   # (59, 17)
+    """
+    from .table import DecisionTable
+
+    ds = get_dataset(name)
+    df = load_dataframe(ds.name, **fetch_kwargs)
+    options = {}
+    if missing is not None:
+        options["missing"] = missing
+    if duplicates is not None:
+        options["duplicates"] = duplicates
+    return DecisionTable.from_dataframe(
+        df,
+        decision=ds.decision if decision is None else decision,
+        drop=ds.drop if drop is None else tuple(drop),
+        name=ds.name,
+        **options,
+    )
+
+
+def resolve_table(
+    name_or_path,
+    *,
+    decision: str | None = None,
+    drop: Sequence[str] | None = None,
+    missing: str | None = None,
+    duplicates: str | None = None,
+    name: str | None = None,
+    header: Sequence[str] | None = None,
+    **fetch_kwargs,
+):
+    """A table from a registered dataset name or a CSV path.
+
+    A registered name (case-insensitive) that is not also an existing path is fetched and
+    prepared with :func:`load_table`; anything else is read with
+    :meth:`DecisionTable.from_csv` (so an existing file named ``zoo`` wins over the dataset).
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+    decision, drop, missing, duplicates : optional
+        Preprocessing options; None keeps the registry's recipe (for a dataset) or
+        ``from_csv``'s defaults (for a file).
+    name : str, optional
+        Table name for a CSV file (default: the file stem); a dataset keeps its own name.
+    header : sequence of str, optional
+        Column names for a CSV file without a header line; ignored for a dataset.
+    **fetch_kwargs
+        Passed to :func:`fetch` for a dataset (``data_home``, ``mirror``, ``offline``,
+        ``progress``, ``timeout``, ``retries``).
+    """
+    from .table import DecisionTable
+
+    text = os.fspath(name_or_path)
+    if is_registered(text) and not Path(text).exists():
+        return load_table(
+            text, decision=decision, drop=drop, missing=missing, duplicates=duplicates,
+            **fetch_kwargs,
+        )
+    options = {"decision": decision, "drop": drop, "missing": missing,
+               "duplicates": duplicates, "name": name, "header": header}
+    return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})

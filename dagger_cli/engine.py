@@ -1,0 +1,376 @@
+"""The engines behind ``dagger relate`` and their common interface.
+
+>>> from dagger_cli.table import example_table
+>>> relate(example_table()).front.points()
+[(0, 2), (4, 0)]
+
+``relate(table, x, y, engine=...)`` returns a :class:`Relation`: the Pareto front of
+cost ``x`` against cost ``y`` over every decision tree for the table, the statistics of
+the DAG Δ(T), and (fast engine) what tree extraction needs.
+
+Engines: ``fast`` (compiled kernels, :mod:`dagger_cli.fast`), ``baseline`` (plain
+recursion with numpy Pareto merging, the oracle) and ``paper`` (the paper's dense
+algorithm, total path length vs misclassifications only, small tables only).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .costs import DEFAULT_X, DEFAULT_Y, check_pair
+from .errors import InputError, LimitError
+from .fronts import Front
+
+ENGINES = ("fast", "baseline", "paper")
+#: Units of kernel work between two returns to Python (progress, Ctrl-C).
+BUDGET = 4_000_000
+SEED = 20121129  # fixed: row keys, hence everything, are reproducible
+
+
+@dataclass(frozen=True)
+class DagStats:
+    """Size of the DAG Δ(T): separable subtables (nodes), terminal nodes (no bundle),
+    bundles (one per non-constant attribute of a non-terminal node) and edges."""
+
+    subtables: int
+    terminal: int
+    bundles: int
+    edges: int
+
+    def as_dict(self) -> dict:
+        return {"subtables": self.subtables, "terminal": self.terminal,
+                "bundles": self.bundles, "edges": self.edges}
+
+
+@dataclass(eq=False)
+class Dag:
+    """The DAG Δ(T) as flat arrays (CSR), node 0 being the whole table.
+
+    Node ``i`` has rows ``row_pool[node_start[i]:node_start[i] + node_size[i]]``, most
+    common decision ``node_major[i]``, ``node_mis[i]`` rows of other decisions, and
+    bundles ``node_bundle_start[i]:node_bundle_start[i + 1]``; bundle ``b`` splits on
+    attribute ``bundle_attr[b]`` into the children
+    ``edge_child[bundle_edge_start[b]:bundle_edge_start[b + 1]]`` (value order).
+    """
+
+    node_start: np.ndarray
+    node_size: np.ndarray
+    node_mis: np.ndarray
+    node_major: np.ndarray
+    node_bundle_start: np.ndarray
+    row_pool: np.ndarray
+    bundle_attr: np.ndarray
+    bundle_edge_start: np.ndarray
+    edge_child: np.ndarray
+    terminal: int
+
+    @property
+    def stats(self) -> DagStats:
+        return DagStats(int(self.node_size.size), int(self.terminal),
+                        int(self.bundle_attr.size), int(self.edge_child.size))
+
+    def rows(self, node: int) -> np.ndarray:
+        s = self.node_start[node]
+        return self.row_pool[s:s + self.node_size[node]]
+
+    def bundles(self, node: int) -> range:
+        return range(int(self.node_bundle_start[node]), int(self.node_bundle_start[node + 1]))
+
+    def children(self, bundle: int) -> np.ndarray:
+        return self.edge_child[self.bundle_edge_start[bundle]:self.bundle_edge_start[bundle + 1]]
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.node_start, self.node_size, self.node_mis,
+                                       self.node_major, self.node_bundle_start, self.row_pool,
+                                       self.bundle_attr, self.bundle_edge_start, self.edge_child))
+
+
+@dataclass(eq=False)
+class FrontStore:
+    """Every node's Pareto front: points ``f_start[i]:f_start[i] + f_len[i]`` of
+    ``fx, fy``; ``fch`` is the local bundle index that made the point (-1: leaf)."""
+
+    f_start: np.ndarray
+    f_len: np.ndarray
+    fx: np.ndarray
+    fy: np.ndarray
+    fch: np.ndarray
+
+    def front(self, node: int):
+        s = self.f_start[node]
+        e = s + self.f_len[node]
+        return self.fx[s:e], self.fy[s:e], self.fch[s:e]
+
+
+@dataclass(eq=False)
+class Relation:
+    """Result of :func:`relate`."""
+
+    table: object
+    front: Front
+    stats: DagStats
+    engine: str
+    seconds: float
+    dag: Dag | None = None
+    store: FrontStore | None = None
+
+
+class Progress:
+    """Progress lines on stderr, only for work that runs longer than ``after`` seconds."""
+
+    def __init__(self, enabled: bool, after: float = 2.0, stream=None):
+        self.enabled = enabled
+        self.after = after
+        self.stream = stream or sys.stderr
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, phase: str, done: int, total: int | None = None, unit: str = "subtables"):
+        if not self.enabled:
+            return
+        now = time.perf_counter() - self.t0
+        if now < self.after or now - self.last < 1.0:
+            return
+        self.last = now
+        rate = done / now if now > 0 else 0.0
+        of = f" of {total:,}" if total is not None else ""
+        tty = getattr(self.stream, "isatty", lambda: False)()
+        end = "\r" if tty else "\n"
+        self.stream.write(f"{phase}: {done:,}{of} {unit} ({rate:,.0f}/s, {now:.1f} s){end}")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self):
+        if self.shown and getattr(self.stream, "isatty", lambda: False)():
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def parse_size(text: str | int | None) -> int | None:
+    """``'500M'``, ``'2GiB'``, ``'1.5G'`` or a number of bytes -> bytes.
+
+    >>> parse_size("2GiB"), parse_size("500M"), parse_size(1024)
+    (2147483648, 524288000, 1024)
+    """
+    if text is None or isinstance(text, int):
+        return text
+    s = str(text).strip().upper().removesuffix("B").removesuffix("I")
+    mult = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    try:
+        if s and s[-1] in mult:
+            return int(float(s[:-1]) * mult[s[-1]])
+        return int(float(s))
+    except ValueError:
+        raise InputError(f"cannot read size {text!r}; expected e.g. 500M, 2G or 2GiB") from None
+
+
+def _grow(arr: np.ndarray, need: int, fill=None) -> np.ndarray:
+    if need <= arr.size:
+        return arr
+    size = max(need, 2 * arr.size)
+    out = np.empty(size, dtype=arr.dtype) if fill is None else np.full(size, fill, dtype=arr.dtype)
+    out[: arr.size] = arr
+    return out
+
+
+def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None = None,
+              progress: Progress | None = None) -> Dag:
+    """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`)."""
+    from . import fast
+
+    progress = progress or Progress(False)
+    codes = np.ascontiguousarray(table.codes, dtype=np.int32)
+    m, n = codes.shape
+    nvals = np.array([len(v) for v in table.values], dtype=np.int64)
+    dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
+    rng = np.random.default_rng(SEED)
+    key1 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
+    key2 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
+
+    cap = 1024
+    a = {
+        "node_start": np.zeros(cap, np.int64), "node_size": np.zeros(cap, np.int32),
+        "node_attr_start": np.zeros(cap, np.int64), "node_attr_len": np.zeros(cap, np.int32),
+        "node_mis": np.zeros(cap, np.int32), "node_major": np.zeros(cap, np.int32),
+        "node_bundle_start": np.zeros(cap + 1, np.int64),
+        "row_pool": np.zeros(max(4 * n, 1024), np.int32),
+        "attr_pool": np.zeros(max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
+        "bundle_attr": np.zeros(cap, np.int32), "bundle_edge_start": np.zeros(cap + 1, np.int64),
+        "edge_child": np.zeros(4 * cap, np.int32),
+    }
+    ht_h1 = np.zeros(4096, np.uint64)
+    ht_h2 = np.zeros(4096, np.uint64)
+    ht_id = np.full(4096, -1, np.int32)
+    # The root: every row, every attribute a candidate.
+    a["node_size"][0] = n
+    a["row_pool"][:n] = np.arange(n, dtype=np.int32)
+    a["node_attr_len"][0] = m
+    a["attr_pool"][:m] = np.arange(m)
+    fast._ht_insert(ht_h1, ht_h2, ht_id, np.uint64(key1.sum(dtype=np.uint64)),
+                    np.uint64(key2.sum(dtype=np.uint64)), 0)
+    counters = np.zeros(8, np.int64)
+    counters[fast.C_NODES] = 1
+    counters[fast.C_ROWS] = n
+    counters[fast.C_ATTRS] = m
+    limit = max_subtables if max_subtables is not None else np.iinfo(np.int64).max
+    node_keys = ("node_start", "node_size", "node_attr_start", "node_attr_len", "node_mis",
+                 "node_major")
+    while True:
+        needs = np.zeros(6, np.int64)
+        status = fast.discover(
+            codes, nvals, dec, len(table.decision_values), key1, key2,
+            a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
+            a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
+            a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],
+            ht_h1, ht_h2, ht_id, counters, needs, BUDGET, limit)
+        nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
+        if status == 3:
+            raise LimitError(
+                f"the DAG has more than {max_subtables:,} subtables (--max-subtables); stopped after "
+                f"processing {done:,} of {nodes:,} discovered. {_estimate(done, nodes)}"
+            )
+        if status == 2:
+            if needs[fast.N_NODES]:
+                for k in node_keys:
+                    a[k] = _grow(a[k], int(needs[fast.N_NODES]))
+                a["node_bundle_start"] = _grow(a["node_bundle_start"], a["node_size"].size + 1)
+            if needs[fast.N_ROWS]:
+                a["row_pool"] = _grow(a["row_pool"], int(needs[fast.N_ROWS]))
+            if needs[fast.N_ATTRS]:
+                a["attr_pool"] = _grow(a["attr_pool"], int(needs[fast.N_ATTRS]))
+            if needs[fast.N_BUNDLES]:
+                a["bundle_attr"] = _grow(a["bundle_attr"], int(needs[fast.N_BUNDLES]))
+                a["bundle_edge_start"] = _grow(a["bundle_edge_start"], a["bundle_attr"].size + 1)
+            if needs[fast.N_EDGES]:
+                a["edge_child"] = _grow(a["edge_child"], int(needs[fast.N_EDGES]))
+            if needs[fast.N_HASH]:
+                size = ht_h1.size
+                while size < needs[fast.N_HASH]:
+                    size *= 2
+                ht_h1, ht_h2, ht_id = fast.rehash(ht_h1, ht_h2, ht_id, size)
+        used = sum(v.nbytes for v in a.values()) + ht_h1.nbytes * 2 + ht_id.nbytes
+        if max_memory is not None and used > max_memory:
+            raise LimitError(
+                f"the DAG needs more than {max_memory / 2**20:,.0f} MiB (--max-memory): "
+                f"{used / 2**20:,.0f} MiB for {nodes:,} subtables discovered, {done:,} processed. "
+                f"{_estimate(done, nodes)}"
+            )
+        progress.update("subtables", done, None)
+        if status == 0:
+            break
+    nodes = int(counters[fast.C_NODES])
+    nb = int(counters[fast.C_BUNDLES])
+    ne = int(counters[fast.C_EDGES])
+    rows_used = int(counters[fast.C_ROWS])
+    return Dag(
+        node_start=a["node_start"][:nodes].copy(), node_size=a["node_size"][:nodes].copy(),
+        node_mis=a["node_mis"][:nodes].copy(), node_major=a["node_major"][:nodes].copy(),
+        node_bundle_start=a["node_bundle_start"][: nodes + 1].copy(),
+        row_pool=a["row_pool"][:rows_used].copy(),
+        bundle_attr=a["bundle_attr"][:nb].copy(),
+        bundle_edge_start=a["bundle_edge_start"][: nb + 1].copy(),
+        edge_child=a["edge_child"][:ne].copy(),
+        terminal=int(counters[fast.C_TERMINAL]),
+    )
+
+
+def _estimate(done: int, nodes: int) -> str:
+    if done <= 0:
+        return ""
+    # Each processed node so far discovered nodes/done others on average; a rough lower bound.
+    return (f"Estimate: at least {nodes:,} subtables in all (every processed subtable found "
+            f"{nodes / done:.1f} on average).")
+
+
+def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None,
+                   max_memory: int | None = None) -> FrontStore:
+    """Every node's Pareto front, smallest subtables first (a topological order)."""
+    from . import fast
+
+    progress = progress or Progress(False)
+    nodes = dag.node_size.size
+    order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
+    params = np.array(x_cost.params() + y_cost.params(), dtype=np.int64)
+    f_start = np.zeros(nodes, np.int64)
+    f_len = np.zeros(nodes, np.int32)
+    cap = max(2 * nodes, 1024)
+    fx = np.zeros(cap, np.int64)
+    fy = np.zeros(cap, np.int64)
+    fch = np.zeros(cap, np.int32)
+    counters = np.zeros(2, np.int64)
+    while True:
+        needs = np.zeros(1, np.int64)
+        status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
+                             dag.bundle_edge_start, dag.edge_child, params, f_start, f_len,
+                             fx, fy, fch, counters, needs, BUDGET)
+        if status == 2:
+            need = int(needs[0])
+            fx, fy, fch = _grow(fx, need), _grow(fy, need), _grow(fch, need)
+            if max_memory is not None and dag.nbytes() + fx.nbytes * 2 + fch.nbytes > max_memory:
+                raise LimitError(
+                    f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
+                    f"{int(counters[0]):,} of {nodes:,} subtables"
+                )
+        progress.update("fronts", int(counters[0]), nodes)
+        if status == 0:
+            break
+    used = int(counters[1])
+    return FrontStore(f_start, f_len, fx[:used].copy(), fy[:used].copy(), fch[:used].copy())
+
+
+def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",
+           max_subtables: int | None = None, max_memory=None, progress: bool = False) -> Relation:
+    """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``.
+
+    Parameters
+    ----------
+    table : DecisionTable
+    x, y : str
+        Two different cost names from :data:`dagger_cli.costs.COSTS`.
+    engine : {"fast", "baseline", "paper"}
+    max_subtables : int, optional
+        Stop with :class:`LimitError` when the DAG has more subtables.
+    max_memory : int or str, optional
+        Stop with :class:`LimitError` when the engine's arrays need more bytes (``"2G"``).
+    progress : bool
+        Print progress on stderr for runs longer than about 2 s.
+    """
+    cx, cy = check_pair(x, y)
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    max_memory = parse_size(max_memory)
+    t0 = time.perf_counter()
+    prog = Progress(progress)
+    dag = store = None
+    try:
+        if engine == "fast":
+            dag = build_dag(table, max_subtables=max_subtables, max_memory=max_memory, progress=prog)
+            store = compute_fronts(dag, cx, cy, progress=prog, max_memory=max_memory)
+            fx, fy, _ = store.front(0)
+            stats = dag.stats
+        elif engine == "baseline":
+            from .baseline import baseline_front
+
+            fx, fy, st = baseline_front(table, cx, cy, max_subtables=max_subtables)
+            stats = DagStats(**st)
+        else:
+            if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
+                raise InputError(
+                    "the paper engine computes total-path-length vs misclassifications only; "
+                    f"use --engine fast for {cx.name} vs {cy.name}"
+                )
+            from .baseline import paper_front
+
+            fx, fy, st = paper_front(table, max_subtables=max_subtables)
+            stats = DagStats(**st)
+    finally:
+        prog.close()
+    front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64),
+                  table.n_rows)
+    return Relation(table=table, front=front, stats=stats, engine=engine,
+                    seconds=time.perf_counter() - t0, dag=dag, store=store)

@@ -1,0 +1,90 @@
+"""Writing fronts: text tables, CSV and JSON, deterministic byte for byte.
+
+Average depth is written with Python's shortest round-trip float representation, so
+``total_path_length / rows`` can be recovered exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+FORMATS = ("text", "csv", "json")
+
+
+def _fmt(v) -> str:
+    return repr(float(v)) if isinstance(v, float) else str(v)
+
+
+def front_csv(front) -> str:
+    cols = front.columns()
+    lines = [",".join(cols)]
+    for rec in front.records():
+        lines.append(",".join(_fmt(rec[c]) for c in cols))
+    return "\n".join(lines) + "\n"
+
+
+def front_json(front, *, table=None, stats=None, engine=None, queries=None) -> str:
+    doc = {}
+    if table is not None:
+        doc["table"] = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
+    doc["x"] = front.x_cost.name
+    doc["y"] = front.y_cost.name
+    doc["points"] = front.records()
+    if queries:
+        doc["queries"] = queries
+    if stats is not None:
+        doc["stats"] = stats.as_dict()
+    if engine is not None:
+        doc["engine"] = engine
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def front_text(front, *, table=None, stats=None, queries=None) -> str:
+    cols = front.columns()
+    recs = front.records()
+    cells = [[c for c in cols]] + [
+        [f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols] for r in recs
+    ]
+    widths = [max(len(row[j]) for row in cells) for j in range(len(cols))]
+    out = []
+    if table is not None:
+        out.append(f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
+                   f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}")
+    for row in cells:
+        out.append("  ".join(v.rjust(w) for v, w in zip(row, widths)))
+    for line in queries_text(queries or {}):
+        out.append(line)
+    if stats is not None:
+        out.append(f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
+                   f"{stats.bundles:,} bundles, {stats.edges:,} edges")
+    return "\n".join(out) + "\n"
+
+
+def queries_text(queries: dict) -> list[str]:
+    out = []
+    for q in queries.values():
+        value = "no tree" if q["value"] is None else str(q["value"])
+        out.append(f"{q['function']}({q['bound']}) = {value}: least {q['of']} among trees with "
+                   f"{q['given']} <= {q['bound']}")
+    return out
+
+
+def atomic_write(path, data: str | bytes) -> Path:
+    """Write to a temporary file beside ``path``, then rename (nothing half-written)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path

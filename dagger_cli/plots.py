@@ -1,0 +1,388 @@
+"""Plots of computed Pareto fronts (the paper's Figs. 5-10).
+
+This module only *draws* fronts that :mod:`dagger_cli.fronts` has computed; it never
+computes a tree, a cost or a front itself.
+
+Three views are available (``kind``):
+
+``"lambda"``
+    The front as computed: its x cost on the horizontal axis and its y cost on the
+    vertical one. For the default pair this is total path length against the number
+    of misclassifications, as in the paper's Figs. 5-8.
+``"average-depth"``
+    Average depth (total path length divided by the number of rows) on the
+    horizontal axis against the other cost, as in Fig. 9. Needs total path length to
+    be one of the two costs.
+``"inverse"``
+    The average-depth view with its axes swapped: the other cost on the horizontal
+    axis and average depth on the vertical one, as in Fig. 10. For a pair without
+    total path length it is the lambda view with its axes swapped.
+
+Every view shows the Pareto points as markers and, faintly, the step function they
+define: "least vertical value among trees whose horizontal value is at most t". In
+the lambda and average-depth views of a front whose x cost is on the horizontal axis
+this is the paper's F (least y with x <= n); when the front's y cost is on the
+horizontal axis (the inverse view) it is G (least x with y <= m). The step runs to
+the right edge of the axes, so for any t between two Pareto points the drawn value is
+that of the left one, exactly as F and G behave.
+
+matplotlib is imported inside the functions only, and figures are built with
+:class:`matplotlib.figure.Figure` directly rather than through ``pyplot``: no backend
+is selected or switched, nothing is registered in pyplot's global figure list, and
+the module works headless (no display needed) without calling ``matplotlib.use``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import InputError
+
+#: Figure size in inches (matplotlib's default 6.4 x 4.8).
+FIGSIZE = (6.4, 4.8)
+#: Resolution of PNG output.
+PNG_DPI = 150
+#: Output formats :func:`save_figure` accepts, by file extension.
+FORMATS = ("png", "svg", "pdf")
+#: Views :func:`plot_front` can draw.
+KINDS = ("lambda", "average-depth", "inverse")
+
+AVERAGE_DEPTH_LABEL = "Average depth"
+PARETO_LABEL = "pareto points"
+F_LABEL = "F (least y with x ≤ n)"
+G_LABEL = "G (least x with y ≤ m)"
+#: gid of the step line, so callers and tests can find it among the axes' lines.
+STEP_GID = "step function"
+
+_TPL = "total-path-length"
+_EXTRA_MARKERS = ("s", "^", "D", "v", "P", "X", "*", "<", ">")
+# Fixed salt so that SVG element ids (and therefore the whole file) do not change
+# from one save to the next.
+_SVG_HASHSALT = "dagger"
+_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None},
+    "pdf": {"CreationDate": None},
+}
+
+
+class PlotError(InputError, ValueError):
+    """A plot request that cannot be honoured (bad view for the costs, bad format).
+
+    It is a :class:`ValueError` for Python callers and an
+    :class:`~dagger_cli.errors.InputError` so that the CLI reports it as a user error.
+    """
+
+
+def _is_size_like(cost) -> bool:
+    """True for costs of the tree's shape (no misclassification term in leaves)."""
+    return cost.leaf_mis == 0
+
+
+def _base_index(front) -> int:
+    """Index of the base point: the single-leaf tree.
+
+    The single-leaf tree has the least value of every size-like cost (depth, total
+    path length, nodes, leaves), so it is the first point of the front when the x
+    cost is size-like, and the last one when only the y cost is.
+    """
+    if _is_size_like(front.x_cost) or not _is_size_like(front.y_cost):
+        return 0
+    return len(front) - 1
+
+
+def _build_title(table_name, n_attributes, n_rows) -> str:
+    """``"name (A attributes and R rows)"``, with only the parts that are known."""
+    counts = []
+    if n_attributes is not None:
+        counts.append(f"{n_attributes} attribute{'' if n_attributes == 1 else 's'}")
+    if n_rows is not None:
+        counts.append(f"{n_rows} row{'' if n_rows == 1 else 's'}")
+    count_text = " and ".join(counts)
+    if table_name:
+        return f"{table_name} ({count_text})" if count_text else str(table_name)
+    return count_text
+
+
+def _view(front, kind: str):
+    """How ``kind`` maps the front's (x, y) onto the axes.
+
+    Returns
+    -------
+    transform : callable
+        ``transform(xs, ys) -> (horizontal, vertical)`` as float arrays, for the
+        front's points and for overlays given in the front's cost units.
+    xlabel, ylabel : str
+        Axis labels.
+    x_integer, y_integer : bool
+        Whether each axis carries an integer cost.
+    front_x_horizontal : bool
+        Whether the front's x cost is on the horizontal axis (so the step is F).
+    """
+    if kind not in KINDS:
+        raise PlotError(f"unknown plot kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    cx, cy = front.x_cost, front.y_cost
+
+    if kind == "lambda":
+        def transform(xs, ys):
+            return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+        return transform, cx.label, cy.label, True, True, True
+
+    has_tpl = _TPL in (cx.name, cy.name)
+    if kind == "average-depth" and not has_tpl:
+        raise PlotError(
+            f"the average-depth plot needs total-path-length as one of the two costs, "
+            f"but this front is {cx.name} against {cy.name}; use kind 'lambda' or 'inverse'"
+        )
+    if not has_tpl:  # inverse without total path length: swap the axes
+        def transform(xs, ys):
+            return np.asarray(ys, dtype=float), np.asarray(xs, dtype=float)
+        return transform, cy.label, cx.label, True, True, False
+
+    if front.n_rows <= 0:
+        raise PlotError(f"cannot compute the average depth of a table with {front.n_rows} rows")
+    n_rows = float(front.n_rows)
+    tpl_is_x = cx.name == _TPL
+    other = cy if tpl_is_x else cx
+
+    def average_and_other(xs, ys):
+        xs = np.asarray(xs, dtype=float)
+        ys = np.asarray(ys, dtype=float)
+        return (xs / n_rows, ys) if tpl_is_x else (ys / n_rows, xs)
+
+    if kind == "average-depth":
+        return average_and_other, AVERAGE_DEPTH_LABEL, other.label, False, True, tpl_is_x
+
+    def swapped(xs, ys):
+        avg, oth = average_and_other(xs, ys)
+        return oth, avg
+    return swapped, other.label, AVERAGE_DEPTH_LABEL, True, False, not tpl_is_x
+
+
+def _limits(values: np.ndarray, integer: bool) -> tuple[float, float] | None:
+    """Axis limits around ``values`` with a 5 % margin (at least 1 on integer axes)."""
+    if values.size == 0:
+        return None
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo
+    pad = 0.05 * span
+    if integer:
+        pad = max(pad, 1.0 if span == 0 else 0.5)
+    elif pad == 0:
+        pad = max(0.05 * abs(hi), 0.05)
+    return lo - pad, hi + pad
+
+
+def plot_front(
+    front,
+    *,
+    kind: str = "lambda",
+    drop_base: bool = False,
+    title: str | None = None,
+    table_name: str | None = None,
+    n_rows: int | None = None,
+    n_attributes: int | None = None,
+    ax=None,
+    extra: Iterable[tuple[str, Sequence[float], Sequence[float]]] | None = None,
+):
+    """Draw a computed Pareto front.
+
+    Parameters
+    ----------
+    front : dagger_cli.fronts.Front
+        The front to draw; it is not modified.
+    kind : {"lambda", "average-depth", "inverse"}
+        The view (see the module docstring): the front's own axes (Figs. 5-8),
+        average depth against the other cost (Fig. 9), or the other cost against
+        average depth (Fig. 10). Without total path length among the costs,
+        ``"inverse"`` swaps the front's axes and ``"average-depth"`` is an error.
+    drop_base : bool
+        Leave out the base point, the single-leaf tree (for example (0, 67) of
+        lymphography in Fig. 5), whose extreme value squeezes the rest of the plot.
+        It is the first point of the front when the front's x cost is a size-like
+        cost (depth, total path length, nodes, leaves) and the last one when only
+        the y cost is. The step function then starts at the next point.
+    title : str, optional
+        Axes title. When None it is built from ``table_name``, ``n_attributes`` and
+        ``n_rows`` like the paper's captions: ``"lymphography (18 attributes and 148
+        rows)"``, with only the known parts; when none of the three is given, or
+        ``title`` is an empty string, the axes get no title.
+    table_name : str, optional
+        Name of the table, for the default title.
+    n_rows : int, optional
+        Row count shown in the default title; defaults to ``front.n_rows``. The
+        average depth is always computed with ``front.n_rows``, the row count of the
+        table the front was computed on.
+    n_attributes : int, optional
+        Attribute count shown in the default title.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw into; a new figure of 6.4 x 4.8 inches is created when None.
+    extra : iterable of (label, xs, ys), optional
+        Overlays, for instance the costs of trees built by greedy heuristics. ``xs``
+        and ``ys`` are in the front's own cost units (its x cost and y cost) and are
+        transformed like the front (divided by the row count, swapped) for the
+        chosen view. Each overlay gets its own marker and a legend entry.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes (``ax.figure`` when ``ax`` was given).
+
+    Raises
+    ------
+    PlotError
+        (a ValueError) for an unknown ``kind``, for ``"average-depth"`` on a front
+        without total path length, or for an overlay whose xs and ys differ in length.
+
+    Notes
+    -----
+    The Pareto points are one ``Line2D`` with markers only (gid and label
+    ``"pareto points"``). The step function is one ``Line2D`` drawn with
+    ``drawstyle="steps-post"`` (gid :data:`STEP_GID`, label :data:`F_LABEL` or
+    :data:`G_LABEL`) whose data are the Pareto points in horizontal order followed by
+    one point at the right edge of the axes with the last vertical value.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    transform, xlabel, ylabel, x_integer, y_integer, front_x_horizontal = _view(front, kind)
+
+    xs, ys = np.asarray(front.x), np.asarray(front.y)
+    if drop_base and len(front):
+        keep = np.ones(len(front), dtype=bool)
+        keep[_base_index(front)] = False
+        xs, ys = xs[keep], ys[keep]
+    px, py = transform(xs, ys)
+    order = np.argsort(px, kind="stable")
+    px, py = px[order], py[order]
+
+    overlays = []
+    for i, item in enumerate(extra or ()):
+        label, ex, ey = item
+        ex, ey = np.asarray(ex), np.asarray(ey)
+        if ex.shape != ey.shape:
+            raise PlotError(f"overlay {label!r}: xs and ys differ in length ({ex.size} and {ey.size})")
+        hx, hy = transform(ex.ravel(), ey.ravel())
+        overlays.append((str(label), hx, hy, _EXTRA_MARKERS[i % len(_EXTRA_MARKERS)]))
+
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=FIGSIZE, layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+
+    all_h = np.concatenate([px] + [o[1] for o in overlays])
+    all_v = np.concatenate([py] + [o[2] for o in overlays])
+    xlim = _limits(all_h, x_integer)
+    ylim = _limits(all_v, y_integer)
+
+    if px.size:
+        right = xlim[1]
+        step_x = np.append(px, right)
+        step_y = np.append(py, py[-1])
+        ax.step(step_x, step_y, where="post", color="C0", alpha=0.35, linewidth=1.2,
+                label=F_LABEL if front_x_horizontal else G_LABEL, gid=STEP_GID, zorder=1)
+    marker_size = 4 if px.size <= 200 else 2
+    ax.plot(px, py, linestyle="none", marker="o", markersize=marker_size, color="C0",
+            label=PARETO_LABEL, gid=PARETO_LABEL, zorder=3)
+    for i, (label, hx, hy, marker) in enumerate(overlays):
+        ax.plot(hx, hy, linestyle="none", marker=marker, markersize=6, color=f"C{i + 1}",
+                markerfacecolor="none", label=label, gid=f"extra: {label}", zorder=4)
+
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if x_integer:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if y_integer:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if title is None:
+        if table_name is None and n_attributes is None and n_rows is None:
+            title = ""  # nothing to name
+        else:
+            title = _build_title(table_name, n_attributes, front.n_rows if n_rows is None else n_rows)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.2)
+    # Fronts descend from the upper left, so the upper right corner is free.
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def _format_of(path) -> str:
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    if ext not in FORMATS:
+        shown = f"'.{ext}'" if ext else "no extension"
+        raise PlotError(
+            f"cannot save a figure as {os.fspath(path)!r} ({shown}); "
+            f"the file name must end in one of: {', '.join('.' + f for f in FORMATS)}"
+        )
+    return ext
+
+
+def save_figure(fig, path) -> None:
+    """Write ``fig`` to ``path`` atomically, then close it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure, as returned by :func:`plot_front`.
+    path : str or os.PathLike
+        Destination; its extension (``.png``, ``.svg`` or ``.pdf``, any case) picks
+        the format. Its folder must exist.
+
+    Raises
+    ------
+    PlotError
+        (a ValueError) when the extension is not one of the allowed formats; no file
+        is written.
+
+    Notes
+    -----
+    The figure is written to a hidden temporary file in the destination folder and
+    moved over ``path`` with :func:`os.replace`, so ``path`` is never left
+    half-written; the temporary file is removed if writing fails. Output is
+    deterministic where matplotlib allows it: no date or software version in the
+    metadata, and a fixed ``svg.hashsalt`` so SVG ids repeat. PNGs are written at
+    150 dpi. The figure is closed (released from pyplot, if pyplot manages it) even
+    when writing fails.
+    """
+    import matplotlib
+
+    try:
+        fmt = _format_of(path)
+        path = os.fspath(path)
+        folder, name = os.path.split(os.path.abspath(path))
+        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+        # os.open with 0o666 honours the umask, unlike tempfile's private 0o600 files.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as out, matplotlib.rc_context({"svg.hashsalt": _SVG_HASHSALT}):
+                fig.savefig(out, format=fmt, dpi=PNG_DPI if fmt == "png" else None,
+                            metadata=_METADATA[fmt])
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+    finally:
+        _close(fig)
+
+
+def _close(fig) -> None:
+    """Release ``fig`` from pyplot if pyplot manages it (figures from plot_front aren't)."""
+    manager = getattr(getattr(fig, "canvas", None), "manager", None)
+    if manager is not None:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

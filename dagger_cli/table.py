@@ -1,0 +1,423 @@
+"""Discrete decision tables and their preprocessing.
+
+A :class:`DecisionTable` holds the conditional attributes as small integer codes
+(column-major, one row of ``codes`` per attribute) and the decision of every row.
+Values are compared as strings; codes follow :func:`value_order`, so the first
+value of a column is the smallest one (numeric order when every value of the column
+is a number, else string order).
+
+Preprocessing follows the convention of the paper's authors (see the README):
+
+1. drop the columns the user names (identifiers);
+2. a missing value (``?``, empty, ``NA``, ``N/A``, ``NaN``, ``nan``) becomes the most common
+   value of its attribute (the smallest such value on a tie);
+3. equal rows (same values of all conditional attributes) are merged into one row that
+   carries the most common decision of the group (the smallest decision on a tie).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import InputError
+
+MISSING_MARKERS = frozenset({"?", "", "NA", "N/A", "NaN", "nan"})
+MISSING_POLICIES = ("mode", "value", "error")
+DUPLICATE_POLICIES = ("merge", "keep")
+#: The label a missing value gets under ``missing="value"``.
+MISSING_LABEL = "?"
+
+
+def _as_number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
+
+
+def value_order(values: Iterable[str]) -> list[str]:
+    """Sort distinct string values: numerically if all are numbers, else as strings.
+
+    >>> value_order(["10", "9", "1.5"])
+    ['1.5', '9', '10']
+    >>> value_order(["b", "a", "10"])
+    ['10', 'a', 'b']
+    """
+    distinct = set(values)
+    numbers = {v: _as_number(v) for v in distinct}
+    if distinct and all(n is not None for n in numbers.values()):
+        return sorted(distinct, key=lambda v: (numbers[v], v))
+    return sorted(distinct)
+
+
+@dataclass(frozen=True)
+class PreprocessReport:
+    """What preprocessing changed; printed on stderr by the CLI."""
+
+    rows_read: int
+    rows_after: int
+    merged_rows: int = 0
+    conflicting_groups: int = 0
+    filled: dict = field(default_factory=dict)  # column -> (count, fill value)
+    dropped: tuple = ()
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.dropped:
+            out.append(f"dropped column(s): {', '.join(self.dropped)}")
+        for col, (count, value) in self.filled.items():
+            out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")
+        if self.merged_rows:
+            out.append(
+                f"merged {self.merged_rows} equal row(s): {self.rows_read} -> {self.rows_after} rows"
+                + (
+                    f" ({self.conflicting_groups} group(s) had different decisions;"
+                    " each keeps its most common decision)"
+                    if self.conflicting_groups
+                    else ""
+                )
+            )
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionTable:
+    """A discrete decision table ready for the engines.
+
+    Attributes
+    ----------
+    name : str
+        A label for titles and messages (file stem or dataset name).
+    attributes : tuple of str
+        Conditional attribute names, in column order.
+    decision_name : str
+        Name of the decision column.
+    values : tuple of tuple of str
+        ``values[i][c]`` is the label of code ``c`` of attribute ``i``.
+    codes : ndarray of int32, shape (m, N)
+        Column-major attribute codes.
+    decision_values : tuple of str
+        ``decision_values[c]`` is the label of decision code ``c`` (ascending decision order).
+    decisions : ndarray of int32, shape (N,)
+        Decision code of every row.
+    report : PreprocessReport
+    """
+
+    name: str
+    attributes: tuple
+    decision_name: str
+    values: tuple
+    codes: np.ndarray
+    decision_values: tuple
+    decisions: np.ndarray
+    report: PreprocessReport
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.decisions.shape[0])
+
+    @property
+    def n_attributes(self) -> int:
+        return len(self.attributes)
+
+    def rows(self) -> list[tuple]:
+        """The rows as tuples of value labels (attributes only)."""
+        cols = [[vals[c] for c in col] for vals, col in zip(self.values, self.codes)]
+        return list(zip(*cols)) if cols else [() for _ in range(self.n_rows)]
+
+    def decision_labels(self) -> list[str]:
+        return [self.decision_values[c] for c in self.decisions]
+
+    def to_records(self) -> tuple[list[str], list[list[str]]]:
+        """Header and rows of the prepared table, decision column last."""
+        header = list(self.attributes) + [self.decision_name]
+        dec = self.decision_labels()
+        return header, [list(r) + [d] for r, d in zip(self.rows(), dec)]
+
+    def to_dataframe(self):
+        import pandas as pd
+
+        header, records = self.to_records()
+        return pd.DataFrame(records, columns=header, dtype=str)
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Sequence[Sequence],
+        decisions: Sequence,
+        attributes: Sequence[str] | None = None,
+        *,
+        decision_name: str = "d",
+        name: str = "table",
+        missing: str = "mode",
+        duplicates: str = "merge",
+    ) -> "DecisionTable":
+        """Build a table from rows of attribute values and a list of decisions.
+
+        >>> t = DecisionTable.from_rows([(0, 0), (1, 0)], [0, 1])
+        >>> t.n_rows, t.n_attributes, t.attributes
+        (2, 2, ('f1', 'f2'))
+        """
+        rows = [[_cell(v) for v in r] for r in rows]
+        m = len(rows[0]) if rows else (len(attributes) if attributes else 0)
+        if attributes is None:
+            attributes = [f"f{i + 1}" for i in range(m)]
+        for i, r in enumerate(rows):
+            if len(r) != m:
+                raise InputError(f"row {i + 1} has {len(r)} values, expected {m}")
+        columns = [[r[j] for r in rows] for j in range(m)]
+        return _build(
+            name=name,
+            source=name,
+            attributes=list(attributes),
+            columns=columns,
+            decision_name=decision_name,
+            decision=[_cell(d) for d in decisions],
+            decision_lines=None,
+            missing=missing,
+            duplicates=duplicates,
+            dropped=(),
+        )
+
+    @classmethod
+    def from_dataframe(
+        cls,
+        df,
+        *,
+        decision: str | None = None,
+        drop: Sequence[str] = (),
+        name: str = "table",
+        missing: str = "mode",
+        duplicates: str = "merge",
+    ) -> "DecisionTable":
+        """Build a table from a pandas DataFrame (values compared as strings)."""
+        header = [str(c) for c in df.columns]
+        columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
+        return _from_columns(
+            header, columns, decision=decision, drop=drop, name=name, source="DataFrame",
+            missing=missing, duplicates=duplicates, lines=None,
+        )
+
+    @classmethod
+    def from_csv(
+        cls,
+        path,
+        *,
+        decision: str | None = None,
+        drop: Sequence[str] = (),
+        name: str | None = None,
+        missing: str = "mode",
+        duplicates: str = "merge",
+        header: Sequence[str] | None = None,
+    ) -> "DecisionTable":
+        """Read a comma-separated table whose first line is a header.
+
+        If ``header`` is given, the file has no header line and these are the names.
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file. Give a CSV path or a registered dataset name "
+                             "(see `dagger datasets`).") from None
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a directory, expected a CSV file") from None
+        except UnicodeDecodeError as err:
+            raise InputError(f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})") from None
+        except OSError as err:
+            raise InputError(f"{path}: cannot read ({err.strerror})") from None
+        names, columns, lines = parse_csv_text(text, str(path), header=header)
+        return _from_columns(
+            names, columns, decision=decision, drop=drop, name=name or path.stem, source=str(path),
+            missing=missing, duplicates=duplicates, lines=lines,
+        )
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
+    """Split CSV text into (names, columns, line numbers of the data rows)."""
+    reader = csv.reader(io.StringIO(text))
+    records = []
+    try:
+        for rec in reader:
+            if not rec or all(not c.strip() for c in rec):
+                continue
+            records.append((reader.line_num, [c.strip() for c in rec]))
+    except csv.Error as err:
+        raise InputError(f"{source}, line {reader.line_num}: unreadable CSV ({err})") from None
+    if header is None:
+        if not records:
+            raise InputError(f"{source}: the file is empty; expected a header line and data rows")
+        _, names = records[0]
+        records = records[1:]
+        if len(set(names)) != len(names):
+            dup = [n for n, k in Counter(names).items() if k > 1]
+            raise InputError(f"{source}, line 1: duplicate column name(s) {', '.join(map(repr, dup))}")
+    else:
+        names = list(header)
+    width = len(names)
+    for line, rec in records:
+        if len(rec) != width:
+            raise InputError(
+                f"{source}, line {line}: {len(rec)} fields, expected {width} (as in the header)"
+            )
+    columns = [[rec[j] for _, rec in records] for j in range(width)]
+    return names, columns, [line for line, _ in records]
+
+
+def _from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines):
+    if not header:
+        raise InputError(f"{source}: no columns")
+    if decision is None:
+        decision = header[-1]
+    for col in [decision, *drop]:
+        if col not in header:
+            raise InputError(
+                f"{source}: no column named {col!r}; the columns are: {', '.join(header)}"
+            )
+    if decision in drop:
+        raise InputError(f"{source}: the decision column {decision!r} cannot be dropped")
+    keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
+    return _build(
+        name=name,
+        source=source,
+        attributes=[header[j] for j in keep],
+        columns=[columns[j] for j in keep],
+        decision_name=decision,
+        decision=columns[header.index(decision)],
+        decision_lines=lines,
+        missing=missing,
+        duplicates=duplicates,
+        dropped=tuple(d for d in header if d in drop),
+    )
+
+
+def _build(*, name, source, attributes, columns, decision_name, decision, decision_lines,
+           missing, duplicates, dropped):
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}")
+    if duplicates not in DUPLICATE_POLICIES:
+        raise InputError(f"unknown duplicates policy {duplicates!r}; expected one of {DUPLICATE_POLICIES}")
+    n = len(decision)
+    if n == 0:
+        raise InputError(f"{source}: the table has no rows")
+
+    def where(i):
+        return f"line {decision_lines[i]}" if decision_lines else f"row {i + 1}"
+
+    for i, d in enumerate(decision):
+        if d in MISSING_MARKERS:
+            raise InputError(
+                f"{source}, {where(i)}: missing value {d!r} in the decision column "
+                f"{decision_name!r}; every row needs a decision (remove the row or fill it in)"
+            )
+
+    filled = {}
+    columns = [list(c) for c in columns]
+    for j, col in enumerate(columns):
+        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        if not holes:
+            continue
+        if missing == "error":
+            i = holes[0]
+            raise InputError(
+                f"{source}, {where(i)}, column {attributes[j]!r}: missing value {col[i]!r} "
+                f"({len(holes)} in this column); use --missing mode or --missing value to accept them"
+            )
+        if missing == "value":
+            for i in holes:
+                col[i] = MISSING_LABEL
+            continue
+        present = Counter(v for v in col if v not in MISSING_MARKERS)
+        if not present:
+            raise InputError(
+                f"{source}, column {attributes[j]!r}: every value is missing, so there is no most "
+                f"common value to fill in; drop the column with --drop {attributes[j]!r}"
+            )
+        fill = _most_common(present)
+        for i in holes:
+            col[i] = fill
+        filled[attributes[j]] = (len(holes), fill)
+
+    rows_read = n
+    merged = conflicting = 0
+    dec_order = value_order(decision)
+    dec_rank = {v: k for k, v in enumerate(dec_order)}
+    if duplicates == "merge" and n:
+        keys = list(zip(*columns)) if columns else [()] * n
+        groups: dict = {}
+        for i, key in enumerate(keys):
+            groups.setdefault(key, []).append(i)
+        if len(groups) < n:
+            new_cols = [[] for _ in columns]
+            new_dec = []
+            for key, members in groups.items():
+                counts = Counter(decision[i] for i in members)
+                if len(counts) > 1:
+                    conflicting += 1
+                best = max(counts.values())
+                d = min((v for v, c in counts.items() if c == best), key=dec_rank.__getitem__)
+                for j, v in enumerate(key):
+                    new_cols[j].append(v)
+                new_dec.append(d)
+            merged = n - len(groups)
+            columns, decision = new_cols, new_dec
+            dec_order = value_order(decision)
+            dec_rank = {v: k for k, v in enumerate(dec_order)}
+    n = len(decision)
+
+    m = len(columns)
+    codes = np.empty((m, n), dtype=np.int32)
+    values = []
+    for j, col in enumerate(columns):
+        order = value_order(col)
+        rank = {v: k for k, v in enumerate(order)}
+        codes[j] = [rank[v] for v in col]
+        values.append(tuple(order))
+    dec_codes = np.fromiter((dec_rank[d] for d in decision), dtype=np.int32, count=n)
+    report = PreprocessReport(
+        rows_read=rows_read, rows_after=n, merged_rows=merged, conflicting_groups=conflicting,
+        filled=filled, dropped=tuple(dropped),
+    )
+    return DecisionTable(
+        name=name,
+        attributes=tuple(attributes),
+        decision_name=decision_name,
+        values=tuple(values),
+        codes=codes,
+        decision_values=tuple(dec_order),
+        decisions=dec_codes,
+        report=report,
+    )
+
+
+def _most_common(counter: Counter) -> str:
+    best = max(counter.values())
+    return value_order(v for v, c in counter.items() if c == best)[0]
+
+
+def example_table() -> DecisionTable:
+    """The decision table of the paper's Fig. 4 (front: (0, 2), (4, 0))."""
+    return DecisionTable.from_rows(
+        [(0, 0, 1), (1, 0, 1), (2, 1, 0), (3, 1, 0)], [0, 1, 0, 1],
+        attributes=["f1", "f2", "f3"], decision_name="d", name="paper-fig4",
+    )

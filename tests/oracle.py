@@ -1,0 +1,234 @@
+"""An independent brute-force oracle for the costs of ALL decision trees of a table.
+
+Nothing here imports ``dagger_cli``: the oracle works on plain Python lists so that it
+cannot share a bug with the engine.  It follows the definitions of the paper (sections
+2-3) literally:
+
+* a decision tree for a subtable Θ is either a leaf (labelled with the most common
+  decision of Θ), or -- only if Θ has at least two distinct decisions -- a node labelled
+  with an attribute that is not constant on Θ, with one child per value of that
+  attribute present in Θ, each child being a decision tree for the corresponding
+  restriction of Θ;
+* the cost vector of a tree is ``(depth, total_path_length, nodes, leaves,
+  misclassifications)``.
+
+``all_cost_vectors`` enumerates the vectors of EVERY tree.  Memoising the *set* of
+vectors per subtable (a frozenset of row indices) is still exhaustive: the vector of a
+split tree depends on its children only through their vectors, so the set of vectors of
+the split trees is exactly the image of the cartesian product of the children's sets.
+The product is folded one child at a time (the partial combination -- max of depths,
+sums of the rest -- is associative), which produces the same set, only faster.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from functools import lru_cache
+from itertools import permutations
+
+COSTS = ("depth", "total-path-length", "nodes", "leaves", "misclassifications")
+COST_INDEX = {name: i for i, name in enumerate(COSTS)}
+#: The 20 ordered pairs (x, y) of different costs.
+COST_PAIRS = tuple(permutations(COSTS, 2))
+
+Vector = tuple  # (depth, total_path_length, nodes, leaves, misclassifications)
+
+
+# --------------------------------------------------------------------------- helpers
+def _check(rows, decisions):
+    rows = [tuple(r) for r in rows]
+    decisions = list(decisions)
+    if len(rows) != len(decisions):
+        raise ValueError(f"{len(rows)} rows but {len(decisions)} decisions")
+    if not rows:
+        raise ValueError("empty table")
+    m = len(rows[0])
+    if any(len(r) != m for r in rows):
+        raise ValueError("rows of different lengths")
+    return rows, decisions, m
+
+
+def _leaf_mis(subset, decisions):
+    counts = Counter(decisions[i] for i in subset)
+    return len(subset) - max(counts.values())
+
+
+def _is_pure(subset, decisions):
+    return len({decisions[i] for i in subset}) == 1
+
+
+def _children(subset, rows, attr):
+    """The restrictions of ``subset`` by the values of ``attr`` present in it."""
+    groups = {}
+    for i in subset:
+        groups.setdefault(rows[i][attr], []).append(i)
+    return [frozenset(g) for g in groups.values()]
+
+
+def _split_attributes(subset, rows, m):
+    """Attributes that are not constant on ``subset``."""
+    return [a for a in range(m) if len({rows[i][a] for i in subset}) >= 2]
+
+
+# --------------------------------------------------------------------------- oracle
+def all_cost_vectors(rows, decisions) -> set:
+    """The set of (depth, Λ, nodes, leaves, µ) over every decision tree for the table."""
+    rows, decisions, m = _check(rows, decisions)
+
+    @lru_cache(maxsize=None)
+    def vectors(subset: frozenset) -> frozenset:
+        n = len(subset)
+        # The leaf (trivial tree) is always a decision tree for Θ.
+        out = {(0, 0, 1, 1, _leaf_mis(subset, decisions))}
+        if not _is_pure(subset, decisions):
+            for a in _split_attributes(subset, rows, m):
+                # Partial vectors over the children seen so far:
+                # (max depth, sum Λ, sum nodes, sum leaves, sum µ).
+                acc = {(0, 0, 0, 0, 0)}
+                for child in _children(subset, rows, a):
+                    acc = {
+                        (max(p[0], c[0]), p[1] + c[1], p[2] + c[2], p[3] + c[3], p[4] + c[4])
+                        for p in acc
+                        for c in vectors(child)
+                    }
+                for d, lam, nodes, leaves, mis in acc:
+                    out.add((1 + d, n + lam, 1 + nodes, leaves, mis))
+        return frozenset(out)
+
+    return set(vectors(frozenset(range(len(rows)))))
+
+
+def count_trees(rows, decisions) -> int:
+    """The number of distinct decision trees for the table."""
+    rows, decisions, m = _check(rows, decisions)
+
+    @lru_cache(maxsize=None)
+    def count(subset: frozenset) -> int:
+        total = 1  # the leaf
+        if not _is_pure(subset, decisions):
+            for a in _split_attributes(subset, rows, m):
+                total += math.prod(count(c) for c in _children(subset, rows, a))
+        return total
+
+    return count(frozenset(range(len(rows))))
+
+
+def pareto_front(points) -> list:
+    """Pareto-optimal (x, y) pairs (minimise both), x ascending, y strictly descending."""
+    front = []
+    for x, y in sorted(set(points)):
+        if not front or y < front[-1][1]:
+            front.append((x, y))
+    return front
+
+
+def project(vectors, x: str, y: str) -> set:
+    ix, iy = COST_INDEX[x], COST_INDEX[y]
+    return {(v[ix], v[iy]) for v in vectors}
+
+
+def brute_front(rows, decisions, x="total-path-length", y="misclassifications") -> list:
+    """The Pareto front of cost ``x`` against cost ``y`` over all trees for the table."""
+    if x == y:
+        raise ValueError("the two costs must differ")
+    return pareto_front(project(all_cost_vectors(rows, decisions), x, y))
+
+
+def least_y_brute(vectors, x: str, y: str, n: int):
+    """F(n): least y over trees with x <= n (None if there is none)."""
+    ix, iy = COST_INDEX[x], COST_INDEX[y]
+    ys = [v[iy] for v in vectors if v[ix] <= n]
+    return min(ys) if ys else None
+
+
+def least_x_brute(vectors, x: str, y: str, k: int):
+    """G(k): least x over trees with y <= k (None if there is none)."""
+    return least_y_brute(vectors, y, x, k)
+
+
+# --------------------------------------------------------------------------- DAG Δ(T)
+def dag_nodes(rows, decisions) -> dict:
+    """The nodes of the paper's graph Δ(T), built by BFS from the whole table.
+
+    Returns ``{frozenset(row indices): [(attribute, [child subsets]), ...]}``: a node
+    with at least two distinct decisions has one bundle per non-constant attribute
+    (one edge per present value); a node with one decision has no bundles.
+    """
+    rows, decisions, m = _check(rows, decisions)
+    root = frozenset(range(len(rows)))
+    nodes = {}
+    queue = deque([root])
+    while queue:
+        subset = queue.popleft()
+        if subset in nodes:
+            continue
+        bundles = []
+        if not _is_pure(subset, decisions):
+            for a in _split_attributes(subset, rows, m):
+                kids = _children(subset, rows, a)
+                bundles.append((a, kids))
+                queue.extend(k for k in kids if k not in nodes)
+        nodes[subset] = bundles
+    return nodes
+
+
+def dag_stats(rows, decisions) -> tuple:
+    """(subtables, bundles, edges) of Δ(T): nodes, bundles and edges of the graph."""
+    nodes = dag_nodes(rows, decisions)
+    bundles = sum(len(b) for b in nodes.values())
+    edges = sum(len(kids) for b in nodes.values() for _, kids in b)
+    return len(nodes), bundles, edges
+
+
+def dag_terminal_counts(rows, decisions) -> tuple:
+    """(nodes with one decision, nodes without bundles) of Δ(T).
+
+    The two differ only when a node has several decisions but no non-constant
+    attribute (equal rows with different decisions, kept).
+    """
+    rows, decisions, _ = _check(rows, decisions)
+    nodes = dag_nodes(rows, decisions)
+    pure = sum(1 for s in nodes if _is_pure(s, decisions))
+    no_bundles = sum(1 for b in nodes.values() if not b)
+    return pure, no_bundles
+
+
+# --------------------------------------------------------------------------- preprocessing
+def _as_number(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def decision_sort_key(labels):
+    """A key ordering decision labels numerically if all parse as numbers, else as strings."""
+    labels = [str(v) for v in labels]
+    if labels and all(_as_number(v) is not None for v in labels):
+        return lambda v: (_as_number(str(v)), str(v))
+    return lambda v: str(v)
+
+
+def most_common_decision(decisions, key):
+    counts = Counter(decisions)
+    best = max(counts.values())
+    return min((d for d, c in counts.items() if c == best), key=key)
+
+
+def merge_rows(rows, decisions):
+    """Merge rows with equal attribute values into one row with the group's most common
+    decision (smallest on a tie, in the order of :func:`decision_sort_key` over all the
+    decisions of the table).  Values and decisions are compared as strings.
+
+    Returns (rows, decisions) in first-occurrence order.
+    """
+    rows = [tuple(str(v) for v in r) for r in rows]
+    decisions = [str(d) for d in decisions]
+    key = decision_sort_key(decisions)
+    groups = {}
+    for r, d in zip(rows, decisions):
+        groups.setdefault(r, []).append(d)
+    out_rows = list(groups)
+    return out_rows, [most_common_decision(groups[r], key) for r in out_rows]
