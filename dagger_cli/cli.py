@@ -66,8 +66,8 @@ def load_table(source: str, *, decision=None, drop=(), missing=None, duplicates=
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
 
-    table = resolve_table(source, decision=decision, drop=tuple(drop), missing=missing,
-                          duplicates=duplicates, bins=bins, warn=_echo_err)
+    table = resolve_table(source, decision=decision, drop=tuple(drop) or None, missing=missing,
+                          duplicates=duplicates, bins=bins)
     if not quiet:
         for line in table.report.lines():
             _echo_err(f"{table.name}: {line}")
@@ -152,6 +152,79 @@ def relate(table, decision, drop, missing, duplicates, bins, example, output, fm
                    nl=False)
     else:
         click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("names", nargs=-1)
+@click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
+@click.option("--data-home", type=click.Path(file_okay=False, path_type=Path),
+              help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).")
+@click.option("--mirror", metavar="URL",
+              help="Base URL instead of UCI's (http(s)://, file:// or a folder); default "
+                   "$DAGGER_UCI_MIRROR.")
+@click.option("--offline", is_flag=True, default=None,
+              help="Never touch the network (also DAGGER_OFFLINE=1): succeed only from the cache.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds to wait for the server to connect or send data.")
+@handle_errors
+def fetch(names, fetch_all, data_home, mirror, offline, timeout):
+    """Download registered datasets into the cache and verify their checksums."""
+    from . import datasets
+
+    if fetch_all == bool(names):
+        raise InputError("give dataset NAMES or --all (see `dagger datasets`)")
+    todo = list(datasets.REGISTRY) if fetch_all else [datasets.get_dataset(n).name for n in names]
+    for name in todo:
+        path = datasets.fetch(name, data_home=data_home, mirror=mirror, offline=offline,
+                              timeout=timeout)
+        click.echo(f"{name}: {path}")
+
+
+@main.command(name="datasets", context_settings=CONTEXT)
+@click.option("--data-home", type=click.Path(file_okay=False, path_type=Path),
+              help="Cache folder to look in.")
+@handle_errors
+def datasets_cmd(data_home):
+    """List the registered datasets (never touches the network)."""
+    from .datasets import dataset_table_rows
+
+    rows = dataset_table_rows(data_home)
+    head = ["name", "rows", "attributes", "classes", "cached", "source"]
+    cells = [head] + [[r["name"], str(r["rows"]), str(r["attributes"]), str(r["classes"]),
+                       "yes" if r["cached"] else "no", r["url"]] for r in rows]
+    widths = [max(len(c[j]) for c in cells) for j in range(len(head) - 1)]
+    for c in cells:
+        click.echo("  ".join([v.ljust(w) for v, w in zip(c, widths)] + [c[-1]]))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("table")
+@table_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the prepared table here (default: stdout).")
+@handle_errors
+def prepare(table, decision, drop, missing, duplicates, bins, output):
+    """Write the decision table after preprocessing, as CSV (decision column last).
+
+    This is exactly the table `relate` computes on.
+    """
+    import csv
+    import io
+
+    from .output import atomic_write
+
+    tab = load_table(table, decision=decision, drop=drop, missing=missing,
+                     duplicates=duplicates, bins=bins)
+    header, records = tab.to_records()
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(records)
+    if output is None:
+        click.echo(buf.getvalue(), nl=False)
+    else:
+        atomic_write(output, buf.getvalue())
+        _echo_err(f"wrote {tab.n_rows} rows x {len(header)} columns to {output}")
 
 
 if __name__ == "__main__":  # pragma: no cover

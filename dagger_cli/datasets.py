@@ -737,6 +737,7 @@ def resolve_table(
     duplicates: str | None = None,
     name: str | None = None,
     header: Sequence[str] | None = None,
+    bins: int | None = None,
     **fetch_kwargs,
 ):
     """A table from a registered dataset name or a CSV path.
@@ -768,5 +769,5 @@ def resolve_table(
             **fetch_kwargs,
         )
     options = {"decision": decision, "drop": drop, "missing": missing,
-               "duplicates": duplicates, "name": name, "header": header}
+               "duplicates": duplicates, "name": name, "header": header, "bins": bins}
     return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})

@@ -69,9 +69,11 @@ class PreprocessReport:
     conflicting_groups: int = 0
     filled: dict = field(default_factory=dict)  # column -> (count, fill value)
     dropped: tuple = ()
+    notes: tuple = ()  # discretization notes and warnings
+
 
     def lines(self) -> list[str]:
-        out = []
+        out = list(self.notes)
         if self.dropped:
             out.append(f"dropped column(s): {', '.join(self.dropped)}")
         for col, (count, value) in self.filled.items():
@@ -199,13 +201,18 @@ class DecisionTable:
         name: str = "table",
         missing: str = "mode",
         duplicates: str = "merge",
+        bins: int | None = None,
     ) -> "DecisionTable":
-        """Build a table from a pandas DataFrame (values compared as strings)."""
+        """Build a table from a pandas DataFrame (values compared as strings).
+
+        ``bins``: discretize numeric columns with more than ``bins`` distinct values into
+        equal-frequency intervals (:func:`dagger_cli.discretize.discretize`).
+        """
         header = [str(c) for c in df.columns]
         columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
         return _from_columns(
             header, columns, decision=decision, drop=drop, name=name, source="DataFrame",
-            missing=missing, duplicates=duplicates, lines=None,
+            missing=missing, duplicates=duplicates, lines=None, bins=bins,
         )
 
     @classmethod
@@ -219,6 +226,7 @@ class DecisionTable:
         missing: str = "mode",
         duplicates: str = "merge",
         header: Sequence[str] | None = None,
+        bins: int | None = None,
     ) -> "DecisionTable":
         """Read a comma-separated table whose first line is a header.
 
@@ -239,7 +247,7 @@ class DecisionTable:
         names, columns, lines = parse_csv_text(text, str(path), header=header)
         return _from_columns(
             names, columns, decision=decision, drop=drop, name=name or path.stem, source=str(path),
-            missing=missing, duplicates=duplicates, lines=lines,
+            missing=missing, duplicates=duplicates, lines=lines, bins=bins,
         )
 
 
@@ -284,7 +292,8 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
     return names, columns, [line for line, _ in records]
 
 
-def _from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines):
+def _from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines,
+                  bins=None):
     if not header:
         raise InputError(f"{source}: no columns")
     if decision is None:
@@ -296,6 +305,17 @@ def _from_columns(header, columns, *, decision, drop, name, source, missing, dup
             )
     if decision in drop:
         raise InputError(f"{source}: the decision column {decision!r} cannot be dropped")
+    from .discretize import discretize, wide_columns
+
+    skip = (decision, *drop)
+    if bins is not None:
+        columns, notes = discretize(header, columns, bins, skip=skip)
+    else:
+        notes = [
+            f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
+            f"Use --bins K to discretize it into K intervals."
+            for col, k in wide_columns(header, columns, skip=skip)
+        ]
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     return _build(
         name=name,
@@ -308,11 +328,12 @@ def _from_columns(header, columns, *, decision, drop, name, source, missing, dup
         missing=missing,
         duplicates=duplicates,
         dropped=tuple(d for d in header if d in drop),
+        notes=tuple(notes),
     )
 
 
 def _build(*, name, source, attributes, columns, decision_name, decision, decision_lines,
-           missing, duplicates, dropped):
+           missing, duplicates, dropped, notes=()):
     if missing not in MISSING_POLICIES:
         raise InputError(f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}")
     if duplicates not in DUPLICATE_POLICIES:
@@ -396,7 +417,7 @@ def _build(*, name, source, attributes, columns, decision_name, decision, decisi
     dec_codes = np.fromiter((dec_rank[d] for d in decision), dtype=np.int32, count=n)
     report = PreprocessReport(
         rows_read=rows_read, rows_after=n, merged_rows=merged, conflicting_groups=conflicting,
-        filled=filled, dropped=tuple(dropped),
+        filled=filled, dropped=tuple(dropped), notes=tuple(notes),
     )
     return DecisionTable(
         name=name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -37,24 +38,36 @@ class Table:
         return f"Table(rows={list(self.rows)!r}, decisions={list(self.decisions)!r})"
 
 
-@st.composite
-def tables(draw, min_rows=1, max_rows=7, max_attributes=4, max_values=3, max_decisions=3,
-           labels=None):
+def tables(min_rows=1, max_rows=7, max_attributes=4, max_values=3, max_decisions=3, labels=None,
+           nontrivial=False):
     """Tables of ``min_rows..max_rows`` rows, 1..max_attributes attributes with
     1..max_values values each and 1..max_decisions decisions.
 
     Rows are drawn independently (so equal rows, possibly with different decisions, are
-    common); sometimes a duplicate of an earlier row is forced in as well.
+    common); sometimes a duplicate of an earlier row is forced in as well.  Half of the
+    tables come from hypothesis' own draws (which favour small, simple tables and shrink
+    well), half from a uniform generator seeded by hypothesis (which gives varied tables: more distinct
+    rows and decisions, hence longer fronts).
+
+    ``nontrivial=True`` makes sure that the table has two distinct decisions and two
+    distinct attribute rows (needs ``max_rows``, ``max_values`` and ``max_decisions`` >= 2
+    and ``labels`` with two or more labels), so that some tree splits.
     """
-    m = draw(st.integers(1, max_attributes))
-    arity = [draw(st.integers(1, max_values)) for _ in range(m)]
-    k = draw(st.integers(1, max_decisions))
+    if nontrivial:
+        assert max_rows >= 2 and max_values >= 2 and max_decisions >= 2
+        min_rows = max(min_rows, 2)
+    args = (min_rows, max_rows, max_attributes, max_values, max_decisions, labels, nontrivial)
+    return st.one_of(_drawn_tables(*args), _uniform_tables(*args))
+
+
+def _pool(draw, max_decisions, labels, nontrivial):
+    k = draw(st.integers(2 if nontrivial else 1, max_decisions))
     pool = draw(st.sampled_from(DECISION_LABELS)) if labels is None else tuple(labels)
-    pool = pool[:k]
-    n = draw(st.integers(min_rows, max_rows))
-    row = st.tuples(*[st.integers(0, a - 1) for a in arity])
-    rows = [draw(row) for _ in range(n)]
-    decisions = [draw(st.sampled_from(pool)) for _ in range(n)]
+    return pool[:k]
+
+
+def _force_duplicate(draw, rows, decisions, pool, nontrivial):
+    n = len(rows)
     if n >= 2 and draw(st.booleans()):
         # Force a duplicate of an earlier row, usually with a different decision.
         i = draw(st.integers(0, n - 2))
@@ -62,7 +75,40 @@ def tables(draw, min_rows=1, max_rows=7, max_attributes=4, max_values=3, max_dec
         rows[j] = rows[i]
         if len(pool) > 1 and draw(st.integers(0, 3)) > 0:
             decisions[j] = draw(st.sampled_from([d for d in pool if d != decisions[i]]))
+    if nontrivial:
+        # attribute 0 has at least two values (see the generators)
+        if len(set(rows)) < 2:
+            rows[-1] = ((rows[-1][0] + 1) % 2,) + tuple(rows[-1][1:])
+        if len(set(decisions)) < 2:
+            decisions[-1] = next(d for d in pool if d != decisions[-1])
     return Table(tuple(rows), tuple(decisions))
+
+
+@st.composite
+def _drawn_tables(draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels,
+                  nontrivial):
+    m = draw(st.integers(1, max_attributes))
+    arity = [draw(st.integers(2 if nontrivial and i == 0 else 1, max_values)) for i in range(m)]
+    pool = _pool(draw, max_decisions, labels, nontrivial)
+    n = draw(st.integers(min_rows, max_rows))
+    row = st.tuples(*[st.integers(0, a - 1) for a in arity])
+    rows = [draw(row) for _ in range(n)]
+    decisions = [draw(st.sampled_from(pool)) for _ in range(n)]
+    return _force_duplicate(draw, rows, decisions, pool, nontrivial)
+
+
+@st.composite
+def _uniform_tables(draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels,
+                    nontrivial):
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    m = rnd.randint(1, max_attributes)
+    arity = [rnd.randint(2 if nontrivial and i == 0 else 1, max_values) for i in range(m)]
+    pool = DECISION_LABELS[rnd.randrange(len(DECISION_LABELS))] if labels is None else tuple(labels)
+    pool = pool[: rnd.randint(2 if nontrivial else 1, max_decisions)]
+    n = rnd.randint(min_rows, max_rows)
+    rows = [tuple(rnd.randrange(a) for a in arity) for _ in range(n)]
+    decisions = [rnd.choice(pool) for _ in range(n)]
+    return _force_duplicate(draw, rows, decisions, pool, nontrivial)
 
 
 @st.composite
@@ -105,3 +151,8 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def mixed_tables(**kwargs):
+    """Half :func:`tables`, half ``tables(nontrivial=True)`` (longer fronts)."""
+    return st.one_of(tables(**kwargs), tables(nontrivial=True, **kwargs))

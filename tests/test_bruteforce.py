@@ -20,7 +20,6 @@ try:  # tests/ as a package or as a rootdir-inserted directory
     from .oracle import (
         COST_INDEX,
         COST_PAIRS,
-        COSTS,
         all_cost_vectors,
         brute_front,
         count_trees,
@@ -30,15 +29,13 @@ try:  # tests/ as a package or as a rootdir-inserted directory
         least_y_brute,
         merge_rows,
         pareto_front,
-        project,
     )
-    from .strategies import Table, random_trees, tables
+    from .strategies import Table, mixed_tables, random_trees, tables
 except ImportError:  # pragma: no cover
     from evaluate import check_valid_tree, cost_vector, evaluate_tree
     from oracle import (
         COST_INDEX,
         COST_PAIRS,
-        COSTS,
         all_cost_vectors,
         brute_front,
         count_trees,
@@ -48,9 +45,8 @@ except ImportError:  # pragma: no cover
         least_y_brute,
         merge_rows,
         pareto_front,
-        project,
     )
-    from strategies import Table, random_trees, tables
+    from strategies import Table, mixed_tables, random_trees, tables
 
 FIG4_ROWS = [(0, 0, 1), (1, 0, 1), (2, 1, 0), (3, 1, 0)]
 FIG4_DECISIONS = [0, 1, 0, 1]
@@ -251,7 +247,7 @@ def enumerate_trees(table: Table):
 
 
 @settings(max_examples=80, deadline=None)
-@given(tables(max_rows=6, max_attributes=3))
+@given(mixed_tables(max_rows=6, max_attributes=3))
 def test_oracle_matches_explicit_enumeration(table):
     n = count_trees(table.rows, table.decisions)
     assume(n <= 3000)
@@ -269,7 +265,7 @@ def test_oracle_matches_explicit_enumeration(table):
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_random_tree_is_valid_and_in_oracle(data):
-    table = data.draw(tables())
+    table = data.draw(mixed_tables(max_rows=9))
     tree = data.draw(random_trees(table))
     header, records = table.header(), table.records()
     check_valid_tree(tree, header, records)
@@ -281,7 +277,7 @@ def test_random_tree_is_valid_and_in_oracle(data):
 
 
 @settings(max_examples=100, deadline=None)
-@given(tables())
+@given(mixed_tables())
 def test_brute_front_properties(table):
     vectors = all_cost_vectors(table.rows, table.decisions)
     n = table.n_rows
@@ -379,10 +375,78 @@ def test_fig4_engine(engine):
         assert (s.subtables, s.bundles, s.edges) == (7, 5, 12)
 
 
-@needs_engine
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tables())
-def test_default_pair_matches_bruteforce(table):
+def _minimal_table(table: Table, fails, budget: int = 400) -> Table:
+    """Greedy shrink of ``table`` while ``fails(table)``: drop rows, drop attributes,
+    lower values and decisions.  (The uniform half of the strategy shrinks poorly in
+    hypothesis; this gives a small reproducer in the failure message.)"""
+    rows, dec = [list(r) for r in table.rows], list(table.decisions)
+    labels = sorted(set(dec))
+
+    def ok(r, d):
+        nonlocal budget
+        if budget <= 0:
+            return False
+        budget -= 1
+        return fails(Table(tuple(tuple(x) for x in r), tuple(d)))
+
+    changed = True
+    while changed and budget > 0:
+        changed = False
+        for i in reversed(range(len(rows))):
+            if len(rows) > 1 and i < len(rows):
+                r, d = rows[:i] + rows[i + 1:], dec[:i] + dec[i + 1:]
+                if ok(r, d):
+                    rows, dec, changed = r, d, True
+        for j in reversed(range(len(rows[0]))):
+            if len(rows[0]) > 1 and j < len(rows[0]):
+                r = [x[:j] + x[j + 1:] for x in rows]
+                if ok(r, dec):
+                    rows, changed = r, True
+        for i in range(len(rows)):
+            for j in range(len(rows[0])):
+                for v in range(rows[i][j]):
+                    r = [list(x) for x in rows]
+                    r[i][j] = v
+                    if ok(r, dec):
+                        rows, changed = r, True
+                        break
+            for lab in labels:
+                if lab != dec[i]:
+                    d = dec[:i] + [lab] + dec[i + 1:]
+                    if ok(rows, d):
+                        dec, changed = d, True
+                        break
+    return Table(tuple(tuple(x) for x in rows), tuple(dec))
+
+
+def _minimized(check):
+    """Run ``check(table, *args)``; on failure add a greedily minimised failing table."""
+
+    def run(table, *args):
+        try:
+            check(table, *args)
+        except Exception as err:  # noqa: BLE001 - crashes of the engine count as failures
+            def fails(t):
+                try:
+                    check(t, *args)
+                except Exception:  # noqa: BLE001
+                    return True
+                return False
+
+            small = _minimal_table(table, fails)
+            try:
+                check(small, *args)
+                detail = "(passes?)"
+            except Exception as err2:  # noqa: BLE001
+                detail = f"{type(err2).__name__}: {err2}"
+            raise AssertionError(
+                f"{type(err).__name__}: {err}\n\nMINIMAL FAILING TABLE {small!r}, args {args}:\n{detail}"
+            ) from err
+
+    return run
+
+
+def _check_default_pair(table):
     for duplicates in ("keep", "merge"):
         t, rows, dec = _prepare(table, duplicates)
         want = brute_front(rows, dec, LAMBDA, MU)
@@ -394,10 +458,14 @@ def test_default_pair_matches_bruteforce(table):
 
 
 @needs_engine
-@pytest.mark.parametrize("x,y", COST_PAIRS, ids=[f"{x}-vs-{y}" for x, y in COST_PAIRS])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=tables(), duplicates=st.sampled_from(["keep", "merge"]))
-def test_all_pairs_match_bruteforce(x, y, table, duplicates):
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_tables())
+def test_default_pair_matches_bruteforce(table):
+    """(Λ, µ): fast, baseline and paper engines == brute force, duplicates keep and merge."""
+    _minimized(_check_default_pair)(table)
+
+
+def _check_pair(table, x, y, duplicates):
     t, rows, dec = _prepare(table, duplicates)
     want = brute_front(rows, dec, x, y)
     for engine in ("fast", "baseline"):
@@ -406,11 +474,15 @@ def test_all_pairs_match_bruteforce(x, y, table, duplicates):
 
 
 @needs_engine
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=tables(), pair=st.sampled_from(COST_PAIRS),
-       duplicates=st.sampled_from(["keep", "merge"]), engine=st.sampled_from(["fast", "baseline"]))
-def test_front_invariants(table, pair, duplicates, engine):
-    x, y = pair
+@pytest.mark.parametrize("x,y", COST_PAIRS, ids=[f"{x}-vs-{y}" for x, y in COST_PAIRS])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=mixed_tables(), duplicates=st.sampled_from(["keep", "merge"]))
+def test_all_pairs_match_bruteforce(x, y, table, duplicates):
+    """Every ordered pair of costs: fast and baseline == brute force."""
+    _minimized(_check_pair)(table, x, y, duplicates)
+
+
+def _check_invariants(table, x, y, duplicates, engine):
     t, rows, dec = _prepare(table, duplicates)
     vectors = all_cost_vectors(rows, dec)
     front = _relate(t, x, y, engine).front
@@ -434,9 +506,15 @@ def test_front_invariants(table, pair, duplicates, engine):
 
 
 @needs_engine
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=tables(), duplicates=st.sampled_from(["keep", "merge"]))
-def test_stats_match_dag(table, duplicates):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=mixed_tables(), pair=st.sampled_from(COST_PAIRS),
+       duplicates=st.sampled_from(["keep", "merge"]), engine=st.sampled_from(["fast", "baseline"]))
+def test_front_invariants(table, pair, duplicates, engine):
+    """Shape, non-domination, end points, Proposition 3 (F/G inverse), F and G == brute."""
+    _minimized(_check_invariants)(table, pair[0], pair[1], duplicates, engine)
+
+
+def _check_stats(table, duplicates):
     t, rows, dec = _prepare(table, duplicates)
     want = dag_stats(rows, dec)
     terminal = dag_terminal_counts(rows, dec)
@@ -452,21 +530,66 @@ def test_stats_match_dag(table, duplicates):
 
 
 @needs_engine
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=tables(min_rows=6, max_rows=12, max_attributes=5, max_values=4, max_decisions=4,
-                    labels=("0", "1", "2", "3")),
-       pair=st.sampled_from(COST_PAIRS), duplicates=st.sampled_from(["keep", "merge"]))
-def test_larger_tables_match_bruteforce(table, pair, duplicates):
-    """Beyond the 7-row tables of the brief: up to 12 rows, 5 attributes, 4 values."""
-    x, y = pair
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=mixed_tables(), duplicates=st.sampled_from(["keep", "merge"]))
+def test_stats_match_dag(table, duplicates):
+    """subtables/bundles/edges/terminal of Δ(T) == an independent BFS (oracle.dag_stats)."""
+    _minimized(_check_stats)(table, duplicates)
+
+
+def _check_larger(table, x, y, duplicates):
     t, rows, dec = _prepare(table, duplicates)
     want = brute_front(rows, dec, x, y)
-    engines = ("fast", "baseline", "paper") if pair == (LAMBDA, MU) else ("fast", "baseline")
+    engines = ("fast", "baseline", "paper") if (x, y) == (LAMBDA, MU) else ("fast", "baseline")
     for engine in engines:
         got = _relate(t, x, y, engine).front.points()
         assert got == want, _explain(table, duplicates, engine, x, y, got, want)
     s = _relate(t, x, y, "fast").stats
     assert (s.subtables, s.bundles, s.edges) == dag_stats(rows, dec)
+
+
+@needs_engine
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=mixed_tables(min_rows=6, max_rows=12, max_attributes=5, max_values=4, max_decisions=4,
+                          labels=("0", "1", "2", "3")),
+       pair=st.sampled_from(COST_PAIRS), duplicates=st.sampled_from(["keep", "merge"]))
+def test_larger_tables_match_bruteforce(table, pair, duplicates):
+    """Beyond the 7-row tables of the brief: up to 12 rows, 5 attributes, 4 values."""
+    _minimized(_check_larger)(table, pair[0], pair[1], duplicates)
+
+
+TREES_FILE = ENGINE_FILE.parent / "trees.py"
+
+
+def _check_extracted_trees(table, x, y, duplicates):
+    from dagger_cli.trees import extract_tree
+
+    t, rows, dec = _prepare(table, duplicates)
+    header, records = t.to_records()
+    vectors = all_cost_vectors(rows, dec)
+    r = _relate(t, x, y, "fast")
+    key = {"total-path-length": "total_path_length"}
+    for k, (px, py) in enumerate(r.front.points()):
+        tree = extract_tree(r, k)
+        d = tree.root.to_dict()
+        check_valid_tree(d, header, records)
+        c = evaluate_tree(d, header, records)
+        assert (c[key.get(x, x)], c[key.get(y, y)]) == (px, py), \
+            f"tree of point {k} = ({px}, {py}) has costs {c}: {d}"
+        assert cost_vector(d, header, records) in vectors
+        for name, v in c.items():
+            assert tree.table_costs[name] == v, f"Tree.table_costs[{name!r}]"
+
+
+@needs_engine
+@pytest.mark.skipif(not TREES_FILE.exists(), reason="dagger_cli/trees.py not written yet")
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=mixed_tables(max_rows=9), pair=st.sampled_from(COST_PAIRS),
+       duplicates=st.sampled_from(["keep", "merge"]))
+def test_extracted_trees_are_valid_and_realise_their_points(table, pair, duplicates):
+    """(Beyond the contract) dagger_cli.trees.extract_tree: every front point's tree is a
+    valid decision tree for the prepared table whose evaluated costs are the point."""
+    _minimized(_check_extracted_trees)(table, pair[0], pair[1], duplicates)
 
 
 # --------------------------------------------------------------------------- edge cases

@@ -1,0 +1,290 @@
+"""Decision trees: extraction of the tree behind a Pareto point, evaluation, formats.
+
+Extraction walks down the DAG from the root. Every stored front point remembers only
+the bundle that made it (-1: the leaf), so memory stays proportional to the points.
+At a split the children's points are found again by re-running the bundle's
+combination for that one node with back-pointers.
+
+Ties between equally good trees are broken deterministically, by the order in which
+candidates are listed, the first one winning: the leaf before any split, splits in
+attribute (column) order, and within a split the children in value order, each child's
+points in front order (least first cost first).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .costs import COSTS, MAX
+from .errors import InputError
+from .fronts import pareto
+
+
+@dataclass(frozen=True, eq=False)
+class TreeNode:
+    """A node: a leaf (``attribute is None``) or a split with one child per value."""
+
+    counts: tuple  #: rows per decision (in the table's decision order)
+    decision: str  #: most common decision of the node's subtable (smallest on a tie)
+    attribute: str | None = None
+    children: tuple = ()  #: ((value label, TreeNode), ...) in value order
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.attribute is None
+
+    @property
+    def rows(self) -> int:
+        return int(sum(self.counts))
+
+    def to_dict(self) -> dict:
+        if self.is_leaf:
+            return {"decision": self.decision, "rows": self.rows}
+        return {"attribute": self.attribute, "rows": self.rows,
+                "children": {v: c.to_dict() for v, c in self.children}}
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    """A decision tree for a prepared table, with its costs on that table."""
+
+    root: TreeNode
+    attributes: tuple
+    decision_name: str
+    decision_values: tuple
+    table_costs: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ evaluation
+    def _route(self, record: dict) -> tuple[TreeNode, int]:
+        node, depth = self.root, 0
+        while not node.is_leaf:
+            value = record[node.attribute]
+            nxt = dict(node.children).get(value)
+            if nxt is None:  # a value never seen in this subtable: stop here
+                break
+            node, depth = nxt, depth + 1
+        return node, depth
+
+    def predict(self, df) -> list[str]:
+        """Decision for every row of ``df`` (columns named as the table's attributes).
+
+        A value that the training subtable at a split never had stops the walk there and
+        gives that node's most common decision.
+        """
+        self._check_columns(df, need_decision=False)
+        recs = _string_records(df, self.attributes)
+        return [self._route(r)[0].decision for r in recs]
+
+    def costs(self, df=None) -> dict:
+        """Costs of the tree; on ``df`` (with the decision column) if given."""
+        if df is None:
+            return dict(self.table_costs)
+        self._check_columns(df, need_decision=True)
+        recs = _string_records(df, self.attributes + (self.decision_name,))
+        tpl = mis = 0
+        for r in recs:
+            leaf, depth = self._route(r)
+            tpl += depth
+            mis += leaf.decision != r[self.decision_name]
+        shape = structure_costs(self.root)
+        n = len(recs)
+        return {"depth": shape["depth"], "total_path_length": tpl,
+                "average_depth": tpl / n if n else 0.0, "nodes": shape["nodes"],
+                "leaves": shape["leaves"], "misclassifications": mis}
+
+    def _check_columns(self, df, need_decision):
+        cols = set(map(str, df.columns))
+        need = list(self.attributes) + ([self.decision_name] if need_decision else [])
+        missing = [c for c in need if c not in cols]
+        if missing:
+            raise InputError(f"the data lacks column(s) {', '.join(map(repr, missing))}")
+
+    # ------------------------------------------------------------------ formats
+    def to_dict(self) -> dict:
+        return {"costs": dict(self.table_costs), "decision_column": self.decision_name,
+                "tree": self.root.to_dict()}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def to_text(self) -> str:
+        """Indented rules with the class counts at every leaf."""
+        c = self.table_costs
+        lines = [f"# {', '.join(f'{k}={_num(v)}' for k, v in c.items())}"]
+
+        def counts(node):
+            return ", ".join(f"{d}: {k}" for d, k in zip(self.decision_values, node.counts) if k)
+
+        def walk(node, indent):
+            pad = "|   " * indent
+            for value, child in node.children:
+                head = f"{pad}{node.attribute} = {value}"
+                if child.is_leaf:
+                    lines.append(f"{head}: {child.decision}  [{counts(child)}]")
+                else:
+                    lines.append(head)
+                    walk(child, indent + 1)
+
+        if self.root.is_leaf:
+            lines.append(f"{self.root.decision}  [{counts(self.root)}]")
+        else:
+            walk(self.root, 0)
+        return "\n".join(lines) + "\n"
+
+    def to_dot(self) -> str:
+        """Graphviz source (no Graphviz needed to produce it)."""
+        out = ["digraph tree {", '  node [fontname="Helvetica"];']
+        counter = [0]
+
+        def esc(s):
+            return str(s).replace("\\", "\\\\").replace('"', '\\"')
+
+        def walk(node):
+            k = counter[0]
+            counter[0] += 1
+            if node.is_leaf:
+                cnt = ", ".join(str(v) for v in node.counts)
+                out.append(f'  n{k} [shape=box, style=rounded, label="{esc(self.decision_name)} = '
+                           f'{esc(node.decision)}\\n[{cnt}]"];')
+            else:
+                out.append(f'  n{k} [shape=ellipse, label="{esc(node.attribute)}"];')
+                for value, child in node.children:
+                    j = walk(child)
+                    out.append(f'  n{k} -> n{j} [label="{esc(value)}"];')
+            return k
+
+        walk(self.root)
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def _num(v):
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def _string_records(df, cols):
+    from .table import _cell
+
+    data = {c: [_cell(v) for v in df[c].tolist()] for c in cols}
+    n = len(df)
+    return [{c: data[c][i] for c in cols} for i in range(n)]
+
+
+def structure_costs(node: TreeNode) -> dict:
+    """depth, nodes and leaves of a tree from its structure."""
+    if node.is_leaf:
+        return {"depth": 0, "nodes": 1, "leaves": 1}
+    subs = [structure_costs(c) for _, c in node.children]
+    return {"depth": 1 + max(s["depth"] for s in subs), "nodes": 1 + sum(s["nodes"] for s in subs),
+            "leaves": sum(s["leaves"] for s in subs)}
+
+
+def tree_costs(root: TreeNode, n_rows: int) -> dict:
+    """All costs of a tree on the table it was built for (every node knows its rows)."""
+
+    def walk(node, depth):
+        if node.is_leaf:
+            return depth * node.rows, node.rows - max(node.counts)
+        tpl = mis = 0
+        for _, c in node.children:
+            a, b = walk(c, depth + 1)
+            tpl += a
+            mis += b
+        return tpl, mis
+
+    tpl, mis = walk(root, 0)
+    shape = structure_costs(root)
+    return {"total_path_length": tpl, "average_depth": tpl / n_rows, "misclassifications": mis,
+            "depth": shape["depth"], "nodes": shape["nodes"], "leaves": shape["leaves"]}
+
+
+def _combine(cost, a, b):
+    if cost.combine == MAX:
+        return np.maximum(a[:, None], b[None, :]).ravel()
+    return (a[:, None] + b[None, :]).ravel()
+
+
+def extract_tree(relation, point: int) -> Tree:
+    """The tree behind point ``point`` (an index into ``relation.front``).
+
+    Needs a relation computed by the fast engine (it keeps the DAG and the fronts).
+    """
+    if relation.dag is None or relation.store is None:
+        raise InputError("tree extraction needs the fast engine (--engine fast)")
+    front = relation.front
+    if not 0 <= point < len(front):
+        raise InputError(f"no point {point}; the front has {len(front)} point(s)")
+    table, dag, store = relation.table, relation.dag, relation.store
+    cx, cy = front.x_cost, front.y_cost
+    n_dec = len(table.decision_values)
+
+    def node_for(i, tx, ty):
+        fx, fy, fch = store.front(i)
+        hit = np.flatnonzero((fx == tx) & (fy == ty))
+        assert hit.size == 1, "extraction lost its way: the point is not on the node's front"
+        ch = int(fch[hit[0]])
+        rows = dag.rows(i)
+        counts = tuple(int(v) for v in np.bincount(table.decisions[rows], minlength=n_dec))
+        decision = table.decision_values[int(dag.node_major[i])]
+        if ch < 0:
+            return TreeNode(counts, decision)
+        b = int(dag.node_bundle_start[i]) + ch
+        n = int(dag.node_size[i])
+        bx = tx - cx.split_const - cx.split_rows * n
+        by = ty - cy.split_const - cy.split_rows * n
+        children = dag.children(b)
+        # Re-run the bundle's combination with back-pointers (same order as the kernel).
+        ax = np.zeros(1, dtype=np.int64)
+        ay = np.zeros(1, dtype=np.int64)
+        back = []
+        for c in children:
+            gx, gy, _ = store.front(int(c))
+            px, py = _combine(cx, ax, gx), _combine(cy, ay, gy)
+            keep = pareto(px, py)
+            back.append((keep // gx.size, keep % gx.size, gx, gy))
+            ax, ay = px[keep], py[keep]
+        hit = np.flatnonzero((ax == bx) & (ay == by))
+        assert hit.size == 1, "extraction lost its way inside a bundle"
+        k = int(hit[0])
+        picks = []
+        for prev, pt, gx, gy in reversed(back):
+            picks.append((int(gx[pt[k]]), int(gy[pt[k]])))
+            k = int(prev[k])
+        picks.reverse()
+        attr = int(dag.bundle_attr[b])
+        values = table.values[attr]
+        col = table.codes[attr]
+        kids = []
+        for c, (px_, py_) in zip(children, picks):
+            v = values[int(col[dag.rows(int(c))[0]])]
+            kids.append((v, node_for(int(c), px_, py_)))
+        return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
+
+    root = node_for(0, int(front.x[point]), int(front.y[point]))
+    return Tree(root, tuple(table.attributes), table.decision_name, tuple(table.decision_values),
+                tree_costs(root, table.n_rows))
+
+
+def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) -> Tree:
+    """The tree with the least x among trees with y <= max_y (G), or the least y among
+    trees with x <= max_x (F). Exactly one bound must be given."""
+    front = relation.front
+    if (max_x is None) == (max_y is None):
+        raise InputError("give exactly one bound: a maximum of one cost")
+    if max_y is not None:
+        k = front.point_for_y(max_y)
+        if k is None:
+            raise InputError(f"no tree has {front.y_cost.name} <= {max_y}; the least is "
+                             f"{int(front.y[-1])}")
+    else:
+        k = front.point_for_x(max_x)
+        if k is None:
+            raise InputError(f"no tree has {front.x_cost.name} <= {max_x}; the least is "
+                             f"{int(front.x[0])}")
+    return extract_tree(relation, k)
+
+
+__all__ = ["Tree", "TreeNode", "extract_tree", "tree_for", "tree_costs", "COSTS"]

@@ -1,0 +1,160 @@
+"""The command line, through click's CliRunner: stdout, stderr and exit codes."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from dagger_cli.cli import main
+from tests.conftest import needs_mirror
+
+
+@pytest.fixture
+def run():
+    def _run(*args):
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    return _run
+
+
+def write(tmp_path, text, name="t.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_example_text(run):
+    r = run("relate", "--example")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[1].split() == ["total_path_length", "average_depth", "misclassifications"]
+    assert [ln.split() for ln in lines[2:4]] == [["0", "0.0000", "2"], ["4", "1.0000", "0"]]
+
+
+def test_example_csv_file_exact_columns(run, tmp_path):
+    out = tmp_path / "curve.csv"
+    r = run("relate", "--example", "-o", str(out), "--format", "csv")
+    assert r.exit_code == 0
+    assert out.read_text() == "total_path_length,average_depth,misclassifications\n0,0.0,2\n4,1.0,0\n"
+    assert r.stdout == out.read_text()
+
+
+def test_json_has_points_queries_and_stats(run):
+    r = run("relate", "--example", "--format", "json", "--stats", "--max-misclassifications", "1")
+    doc = json.loads(r.stdout)
+    assert doc["points"] == [{"total_path_length": 4, "average_depth": 1.0, "misclassifications": 0}]
+    assert doc["queries"]["G"]["value"] == 4
+    assert doc["stats"] == {"subtables": 7, "terminal": 4, "bundles": 5, "edges": 12}
+
+
+def test_F_query_in_text(run):
+    r = run("relate", "--example", "--max-total-path-length", "3")
+    assert "F(3) = 2" in r.stdout
+    assert len([ln for ln in r.stdout.splitlines() if ln.strip().startswith("4 ")]) == 0
+
+
+def test_engines_same_output(run):
+    outs = {e: run("relate", "--example", "--format", "csv", "--engine", e).stdout
+            for e in ("fast", "baseline", "paper")}
+    assert len(set(outs.values())) == 1
+
+
+def test_csv_path_with_decision_and_drop(run, tmp_path):
+    path = write(tmp_path, "id,d,a,b\n1,0,0,0\n2,1,0,1\n3,0,1,0\n4,1,1,1\n")
+    r = run("relate", path, "--decision", "d", "--drop", "id", "--format", "csv")
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert rows[0]["total_path_length"] == "0" and rows[0]["misclassifications"] == "2"
+    assert rows[-1]["misclassifications"] == "0"
+    assert "dropped column(s): id" in r.stderr
+
+
+def test_preprocessing_reported_on_stderr(run, tmp_path):
+    path = write(tmp_path, "a,b,d\n0,?,x\n0,1,y\n0,1,y\n")
+    r = run("relate", path)
+    assert "filled 1 missing value(s) of 'b' with '1'" in r.stderr
+    assert "merged 2 equal row(s): 3 -> 1 rows" in r.stderr
+
+
+def test_one_decision_front_is_origin(run, tmp_path):
+    r = run("relate", write(tmp_path, "a,d\n0,y\n1,y\n"), "--format", "csv")
+    assert r.stdout.splitlines()[1:] == ["0,0.0,0"]
+
+
+def test_single_row(run, tmp_path):
+    r = run("relate", write(tmp_path, "a,b,d\n0,1,y\n"), "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines()[1:] == ["0,0.0,0"]
+
+
+@pytest.mark.parametrize(
+    "content, extra, message",
+    [
+        (None, [], "no such file"),
+        ("a,d\n", [], "no rows"),
+        ("a,d\n0,1\n", ["--decision", "zz"], "no column named 'zz'"),
+        ("a,d\n0,?\n", [], "missing value '?' in the decision column"),
+        ('a,d\n"0,1\n', [], "line"),
+    ],
+)
+def test_bad_input_clear_error_no_traceback(run, tmp_path, content, extra, message):
+    path = str(tmp_path / "missing.csv") if content is None else write(tmp_path, content)
+    r = run("relate", path, *extra)
+    assert r.exit_code == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_no_table_and_no_example(run):
+    r = run("relate")
+    assert r.exit_code == 2 and "--example" in r.stderr
+
+
+def test_paper_engine_refuses_large_table(run, tmp_path):
+    rows = "\n".join(f"{i},{i % 7},{i % 2}" for i in range(1200))
+    r = run("relate", write(tmp_path, "a,b,d\n" + rows + "\n"), "--engine", "paper")
+    assert r.exit_code == 3 and "--engine fast" in r.stderr
+
+
+def test_max_subtables_stops_with_message(run, tmp_path):
+    rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
+    r = run("relate", write(tmp_path, "a,b,c,d\n" + rows + "\n"), "--max-subtables", "3")
+    assert r.exit_code == 3 and "more than 3 subtables" in r.stderr
+
+
+def test_output_not_half_written_on_error(run, tmp_path):
+    out = tmp_path / "curve.csv"
+    rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
+    run("relate", write(tmp_path, "a,b,c,d\n" + rows + "\n"), "--max-subtables", "3", "-o", str(out))
+    assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "t.csv"]
+
+
+@needs_mirror
+def test_relate_zoo_by_name(run):
+    r = run("relate", "zoo", "--format", "csv")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1] == "0,0.0,40"
+
+
+@needs_mirror
+def test_prepare_and_relate_agree(run, tmp_path):
+    out = tmp_path / "zoo.csv"
+    assert run("prepare", "zoo", "-o", str(out)).exit_code == 0
+    assert out.read_text().count("\n") == 60  # header + 59 rows
+    a = run("relate", "zoo", "--format", "csv").stdout
+    b = run("relate", str(out), "--format", "csv").stdout
+    assert a == b
+
+
+@needs_mirror
+def test_fetch_all_and_datasets(run, tmp_path):
+    r = run("fetch", "--all", "--data-home", str(tmp_path))
+    assert r.exit_code == 0 and r.stdout.count("\n") == 4
+    r = run("datasets", "--data-home", str(tmp_path))
+    assert all(" yes " in ln for ln in r.stdout.splitlines()[1:])
+
+
+def test_fetch_offline_uncached_fails(run, tmp_path):
+    r = run("fetch", "zoo", "--offline", "--data-home", str(tmp_path))
+    assert r.exit_code == 4 and "Traceback" not in r.stderr
