@@ -85,73 +85,237 @@ def main():
     """
 
 
-@main.command(context_settings=CONTEXT)
-@click.argument("table", required=False)
-@table_options
-@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table (4 rows, 3 attributes).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the front as CSV to this file.")
-@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text",
-              show_default=True, help="Format of what is printed on stdout.")
-@click.option("--max-misclassifications", "max_mis", type=click.IntRange(min=0), metavar="K",
-              help="Answer G(K): the least total path length among trees with at most K "
-                   "misclassifications; print only points with misclassifications <= K.")
-@click.option("--max-total-path-length", "max_tpl", type=click.IntRange(min=0), metavar="N",
-              help="Answer F(N): the least number of misclassifications among trees with total "
-                   "path length <= N; print only points with total path length <= N.")
-@click.option("--stats", is_flag=True, help="Also print the DAG's size (subtables, bundles, edges).")
-@click.option("--engine", type=click.Choice(["fast", "baseline", "paper"]), default="fast",
-              show_default=True, help="fast: compiled kernels; baseline: plain recursion (slow "
-                                      "oracle); paper: the paper's dense algorithm (small tables).")
-@click.option("--max-subtables", type=click.IntRange(min=1), metavar="N",
-              help="Stop with a message if the DAG has more than N subtables.")
-@click.option("--max-memory", metavar="SIZE", help="Stop with a message if the engine needs more "
-                                                   "memory than SIZE (e.g. 500M, 2G).")
-@click.option("--quiet", "-q", is_flag=True, help="No preprocessing report or progress on stderr.")
-@handle_errors
-def relate(table, decision, drop, missing, duplicates, bins, example, output, fmt, max_mis,
-           max_tpl, stats, engine, max_subtables, max_memory, quiet):
-    """Pareto-optimal (total path length, misclassifications) points of TABLE.
+def pair_options(func):
+    """--x/--y cost pair and the bounds that query it."""
+    from .costs import COSTS
 
-    TABLE is a registered dataset name (see `dagger datasets`) or a CSV file with a header.
-    """
-    from . import output as out
-    from .engine import relate as run
+    names = click.Choice(list(COSTS))
+    opts = [
+        click.option("--x", "x_cost", type=names, default="total-path-length", show_default=True,
+                     help="First cost (x axis)."),
+        click.option("--y", "y_cost", type=names, default="misclassifications", show_default=True,
+                     help="Second cost (y axis)."),
+        click.option("--max-x", type=click.IntRange(min=0), metavar="N",
+                     help="F(N): the least y among trees with x <= N."),
+        click.option("--max-y", type=click.IntRange(min=0), metavar="K",
+                     help="G(K): the least x among trees with y <= K."),
+        click.option("--max-misclassifications", "max_mis", type=click.IntRange(min=0), metavar="K",
+                     help="Bound on misclassifications (whichever axis has that cost)."),
+        click.option("--max-total-path-length", "max_tpl", type=click.IntRange(min=0), metavar="N",
+                     help="Bound on total path length (whichever axis has that cost)."),
+    ]
+    for opt in reversed(opts):
+        func = opt(func)
+    return func
 
+
+def engine_options(func):
+    opts = [
+        click.option("--max-subtables", type=click.IntRange(min=1), metavar="N",
+                     help="Stop with a message if the DAG has more than N subtables."),
+        click.option("--max-memory", metavar="SIZE",
+                     help="Stop with a message if the engine needs more memory than SIZE "
+                          "(e.g. 500M, 2G)."),
+        click.option("--quiet", "-q", is_flag=True,
+                     help="No preprocessing report or progress on stderr."),
+    ]
+    for opt in reversed(opts):
+        func = opt(func)
+    return func
+
+
+def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
+    """Fold the named bounds into (max_x, max_y)."""
+    for value, cost, flag in ((max_mis, "misclassifications", "--max-misclassifications"),
+                              (max_tpl, "total-path-length", "--max-total-path-length")):
+        if value is None:
+            continue
+        if cost == x_cost:
+            max_x = value if max_x is None else min(max_x, value)
+        elif cost == y_cost:
+            max_y = value if max_y is None else min(max_y, value)
+        else:
+            raise InputError(f"{flag} needs {cost} as --x or --y (they are {x_cost}, {y_cost})")
+    return max_x, max_y
+
+
+def _get_table(table, example, **opts):
     if example == (table is not None):
         raise InputError("give either a TABLE (CSV path or dataset name) or --example")
     if example:
         from .table import example_table
 
-        tab = example_table()
-    else:
-        tab = load_table(table, decision=decision, drop=drop, missing=missing,
-                         duplicates=duplicates, bins=bins, quiet=quiet)
-    rel = run(tab, engine=engine, max_subtables=max_subtables, max_memory=max_memory,
-              progress=not quiet)
+        return example_table()
+    return load_table(table, **opts)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("table", required=False)
+@table_options
+@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table (4 rows, 3 attributes).")
+@pair_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the front as CSV to this file.")
+@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text",
+              show_default=True, help="Format of what is printed on stdout.")
+@click.option("--stats", is_flag=True, help="Also print the DAG's size (subtables, bundles, edges).")
+@click.option("--engine", type=click.Choice(["fast", "baseline", "paper"]), default="fast",
+              show_default=True, help="fast: compiled kernels; baseline: plain recursion (slow "
+                                      "oracle); paper: the paper's dense algorithm (small tables).")
+@click.option("--plot", "plot", is_flag=False, flag_value="", default=None, metavar="[PATH]",
+              help="Draw the front (png, svg or pdf from the extension). Without PATH: beside "
+                   "the CSV, or <table>.png (and <table>.csv) in the current folder.")
+@click.option("--kind", type=click.Choice(["lambda", "average-depth", "inverse"]), default="lambda",
+              show_default=True, help="Plot view: x vs y; average depth vs y; or y vs average depth.")
+@click.option("--drop-base", is_flag=True, help="Leave the single-leaf tree's point out of the plot.")
+@click.option("--trees", "trees_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the tree of every Pareto point into this folder (JSON and text).")
+@click.option("--greedy", is_flag=True,
+              help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
+                   "overlay their points on the plot.")
+@engine_options
+@handle_errors
+def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
+           max_mis, max_tpl, output, fmt, stats, engine, plot, kind, drop_base, trees_dir, greedy,
+           max_subtables, max_memory, quiet):
+    """Pareto-optimal points of two tree costs over every decision tree for TABLE.
+
+    TABLE is a registered dataset name (see `dagger datasets`) or a CSV file with a header.
+    By default the costs are total path length and misclassifications (the paper's F and G).
+    """
+    from . import output as out
+    from .costs import check_pair
+    from .engine import relate as run
+
+    check_pair(x_cost, y_cost)
+    max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+    tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
+                     duplicates=duplicates, bins=bins, quiet=quiet)
+    rel = run(tab, x_cost, y_cost, engine=engine, max_subtables=max_subtables,
+              max_memory=max_memory, progress=not quiet)
     front = rel.front
     queries = {}
-    if max_mis is not None:
-        queries["G"] = {"function": "G", "bound": max_mis, "value": front.least_x(max_mis),
+    if max_y is not None:
+        queries["G"] = {"function": "G", "bound": max_y, "value": front.least_x(max_y),
                         "of": front.x_cost.name, "given": front.y_cost.name}
-    if max_tpl is not None:
-        queries["F"] = {"function": "F", "bound": max_tpl, "value": front.least_y(max_tpl),
+    if max_x is not None:
+        queries["F"] = {"function": "F", "bound": max_x, "value": front.least_y(max_x),
                         "of": front.y_cost.name, "given": front.x_cost.name}
-    shown = front.restrict(x_max=max_tpl, y_max=max_mis)
+    shown = front.restrict(x_max=max_x, y_max=max_y)
+    if plot == "" and output is None:
+        output = Path(f"{tab.name}.csv")
+    comparison = points = None
+    if greedy:
+        from .greedy import compare, comparison_text, greedy_points
+
+        points = greedy_points(tab, x_cost, y_cost)
+        comparison = compare(front, points)
+    written = []
     if output is not None:
-        out.atomic_write(output, out.front_csv(shown))
+        written.append((output, out.front_csv(shown)))
+    if trees_dir is not None:
+        written.extend(_tree_files(rel, trees_dir))
+    for path, data in written:
+        out.atomic_write(path, data)
+    if output is not None and not quiet:
+        _echo_err(f"wrote {len(shown)} point(s) to {output}")
+    if trees_dir is not None and not quiet:
+        _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
+    if plot is not None:
+        from .plots import plot_front, save_figure
+
+        path = Path(plot) if plot else output.with_suffix(".png")
+        extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
+        fig = plot_front(shown, kind=kind, drop_base=drop_base, table_name=tab.name,
+                         n_rows=tab.n_rows, n_attributes=tab.n_attributes, extra=extra)
+        try:
+            save_figure(fig, path)
+        except ValueError as err:
+            raise InputError(str(err)) from None
         if not quiet:
-            _echo_err(f"wrote {len(shown)} point(s) to {output}")
+            _echo_err(f"wrote {path}")
     st = rel.stats if stats else None
     if fmt == "csv":
         click.echo(out.front_csv(shown), nl=False)
         if st is not None:
-            _echo_err(out.front_text(shown.restrict(x_max=-1), stats=st).splitlines()[-1])
+            _echo_err(out.stats_text(st))
     elif fmt == "json":
-        click.echo(out.front_json(shown, table=tab, stats=st, engine=engine, queries=queries or None),
-                   nl=False)
+        doc = out.front_json(shown, table=tab, stats=st, engine=engine, queries=queries or None,
+                             greedy=comparison)
+        click.echo(doc, nl=False)
     else:
         click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
+        if comparison is not None:
+            click.echo(comparison_text(front, points), nl=False)
+
+
+def _tree_files(rel, folder: Path):
+    from .trees import extract_tree
+
+    width = len(str(len(rel.front)))
+    for k, (a, b) in enumerate(rel.front.points()):
+        tree = extract_tree(rel, k)
+        stem = f"point-{k:0{width}d}-{rel.front.x_cost.column}-{a}-{rel.front.y_cost.column}-{b}"
+        yield folder / f"{stem}.json", tree.to_json()
+        yield folder / f"{stem}.txt", tree.to_text()
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("table", required=False)
+@table_options
+@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@pair_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "dot"]), default="text",
+              show_default=True, help="What is printed (or written to -o with another extension).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
+                   "any other name gets --format.")
+@engine_options
+@handle_errors
+def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
+         max_mis, max_tpl, fmt, output, max_subtables, max_memory, quiet):
+    """An optimal decision tree for TABLE at one point of the front.
+
+    With --max-misclassifications K (or --max-y K): a tree with the least total path length
+    (x) among trees with at most K misclassifications (y), i.e. G(K). With
+    --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
+    i.e. F(N). Ties are broken by a fixed rule (see the README).
+    """
+    from . import output as out
+    from .costs import check_pair
+    from .engine import relate as run
+    from .trees import tree_for
+
+    check_pair(x_cost, y_cost)
+    max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+    if (max_x is None) == (max_y is None):
+        raise InputError("give exactly one bound: --max-misclassifications/--max-y or "
+                         "--max-total-path-length/--max-x")
+    tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
+                     duplicates=duplicates, bins=bins, quiet=quiet)
+    rel = run(tab, x_cost, y_cost, max_subtables=max_subtables, max_memory=max_memory,
+              progress=not quiet)
+    t = tree_for(rel, max_x=max_x, max_y=max_y)
+    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
+    if output is None:
+        click.echo(render[fmt](), nl=False)
+        return
+    ext = output.suffix.lower().lstrip(".")
+    if ext in ("png", "svg", "pdf"):
+        from .plots import draw_tree, save_figure
+
+        save_figure(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), output)
+    else:
+        fmt = {"json": "json", "dot": "dot", "gv": "dot", "txt": "text"}.get(ext, fmt)
+        out.atomic_write(output, render[fmt]())
+    if not quiet:
+        _echo_err(f"wrote {output}")
+
+
+def _costs_line(t) -> str:
+    c = t.costs()
+    return (f"total path length {c['total_path_length']}, misclassifications "
+            f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves")
 
 
 @main.command(context_settings=CONTEXT)

@@ -26,7 +26,7 @@ def front_csv(front) -> str:
     return "\n".join(lines) + "\n"
 
 
-def front_json(front, *, table=None, stats=None, engine=None, queries=None) -> str:
+def front_json(front, *, table=None, stats=None, engine=None, queries=None, greedy=None) -> str:
     doc = {}
     if table is not None:
         doc["table"] = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
@@ -39,6 +39,8 @@ def front_json(front, *, table=None, stats=None, engine=None, queries=None) -> s
         doc["stats"] = stats.as_dict()
     if engine is not None:
         doc["engine"] = engine
+    if greedy is not None:
+        doc["greedy"] = greedy
     return json.dumps(doc, indent=2) + "\n"
 
 
@@ -58,9 +60,13 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     for line in queries_text(queries or {}):
         out.append(line)
     if stats is not None:
-        out.append(f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
-                   f"{stats.bundles:,} bundles, {stats.edges:,} edges")
+        out.append(stats_text(stats))
     return "\n".join(out) + "\n"
+
+
+def stats_text(stats) -> str:
+    return (f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
+            f"{stats.bundles:,} bundles, {stats.edges:,} edges")
 
 
 def queries_text(queries: dict) -> list[str]:

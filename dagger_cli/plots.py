@@ -386,3 +386,66 @@ def _close(fig) -> None:
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def draw_tree(tree, *, title: str | None = None):
+    """Draw a decision tree (:class:`dagger_cli.trees.Tree`); leaves colored by decision.
+
+    Leaves are laid out left to right in the tree's value order, every split centered
+    over its children; readable up to a few dozen leaves (the figure grows with them).
+    Returns a :class:`matplotlib.figure.Figure` (save it with :func:`save_figure`).
+    """
+    from matplotlib.figure import Figure
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10"]
+    decisions = list(tree.decision_values)
+    pos = {}
+    edges = []
+    leaves = [0]
+
+    def layout(node, depth):
+        if node.is_leaf:
+            x = leaves[0]
+            leaves[0] += 1
+        else:
+            xs = []
+            for value, child in node.children:
+                layout(child, depth + 1)
+                xs.append(pos[id(child)][0])
+                edges.append((node, child, value))
+            x = (min(xs) + max(xs)) / 2
+        pos[id(node)] = (x, -depth)
+
+    layout(tree.root, 0)
+    n_leaves = leaves[0]
+    depth = -min(y for _, y in pos.values())
+    fig = Figure(figsize=(max(6.4, 1.25 * n_leaves), max(3.0, 1.3 * (depth + 1))))
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    for parent, child, value in edges:
+        (x0, y0), (x1, y1) = pos[id(parent)], pos[id(child)]
+        ax.plot([x0, x1], [y0, y1], color="0.6", lw=1, zorder=1)
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(value), fontsize=8, ha="center", va="center",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"}, zorder=2)
+
+    def draw(node):
+        x, y = pos[id(node)]
+        if node.is_leaf:
+            color = cmap(decisions.index(node.decision) % 10)
+            counts = "/".join(str(c) for c in node.counts)
+            ax.text(x, y, f"{node.decision}\n[{counts}]", ha="center", va="center", fontsize=8,
+                    gid="leaf", bbox={"boxstyle": "round,pad=0.3", "fc": color, "alpha": 0.55,
+                                      "ec": "0.3"}, zorder=3)
+        else:
+            ax.text(x, y, node.attribute, ha="center", va="center", fontsize=9, gid="split",
+                    bbox={"boxstyle": "square,pad=0.3", "fc": "0.93", "ec": "0.3"}, zorder=3)
+            for _, child in node.children:
+                draw(child)
+
+    draw(tree.root)
+    ax.set_xlim(-0.7, n_leaves - 0.3)
+    ax.set_ylim(-depth - 0.6, 0.6)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig
