@@ -664,6 +664,12 @@ def load_dataframe(name: str, **fetch_kwargs):
     """
     import pandas as pd
 
+    ds, records = _read_records(name, **fetch_kwargs)
+    return pd.DataFrame(records, columns=list(ds.columns), dtype=str)
+
+
+def _read_records(name: str, **fetch_kwargs):
+    """The registry entry and the verified file's records (lists of strings)."""
     ds = get_dataset(name)
     path = fetch(ds.name, **fetch_kwargs)
     text = normalized_bytes(path.read_bytes()).decode("utf-8", "replace")
@@ -676,7 +682,7 @@ def load_dataframe(name: str, **fetch_kwargs):
             f"{ds.name!r}), found {len(records)} rows with {sorted(widths)} values; "
             f"the registry entry is wrong"
         )
-    return pd.DataFrame(records, columns=list(ds.columns), dtype=str)
+    return ds, records
 
 
 def load_table(
@@ -710,21 +716,19 @@ def load_table(
         t = load_table("zoo")
         (t.n_rows, t.n_attributes + 1)   # (59, 17)
     """
-    from .table import DecisionTable
+    from .table import from_columns
 
-    ds = get_dataset(name)
-    df = load_dataframe(ds.name, **fetch_kwargs)
-    options = {}
-    if missing is not None:
-        options["missing"] = missing
-    if duplicates is not None:
-        options["duplicates"] = duplicates
-    return DecisionTable.from_dataframe(
-        df,
+    # Straight from the records to the table: no pandas import on the command's path.
+    ds, records = _read_records(name, **fetch_kwargs)
+    columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
+    return from_columns(
+        list(ds.columns), columns,
         decision=ds.decision if decision is None else decision,
         drop=ds.drop if drop is None else tuple(drop),
-        name=ds.name,
-        **options,
+        name=ds.name, source=ds.name,
+        missing="mode" if missing is None else missing,
+        duplicates="merge" if duplicates is None else duplicates,
+        lines=None,
     )
 
 

@@ -188,6 +188,9 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     m, n = codes.shape
     nvals = np.array([len(v) for v in table.values], dtype=np.int64)
     dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
+    # Row-major copy in the smallest integer type: one row's attributes share a cache line.
+    small = np.uint8 if nvals.max(initial=1) <= 256 else np.int32
+    rc = np.ascontiguousarray(codes.T, dtype=small).ravel()
     rng = np.random.default_rng(SEED)
     key1 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
     key2 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
@@ -223,7 +226,7 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     while True:
         needs = np.zeros(6, np.int64)
         status = fast.discover(
-            codes, nvals, dec, len(table.decision_values), key1, key2,
+            rc, nvals, dec, len(table.decision_values), key1, key2,
             a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
             a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
             a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],

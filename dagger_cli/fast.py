@@ -58,25 +58,30 @@ def rehash(ht_h1, ht_h2, ht_id, new_size):
 
 
 @njit(cache=True)
-def discover(codes, nvals, dec, n_dec, key1, key2,
+def discover(rc, nvals, dec, n_dec, key1, key2,
              node_start, node_size, node_attr_start, node_attr_len, node_mis, node_major,
              node_bundle_start, row_pool, attr_pool,
              bundle_attr, bundle_edge_start, edge_child,
              ht_h1, ht_h2, ht_id, counters, needs, budget, max_nodes):
     """Process nodes from ``counters[C_CUR]`` on. Returns 0 done, 1 budget spent,
-    2 an array must grow (sizes in ``needs``), 3 more than ``max_nodes`` subtables."""
-    m = codes.shape[0]
+    2 an array must grow (sizes in ``needs``), 3 more than ``max_nodes`` subtables.
+
+    ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
+    m = nvals.size
     maxv = 1
+    total = 0
     for a in range(m):
+        total += nvals[a]
         if nvals[a] > maxv:
             maxv = nvals[a]
-    cnt = np.zeros(maxv, dtype=np.int64)
-    h1 = np.zeros(maxv, dtype=np.uint64)
-    h2 = np.zeros(maxv, dtype=np.uint64)
-    child = np.zeros(maxv, dtype=np.int32)
+    cnt = np.zeros(total, dtype=np.int64)
+    hh = np.zeros(2 * total, dtype=np.uint64)
+    off = np.zeros(m, dtype=np.int64)
+    cand = np.zeros(m, dtype=np.int64)
     fill = np.zeros(maxv, dtype=np.int64)
     isnew = np.zeros(maxv, dtype=np.bool_)
-    nonconst = np.zeros(m, dtype=np.int32)
+    nonconst = np.zeros(m, dtype=np.int64)
+    ncoff = np.zeros(m, dtype=np.int64)
     dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
     mask = ht_h1.size - 1
     work = 0
@@ -102,19 +107,42 @@ def discover(codes, nvals, dec, n_dec, key1, key2,
         node_bundle_start[i] = nb
         work += n
         k = 0
+        tot = 0
         if mis > 0:
+            # One pass over the rows accumulates, for every candidate attribute and value,
+            # the count and both key sums. A row's keys are loaded once and the attributes'
+            # accumulators are independent, so the loop is not a chain of dependent stores.
             a0 = node_attr_start[i]
-            for q in range(node_attr_len[i]):
-                a = attr_pool[a0 + q]
-                col = codes[a]
-                first = col[rows[0]]
-                for r in rows:
-                    if col[r] != first:
-                        nonconst[k] = a
-                        k += 1
-                        break
-            work += k
+            nc = node_attr_len[i]
+            for q in range(nc):
+                cand[q] = attr_pool[a0 + q]
+                off[q] = tot
+                tot += nvals[cand[q]]
+            for r in rows:
+                k1 = key1[r]
+                k2 = key2[r]
+                base = r * m
+                for q in range(nc):
+                    j = off[q] + rc[base + cand[q]]
+                    cnt[j] += 1
+                    hh[2 * j] += k1
+                    hh[2 * j + 1] += k2
+            work += n * nc
+            # Non-constant attributes: more than one value present.
+            for q in range(nc):
+                present = 0
+                for j in range(off[q], off[q] + nvals[cand[q]]):
+                    if cnt[j] > 0:
+                        present += 1
+                if present > 1:
+                    nonconst[k] = cand[q]
+                    ncoff[k] = off[q]
+                    k += 1
         if k == 0:
+            for j in range(tot):
+                cnt[j] = 0
+                hh[2 * j] = 0
+                hh[2 * j + 1] = 0
             counters[C_TERMINAL] += 1
             node_bundle_start[i + 1] = nb
             counters[C_CUR] = i + 1
@@ -144,25 +172,24 @@ def discover(codes, nvals, dec, n_dec, key1, key2,
             needs[N_HASH] = 2 * need_nodes
             grow = True
         if grow:
+            for j in range(tot):
+                cnt[j] = 0
+                hh[2 * j] = 0
+                hh[2 * j + 1] = 0
             return 2
         ne = counters[C_EDGES]
         for q in range(k):
             a = nonconst[q]
-            col = codes[a]
-            for r in rows:
-                v = col[r]
-                cnt[v] += 1
-                h1[v] += key1[r]
-                h2[v] += key2[r]
-            work += n
+            o = ncoff[q]
             bundle_attr[nb] = a
             bundle_edge_start[nb] = ne
             any_new = False
             for v in range(nvals[a]):
-                if cnt[v] == 0:
+                j = o + v
+                if cnt[j] == 0:
                     continue
-                a1 = h1[v]
-                b2 = h2[v]
+                a1 = hh[2 * j]
+                b2 = hh[2 * j + 1]
                 p = a1 & mask
                 found = -1
                 while ht_id[p] >= 0:
@@ -179,9 +206,9 @@ def discover(codes, nvals, dec, n_dec, key1, key2,
                     ht_h2[p] = b2
                     ht_id[p] = found
                     node_start[found] = counters[C_ROWS]
-                    node_size[found] = cnt[v]
+                    node_size[found] = cnt[j]
                     fill[v] = counters[C_ROWS]
-                    counters[C_ROWS] += cnt[v]
+                    counters[C_ROWS] += cnt[j]
                     # Candidate attributes of the child: this node's non-constant ones but a.
                     node_attr_start[found] = counters[C_ATTRS]
                     node_attr_len[found] = k - 1
@@ -195,21 +222,21 @@ def discover(codes, nvals, dec, n_dec, key1, key2,
                     any_new = True
                 edge_child[ne] = found
                 ne += 1
-                child[v] = found
             if any_new:
                 for r in rows:
-                    v = col[r]
+                    v = rc[r * m + a]
                     if isnew[v]:
                         row_pool[fill[v]] = r
                         fill[v] += 1
                 work += n
-            for v in range(nvals[a]):
-                cnt[v] = 0
-                h1[v] = 0
-                h2[v] = 0
-                isnew[v] = False
+                for v in range(nvals[a]):
+                    isnew[v] = False
             nb += 1
             bundle_edge_start[nb] = ne
+        for j in range(tot):
+            cnt[j] = 0
+            hh[2 * j] = 0
+            hh[2 * j + 1] = 0
         counters[C_BUNDLES] = nb
         counters[C_EDGES] = ne
         node_bundle_start[i + 1] = nb
@@ -218,7 +245,7 @@ def discover(codes, nvals, dec, n_dec, key1, key2,
 
 
 @njit(cache=True)
-def _pareto_into(x, y, ch, p, outx, outy, outch):
+def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
     """Write the Pareto points of the first ``p`` candidates to out*, x ascending.
 
     The first listed of equal points wins. Uses an array indexed by y when y spans a
@@ -237,9 +264,10 @@ def _pareto_into(x, y, ch, p, outx, outy, outch):
             ymax = y[k]
     span = ymax - ymin + 1
     cnt = 0
-    if span <= 4 * p + 16:
-        bx = np.full(span, INF, dtype=np.int64)
-        bi = np.empty(span, dtype=np.int64)
+    if span <= 4 * p + 16 and span <= sbx.size:
+        # sbx is all INF on entry and is left so (reset during the second sweep).
+        bx = sbx
+        bi = sbi
         for k in range(p):
             t = y[k] - ymin
             if x[k] < bx[t]:
@@ -260,6 +288,7 @@ def _pareto_into(x, y, ch, p, outx, outy, outch):
                 outx[w] = bx[t]
                 outy[w] = t + ymin
                 outch[w] = ch[bi[t]]
+            bx[t] = INF
         return cnt
     xmin = x[0]
     for k in range(1, p):
@@ -303,6 +332,12 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
     ox = np.empty(cap, dtype=np.int64)
     oy = np.empty(cap, dtype=np.int64)
     oc = np.empty(cap, dtype=np.int32)
+    biggest = 0
+    for i in range(node_size.size):
+        if node_size[i] > biggest:
+            biggest = node_size[i]
+    sbx = np.full(biggest + 2, INF, dtype=np.int64)
+    sbi = np.empty(biggest + 2, dtype=np.int64)
     while counters[0] < order.size:
         if work >= budget:
             return 1
@@ -351,7 +386,7 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
                     ax = np.empty(2 * p, dtype=np.int64)
                     ay = np.empty(2 * p, dtype=np.int64)
                     ac = np.zeros(2 * p, dtype=np.int32)
-                na = _pareto_into(bx, by, bc, p, ax, ay, ac)
+                na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
             if nc + na > cx.size:
                 size = 2 * (nc + na)
                 tx = np.empty(size, dtype=np.int64)
@@ -372,7 +407,7 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
             ox = np.empty(2 * nc, dtype=np.int64)
             oy = np.empty(2 * nc, dtype=np.int64)
             oc = np.empty(2 * nc, dtype=np.int32)
-        cnt = _pareto_into(cx, cy, cc, nc, ox, oy, oc)
+        cnt = _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
         used = counters[1]
         if used + cnt > fx.size:
             needs[0] = used + cnt

@@ -210,7 +210,7 @@ class DecisionTable:
         """
         header = [str(c) for c in df.columns]
         columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
-        return _from_columns(
+        return from_columns(
             header, columns, decision=decision, drop=drop, name=name, source="DataFrame",
             missing=missing, duplicates=duplicates, lines=None, bins=bins,
         )
@@ -245,7 +245,7 @@ class DecisionTable:
         except OSError as err:
             raise InputError(f"{path}: cannot read ({err.strerror})") from None
         names, columns, lines = parse_csv_text(text, str(path), header=header)
-        return _from_columns(
+        return from_columns(
             names, columns, decision=decision, drop=drop, name=name or path.stem, source=str(path),
             missing=missing, duplicates=duplicates, lines=lines, bins=bins,
         )
@@ -292,7 +292,7 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
     return names, columns, [line for line, _ in records]
 
 
-def _from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines,
+def from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines,
                   bins=None):
     if not header:
         raise InputError(f"{source}: no columns")
