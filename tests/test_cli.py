@@ -158,3 +158,18 @@ def test_fetch_all_and_datasets(run, tmp_path):
 def test_fetch_offline_uncached_fails(run, tmp_path):
     r = run("fetch", "zoo", "--offline", "--data-home", str(tmp_path))
     assert r.exit_code == 4 and "Traceback" not in r.stderr
+
+
+def test_greedy_comparison_and_overlay(run, tmp_path):
+    png = tmp_path / "g.png"
+    r = run("relate", "--example", "--greedy", "--plot", str(png))
+    assert r.exit_code == 0 and "entropy" in r.stdout and png.exists()
+    doc = json.loads(run("relate", "--example", "--greedy", "--format", "json").stdout)
+    assert doc["greedy"]["entropy"]["area"] == 0
+
+
+def test_pair_option_columns(run):
+    r = run("relate", "--example", "--x", "depth", "--y", "misclassifications", "--format", "csv")
+    assert r.stdout == "depth,misclassifications\n0,2\n1,0\n"
+    r = run("relate", "--example", "--x", "depth", "--y", "depth")
+    assert r.exit_code == 2 and "must differ" in r.stderr
