@@ -77,9 +77,10 @@ class _Walker:
 
 
 class _ParetoWalker(_Walker):
-    def __init__(self, table, x: Cost, y: Cost, max_subtables=None):
+    def __init__(self, table, x: Cost, y: Cost, max_subtables=None, exact_only=False):
         super().__init__(table, max_subtables)
         self.cx, self.cy = x, y
+        self.exact_only = exact_only
 
     @staticmethod
     def _combine(cost, a, b):
@@ -89,8 +90,10 @@ class _ParetoWalker(_Walker):
 
     def node_value(self, n, mis, splits):
         cx, cy = self.cx, self.cy
-        xs = [np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64)]
-        ys = [np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64)]
+        xs, ys = [], []
+        if not self.exact_only or mis == 0 or not splits:
+            xs.append(np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64))
+            ys.append(np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64))
         for children in splits:
             ax = np.zeros(1, dtype=np.int64)
             ay = np.zeros(1, dtype=np.int64)
@@ -137,9 +140,9 @@ class _PaperWalker(_Walker):
         return f
 
 
-def baseline_front(table, x: Cost, y: Cost, max_subtables=None):
+def baseline_front(table, x: Cost, y: Cost, max_subtables=None, exact_only=False):
     """Front and DAG statistics by the plain recursion. Returns (xs, ys, stats dict)."""
-    walker = _ParetoWalker(table, x, y, max_subtables)
+    walker = _ParetoWalker(table, x, y, max_subtables, exact_only)
     rows = np.arange(table.n_rows, dtype=np.int32)
     with _deep_recursion(table.n_attributes):
         fx, fy = walker.solve(rows)

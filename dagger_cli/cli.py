@@ -103,6 +103,10 @@ def pair_options(func):
                      help="Bound on misclassifications (whichever axis has that cost)."),
         click.option("--max-total-path-length", "max_tpl", type=click.IntRange(min=0), metavar="N",
                      help="Bound on total path length (whichever axis has that cost)."),
+        click.option("--exact-only", is_flag=True,
+                     help="Only trees without avoidable misclassifications (a subtable with "
+                          "several decisions is a leaf only if nothing splits it); makes depth "
+                          "vs total-path-length informative."),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -176,7 +180,7 @@ def _get_table(table, example, **opts):
 @engine_options
 @handle_errors
 def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
-           max_mis, max_tpl, output, fmt, stats, engine, plot, kind, drop_base, trees_dir, greedy,
+           max_mis, max_tpl, exact_only, output, fmt, stats, engine, plot, kind, drop_base, trees_dir, greedy,
            max_subtables, max_memory, quiet):
     """Pareto-optimal points of two tree costs over every decision tree for TABLE.
 
@@ -192,7 +196,7 @@ def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_
     tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
                      duplicates=duplicates, bins=bins, quiet=quiet)
     rel = run(tab, x_cost, y_cost, engine=engine, max_subtables=max_subtables,
-              max_memory=max_memory, progress=not quiet)
+              max_memory=max_memory, progress=not quiet, exact_only=exact_only)
     front = rel.front
     queries = {}
     if max_y is not None:
@@ -273,7 +277,7 @@ def _tree_files(rel, folder: Path):
 @engine_options
 @handle_errors
 def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
-         max_mis, max_tpl, fmt, output, max_subtables, max_memory, quiet):
+         max_mis, max_tpl, exact_only, fmt, output, max_subtables, max_memory, quiet):
     """An optimal decision tree for TABLE at one point of the front.
 
     With --max-misclassifications K (or --max-y K): a tree with the least total path length
@@ -294,7 +298,7 @@ def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_co
     tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
                      duplicates=duplicates, bins=bins, quiet=quiet)
     rel = run(tab, x_cost, y_cost, max_subtables=max_subtables, max_memory=max_memory,
-              progress=not quiet)
+              progress=not quiet, exact_only=exact_only)
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
     if output is None:

@@ -291,14 +291,14 @@ def _estimate(done: int, nodes: int) -> str:
 
 
 def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None,
-                   max_memory: int | None = None) -> FrontStore:
+                   max_memory: int | None = None, exact_only: bool = False) -> FrontStore:
     """Every node's Pareto front, smallest subtables first (a topological order)."""
     from . import fast
 
     progress = progress or Progress(False)
     nodes = dag.node_size.size
     order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
-    params = np.array(x_cost.params() + y_cost.params(), dtype=np.int64)
+    params = np.array(x_cost.params() + y_cost.params() + (int(exact_only),), dtype=np.int64)
     f_start = np.zeros(nodes, np.int64)
     f_len = np.zeros(nodes, np.int32)
     cap = max(2 * nodes, 1024)
@@ -327,7 +327,8 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
 
 
 def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",
-           max_subtables: int | None = None, max_memory=None, progress: bool = False) -> Relation:
+           max_subtables: int | None = None, max_memory=None, progress: bool = False,
+           exact_only: bool = False) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``.
 
     Parameters
@@ -342,6 +343,10 @@ def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast
         Stop with :class:`LimitError` when the engine's arrays need more bytes (``"2G"``).
     progress : bool
         Print progress on stderr for runs longer than about 2 s.
+    exact_only : bool
+        Only trees without avoidable misclassifications: a subtable with several decisions
+        is a leaf only if no attribute splits it (on a merged table: trees with µ = 0).
+        Makes pairs such as depth vs total path length informative.
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
@@ -353,13 +358,15 @@ def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast
     try:
         if engine == "fast":
             dag = build_dag(table, max_subtables=max_subtables, max_memory=max_memory, progress=prog)
-            store = compute_fronts(dag, cx, cy, progress=prog, max_memory=max_memory)
+            store = compute_fronts(dag, cx, cy, progress=prog, max_memory=max_memory,
+                                   exact_only=exact_only)
             fx, fy, _ = store.front(0)
             stats = dag.stats
         elif engine == "baseline":
             from .baseline import baseline_front
 
-            fx, fy, st = baseline_front(table, cx, cy, max_subtables=max_subtables)
+            fx, fy, st = baseline_front(table, cx, cy, max_subtables=max_subtables,
+                                        exact_only=exact_only)
             stats = DagStats(**st)
         else:
             if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
@@ -368,6 +375,9 @@ def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast
                     f"use --engine fast for {cx.name} vs {cy.name}"
                 )
             from .baseline import paper_front
+
+            if exact_only:
+                raise InputError("the paper engine has no --exact-only; use --engine fast")
 
             fx, fy, st = paper_front(table, max_subtables=max_subtables)
             stats = DagStats(**st)

@@ -314,7 +314,8 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child,
            params, f_start, f_len, fx, fy, fch, counters, needs, budget):
     """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
-    2 the point pool must grow to ``needs[0]``."""
+    2 the point pool must grow to ``needs[0]``. ``params[10] == 1`` keeps only trees
+    whose impure leaves cannot be split (no avoidable misclassification)."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
     both_sum = xk != MAXK and yk != MAXK
@@ -344,12 +345,14 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
         i = order[counters[0]]
         n = node_size[i]
         mis = node_mis[i]
-        nc = 1
-        cx[0] = xlc + xlm * mis
-        cy[0] = ylc + ylm * mis
-        cc[0] = -1
         b0 = node_bundle_start[i]
         b1 = node_bundle_start[i + 1]
+        nc = 0
+        if params[10] == 0 or mis == 0 or b0 == b1:
+            nc = 1
+            cx[0] = xlc + xlm * mis
+            cy[0] = ylc + ylm * mis
+            cc[0] = -1
         for b in range(b0, b1):
             na = 1
             ax[0] = 0
