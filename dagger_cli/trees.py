@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .costs import COSTS, MAX
+from .costs import MAX
 from .errors import InputError
 from .fronts import pareto
 
@@ -287,4 +287,4 @@ def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) ->
     return extract_tree(relation, k)
 
 
-__all__ = ["Tree", "TreeNode", "extract_tree", "tree_for", "tree_costs", "COSTS"]
+__all__ = ["Tree", "TreeNode", "extract_tree", "tree_for", "tree_costs"]
