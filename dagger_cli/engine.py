@@ -91,19 +91,21 @@ class Dag:
 
 @dataclass(eq=False)
 class FrontStore:
-    """Every node's Pareto front: points ``f_start[i]:f_start[i] + f_len[i]`` of
-    ``fx, fy``; ``fch`` is the local bundle index that made the point (-1: leaf)."""
+    """Every node's Pareto front: points ``fref[i, 0]:fref[i, 0] + fref[i, 1]`` of
+    ``fxy`` (one (x, y) row per point); ``fch`` is the local bundle index that made the
+    point (-1: leaf)."""
 
-    f_start: np.ndarray
-    f_len: np.ndarray
-    fx: np.ndarray
-    fy: np.ndarray
+    fref: np.ndarray
+    fxy: np.ndarray
     fch: np.ndarray
 
     def front(self, node: int):
-        s = self.f_start[node]
-        e = s + self.f_len[node]
-        return self.fx[s:e], self.fy[s:e], self.fch[s:e]
+        s = self.fref[node, 0]
+        e = s + self.fref[node, 1]
+        return self.fxy[s:e, 0], self.fxy[s:e, 1], self.fch[s:e]
+
+    def nbytes(self) -> int:
+        return self.fref.nbytes + self.fxy.nbytes + self.fch.nbytes
 
 
 @dataclass(eq=False)
@@ -169,12 +171,12 @@ def parse_size(text: str | int | None) -> int | None:
         raise InputError(f"cannot read size {text!r}; expected e.g. 500M, 2G or 2GiB") from None
 
 
-def _grow(arr: np.ndarray, need: int, fill=None) -> np.ndarray:
-    if need <= arr.size:
+def _grow(arr: np.ndarray, need: int) -> np.ndarray:
+    """``arr`` with room for ``need`` rows (at least doubled), its contents kept."""
+    if need <= arr.shape[0]:
         return arr
-    size = max(need, 2 * arr.size)
-    out = np.empty(size, dtype=arr.dtype) if fill is None else np.full(size, fill, dtype=arr.dtype)
-    out[: arr.size] = arr
+    out = np.empty((max(need, 2 * arr.shape[0]),) + arr.shape[1:], dtype=arr.dtype)
+    out[: arr.shape[0]] = arr
     return out
 
 
@@ -299,22 +301,20 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     nodes = dag.node_size.size
     order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
     params = np.array(x_cost.params() + y_cost.params() + (int(exact_only),), dtype=np.int64)
-    f_start = np.zeros(nodes, np.int64)
-    f_len = np.zeros(nodes, np.int32)
+    fref = np.zeros((nodes, 2), np.int64)
     cap = max(2 * nodes, 1024)
-    fx = np.zeros(cap, np.int64)
-    fy = np.zeros(cap, np.int64)
+    fxy = np.zeros((cap, 2), np.int64)
     fch = np.zeros(cap, np.int32)
     counters = np.zeros(2, np.int64)
     while True:
         needs = np.zeros(1, np.int64)
         status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
-                             dag.bundle_edge_start, dag.edge_child, params, f_start, f_len,
-                             fx, fy, fch, counters, needs, BUDGET)
+                             dag.bundle_edge_start, dag.edge_child, params, fref, fxy, fch,
+                             counters, needs, BUDGET)
         if status == 2:
             need = int(needs[0])
-            fx, fy, fch = _grow(fx, need), _grow(fy, need), _grow(fch, need)
-            if max_memory is not None and dag.nbytes() + fx.nbytes * 2 + fch.nbytes > max_memory:
+            fxy, fch = _grow(fxy, need), _grow(fch, need)
+            if max_memory is not None and dag.nbytes() + fxy.nbytes + fch.nbytes > max_memory:
                 raise LimitError(
                     f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
                     f"{int(counters[0]):,} of {nodes:,} subtables"
@@ -323,7 +323,7 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
         if status == 0:
             break
     used = int(counters[1])
-    return FrontStore(f_start, f_len, fx[:used].copy(), fy[:used].copy(), fch[:used].copy())
+    return FrontStore(fref, fxy[:used].copy(), fch[:used].copy())
 
 
 def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",

@@ -312,10 +312,16 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 
 @njit(cache=True)
 def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child,
-           params, f_start, f_len, fx, fy, fch, counters, needs, budget):
+           params, fref, fxy, fch, counters, needs, budget):
     """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
     2 the point pool must grow to ``needs[0]``. ``params[10] == 1`` keeps only trees
-    whose impure leaves cannot be split (no avoidable misclassification)."""
+    whose impure leaves cannot be split (no avoidable misclassification).
+
+    Node ``i``'s front is ``fxy[fref[i, 0]:fref[i, 0] + fref[i, 1]]`` (x, y per row).
+    Nodes are taken in chunks of equal size (independent of each other: children are
+    strictly smaller); a chunk's children's fronts are first gathered into local arrays
+    by plain loops of independent loads, so cache misses overlap instead of queuing
+    behind the combination arithmetic."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
     both_sum = xk != MAXK and yk != MAXK
@@ -333,6 +339,17 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
     ox = np.empty(cap, dtype=np.int64)
     oy = np.empty(cap, dtype=np.int64)
     oc = np.empty(cap, dtype=np.int32)
+    K = 64
+    cb0 = np.empty(K, dtype=np.int64)
+    cb1 = np.empty(K, dtype=np.int64)
+    ce0 = np.empty(K, dtype=np.int64)
+    ce1 = np.empty(K, dtype=np.int64)
+    eb = np.empty(K, dtype=np.int64)
+    gs = np.empty(1024, dtype=np.int64)
+    gl = np.empty(1024, dtype=np.int64)
+    gp = np.empty(1024, dtype=np.int64)
+    px = np.empty(4096, dtype=np.int64)
+    py = np.empty(4096, dtype=np.int64)
     biggest = 0
     for i in range(node_size.size):
         if node_size[i] > biggest:
@@ -342,86 +359,142 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
     while counters[0] < order.size:
         if work >= budget:
             return 1
-        i = order[counters[0]]
-        n = node_size[i]
-        mis = node_mis[i]
-        b0 = node_bundle_start[i]
-        b1 = node_bundle_start[i + 1]
-        nc = 0
-        if params[10] == 0 or mis == 0 or b0 == b1:
-            nc = 1
-            cx[0] = xlc + xlm * mis
-            cy[0] = ylc + ylm * mis
-            cc[0] = -1
-        for b in range(b0, b1):
-            na = 1
-            ax[0] = 0
-            ay[0] = 0
-            for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
+        c0 = counters[0]
+        size0 = node_size[order[c0]]
+        c1 = c0 + 1
+        while c1 < order.size and c1 - c0 < K and node_size[order[c1]] == size0:
+            c1 += 1
+        nk = c1 - c0
+        # Gather, each loop a run of independent loads: bundles, edges, child fronts.
+        for t in range(nk):
+            i = order[c0 + t]
+            cb0[t] = node_bundle_start[i]
+            cb1[t] = node_bundle_start[i + 1]
+        tot_e = 0
+        for t in range(nk):
+            ce0[t] = bundle_edge_start[cb0[t]]
+            ce1[t] = bundle_edge_start[cb1[t]]
+            eb[t] = tot_e
+            tot_e += ce1[t] - ce0[t]
+        if tot_e > gs.size:
+            gs = np.empty(2 * tot_e, dtype=np.int64)
+            gl = np.empty(2 * tot_e, dtype=np.int64)
+            gp = np.empty(2 * tot_e, dtype=np.int64)
+        w = 0
+        for t in range(nk):
+            for e in range(ce0[t], ce1[t]):
                 c = edge_child[e]
-                s = f_start[c]
-                L = f_len[c]
-                work += na * L
-                if L == 1 and both_sum:
-                    # A single point shifts a Pareto set; it stays Pareto.
+                gs[w] = fref[c, 0]
+                gl[w] = fref[c, 1]
+                w += 1
+        tot_p = 0
+        for g in range(tot_e):
+            gp[g] = tot_p
+            tot_p += gl[g]
+        if tot_p > px.size:
+            px = np.empty(2 * tot_p, dtype=np.int64)
+            py = np.empty(2 * tot_p, dtype=np.int64)
+        for g in range(tot_e):
+            s = gs[g]
+            o = gp[g]
+            for q in range(gl[g]):
+                px[o + q] = fxy[s + q, 0]
+                py[o + q] = fxy[s + q, 1]
+        work += tot_p + tot_e
+        for t in range(nk):
+            i = order[c0 + t]
+            n = node_size[i]
+            mis = node_mis[i]
+            b0 = cb0[t]
+            b1 = cb1[t]
+            nc = 0
+            if params[10] == 0 or mis == 0 or b0 == b1:
+                nc = 1
+                cx[0] = xlc + xlm * mis
+                cy[0] = ylc + ylm * mis
+                cc[0] = -1
+            for b in range(b0, b1):
+                na = 1
+                ax[0] = 0
+                ay[0] = 0
+                g0 = eb[t] + bundle_edge_start[b] - ce0[t]
+                g1 = eb[t] + bundle_edge_start[b + 1] - ce0[t]
+                for g in range(g0, g1):
+                    s = gp[g]
+                    L = gl[g]
+                    work += na * L
+                    if g == g0:
+                        # The first child's front, as is (costs are >= 0: max with 0 and
+                        # + 0 leave it unchanged, and it is already Pareto).
+                        if L > ax.size:
+                            ax = np.empty(2 * L, dtype=np.int64)
+                            ay = np.empty(2 * L, dtype=np.int64)
+                            ac = np.zeros(2 * L, dtype=np.int32)
+                        for k in range(L):
+                            ax[k] = px[s + k]
+                            ay[k] = py[s + k]
+                        na = L
+                        continue
+                    if L == 1 and both_sum:
+                        # A single point shifts a Pareto set; it stays Pareto.
+                        for k in range(na):
+                            ax[k] += px[s]
+                            ay[k] += py[s]
+                        continue
+                    p = na * L
+                    if p > bx.size:
+                        bx = np.empty(2 * p, dtype=np.int64)
+                        by = np.empty(2 * p, dtype=np.int64)
+                        bc = np.zeros(2 * p, dtype=np.int32)
+                    w = 0
                     for k in range(na):
-                        ax[k] += fx[s]
-                        ay[k] += fy[s]
-                    continue
-                p = na * L
-                if p > bx.size:
-                    bx = np.empty(2 * p, dtype=np.int64)
-                    by = np.empty(2 * p, dtype=np.int64)
-                    bc = np.zeros(2 * p, dtype=np.int32)
-                w = 0
+                        for q in range(s, s + L):
+                            if xk == MAXK:
+                                bx[w] = max(ax[k], px[q])
+                            else:
+                                bx[w] = ax[k] + px[q]
+                            if yk == MAXK:
+                                by[w] = max(ay[k], py[q])
+                            else:
+                                by[w] = ay[k] + py[q]
+                            w += 1
+                    if p > ax.size:
+                        ax = np.empty(2 * p, dtype=np.int64)
+                        ay = np.empty(2 * p, dtype=np.int64)
+                        ac = np.zeros(2 * p, dtype=np.int32)
+                    na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
+                if nc + na > cx.size:
+                    size = 2 * (nc + na)
+                    tx = np.empty(size, dtype=np.int64)
+                    ty = np.empty(size, dtype=np.int64)
+                    tc = np.empty(size, dtype=np.int32)
+                    tx[:nc] = cx[:nc]
+                    ty[:nc] = cy[:nc]
+                    tc[:nc] = cc[:nc]
+                    cx, cy, cc = tx, ty, tc
+                addx = xsc + xsr * n
+                addy = ysc + ysr * n
                 for k in range(na):
-                    for q in range(s, s + L):
-                        if xk == MAXK:
-                            bx[w] = max(ax[k], fx[q])
-                        else:
-                            bx[w] = ax[k] + fx[q]
-                        if yk == MAXK:
-                            by[w] = max(ay[k], fy[q])
-                        else:
-                            by[w] = ay[k] + fy[q]
-                        w += 1
-                if p > ax.size:
-                    ax = np.empty(2 * p, dtype=np.int64)
-                    ay = np.empty(2 * p, dtype=np.int64)
-                    ac = np.zeros(2 * p, dtype=np.int32)
-                na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
-            if nc + na > cx.size:
-                size = 2 * (nc + na)
-                tx = np.empty(size, dtype=np.int64)
-                ty = np.empty(size, dtype=np.int64)
-                tc = np.empty(size, dtype=np.int32)
-                tx[:nc] = cx[:nc]
-                ty[:nc] = cy[:nc]
-                tc[:nc] = cc[:nc]
-                cx, cy, cc = tx, ty, tc
-            addx = xsc + xsr * n
-            addy = ysc + ysr * n
-            for k in range(na):
-                cx[nc] = ax[k] + addx
-                cy[nc] = ay[k] + addy
-                cc[nc] = b - b0
-                nc += 1
-        if nc > ox.size:
-            ox = np.empty(2 * nc, dtype=np.int64)
-            oy = np.empty(2 * nc, dtype=np.int64)
-            oc = np.empty(2 * nc, dtype=np.int32)
-        cnt = _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
-        used = counters[1]
-        if used + cnt > fx.size:
-            needs[0] = used + cnt
-            return 2
-        f_start[i] = used
-        f_len[i] = cnt
-        for k in range(cnt):
-            fx[used + k] = ox[k]
-            fy[used + k] = oy[k]
-            fch[used + k] = oc[k]
-        counters[1] = used + cnt
-        counters[0] += 1
-        work += nc + 1
+                    cx[nc] = ax[k] + addx
+                    cy[nc] = ay[k] + addy
+                    cc[nc] = b - b0
+                    nc += 1
+            if nc > ox.size:
+                ox = np.empty(2 * nc, dtype=np.int64)
+                oy = np.empty(2 * nc, dtype=np.int64)
+                oc = np.empty(2 * nc, dtype=np.int32)
+            cnt = _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
+            used = counters[1]
+            if used + cnt > fxy.shape[0]:
+                needs[0] = used + cnt
+                return 2
+            fref[i, 0] = used
+            fref[i, 1] = cnt
+            for k in range(cnt):
+                fxy[used + k, 0] = ox[k]
+                fxy[used + k, 1] = oy[k]
+                fch[used + k] = oc[k]
+            counters[1] = used + cnt
+            counters[0] = c0 + t + 1
+            work += nc + 1
     return 0
