@@ -67,6 +67,7 @@ class Dag:
     bundle_edge_start: np.ndarray
     edge_child: np.ndarray
     terminal: int
+    n_attributes: int
 
     @property
     def stats(self) -> DagStats:
@@ -171,12 +172,15 @@ def parse_size(text: str | int | None) -> int | None:
         raise InputError(f"cannot read size {text!r}; expected e.g. 500M, 2G or 2GiB") from None
 
 
-def _grow(arr: np.ndarray, need: int) -> np.ndarray:
-    """``arr`` with room for ``need`` rows (at least doubled), its contents kept."""
+def _grow(arr: np.ndarray, need: int, used: int) -> np.ndarray:
+    """``arr`` with room for ``need`` rows (at least doubled), its first ``used`` rows kept.
+
+    Only the used part is copied: the rest of a new array stays untouched, so the
+    operating system does not even map it until it is written."""
     if need <= arr.shape[0]:
         return arr
     out = np.empty((max(need, 2 * arr.shape[0]),) + arr.shape[1:], dtype=arr.dtype)
-    out[: arr.shape[0]] = arr
+    out[:used] = arr[:used]
     return out
 
 
@@ -196,6 +200,11 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     rng = np.random.default_rng(SEED)
     key1 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
     key2 = rng.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
+    # key2's low bits are 1: a sum of key2 also counts its rows (there are fewer than
+    # 2**cbits), so the identity of a subtable (two sums) carries its size for free.
+    cbits = max(1, int(n).bit_length())
+    cmask = np.uint64((1 << cbits) - 1)
+    key2 = (key2 << np.uint64(cbits)) | np.uint64(1)
 
     cap = 1024
     a = {
@@ -208,17 +217,27 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
         "bundle_attr": np.zeros(cap, np.int32), "bundle_edge_start": np.zeros(cap + 1, np.int64),
         "edge_child": np.zeros(4 * cap, np.int32),
     }
-    ht_h1 = np.zeros(4096, np.uint64)
-    ht_h2 = np.zeros(4096, np.uint64)
-    ht_id = np.full(4096, -1, np.int32)
+    # One batch's buffers (see fast.discover): per node, per non-constant attribute, per child.
+    bn = fast.BATCH_NODES
+    b = {
+        "b_k": np.zeros(bn, np.int32), "b_qoff": np.zeros(bn + 1, np.int64),
+        "b_voff": np.zeros(bn + 1, np.int64),
+        "q_attr": np.zeros(max(4 * m, 4096), np.int32), "q_nv": np.zeros(max(4 * m, 4096), np.int32),
+        "v_val": np.zeros(16384, np.int32), "v_h1": np.zeros(16384, np.uint64),
+        "v_h2": np.zeros(16384, np.uint64),
+        "p_node": np.zeros(4096, np.int64), "p_attr": np.zeros(4096, np.int32),
+        "p_val": np.zeros(4096, np.int32), "p_child": np.zeros(4096, np.int64),
+        "p_grp": np.zeros(4097, np.int64),
+    }
+    ht = np.zeros(2 * 4096, np.uint64)  # 4096 slots (see fast._ht_insert)
     # The root: every row, every attribute a candidate.
     a["node_size"][0] = n
     a["row_pool"][:n] = np.arange(n, dtype=np.int32)
     a["node_attr_len"][0] = m
     a["attr_pool"][:m] = np.arange(m)
-    fast._ht_insert(ht_h1, ht_h2, ht_id, np.uint64(key1.sum(dtype=np.uint64)),
-                    np.uint64(key2.sum(dtype=np.uint64)), 0)
-    counters = np.zeros(8, np.int64)
+    fast._ht_insert(ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)),
+                    0)
+    counters = np.zeros(12, np.int64)
     counters[fast.C_NODES] = 1
     counters[fast.C_ROWS] = n
     counters[fast.C_ATTRS] = m
@@ -226,13 +245,16 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     node_keys = ("node_start", "node_size", "node_attr_start", "node_attr_len", "node_mis",
                  "node_major")
     while True:
-        needs = np.zeros(6, np.int64)
+        needs = np.zeros(9, np.int64)
         status = fast.discover(
-            rc, nvals, dec, len(table.decision_values), key1, key2,
+            rc, nvals, dec, len(table.decision_values), key1, key2, cmask,
             a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
             a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
             a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],
-            ht_h1, ht_h2, ht_id, counters, needs, BUDGET, limit)
+            ht,
+            b["b_k"], b["b_qoff"], b["b_voff"], b["q_attr"], b["q_nv"], b["v_val"], b["v_h1"],
+            b["v_h2"], b["p_node"], b["p_attr"], b["p_val"], b["p_child"], b["p_grp"],
+            counters, needs, BUDGET, limit)
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
         if status == 3:
             raise LimitError(
@@ -240,25 +262,44 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
                 f"processing {done:,} of {nodes:,} discovered. {_estimate(done, nodes)}"
             )
         if status == 2:
+            nodes, nb = int(counters[fast.C_NODES]), int(counters[fast.C_BUNDLES])
             if needs[fast.N_NODES]:
                 for k in node_keys:
-                    a[k] = _grow(a[k], int(needs[fast.N_NODES]))
-                a["node_bundle_start"] = _grow(a["node_bundle_start"], a["node_size"].size + 1)
+                    a[k] = _grow(a[k], int(needs[fast.N_NODES]), nodes)
+                a["node_bundle_start"] = _grow(a["node_bundle_start"], a["node_size"].size + 1,
+                                               nodes + 1)
             if needs[fast.N_ROWS]:
-                a["row_pool"] = _grow(a["row_pool"], int(needs[fast.N_ROWS]))
+                a["row_pool"] = _grow(a["row_pool"], int(needs[fast.N_ROWS]),
+                                      int(counters[fast.C_ROWS]))
             if needs[fast.N_ATTRS]:
-                a["attr_pool"] = _grow(a["attr_pool"], int(needs[fast.N_ATTRS]))
+                a["attr_pool"] = _grow(a["attr_pool"], int(needs[fast.N_ATTRS]),
+                                       int(counters[fast.C_ATTRS]))
             if needs[fast.N_BUNDLES]:
-                a["bundle_attr"] = _grow(a["bundle_attr"], int(needs[fast.N_BUNDLES]))
-                a["bundle_edge_start"] = _grow(a["bundle_edge_start"], a["bundle_attr"].size + 1)
+                a["bundle_attr"] = _grow(a["bundle_attr"], int(needs[fast.N_BUNDLES]), nb)
+                a["bundle_edge_start"] = _grow(a["bundle_edge_start"], a["bundle_attr"].size + 1,
+                                               nb + 1)
             if needs[fast.N_EDGES]:
-                a["edge_child"] = _grow(a["edge_child"], int(needs[fast.N_EDGES]))
+                a["edge_child"] = _grow(a["edge_child"], int(needs[fast.N_EDGES]),
+                                        int(counters[fast.C_EDGES]))
             if needs[fast.N_HASH]:
-                size = ht_h1.size
-                while size < needs[fast.N_HASH]:
-                    size *= 2
-                ht_h1, ht_h2, ht_id = fast.rehash(ht_h1, ht_h2, ht_id, size)
-        used = sum(v.nbytes for v in a.values()) + ht_h1.nbytes * 2 + ht_id.nbytes
+                slots = ht.size // 2
+                while slots < needs[fast.N_HASH]:
+                    slots *= 2
+                ht = fast.rehash(ht, slots)
+            # Batch buffers: filled by phase A, which has not run when they must grow.
+            if needs[fast.N_QBUF]:
+                for k in ("q_attr", "q_nv"):
+                    b[k] = _grow(b[k], int(needs[fast.N_QBUF]), 0)
+            if needs[fast.N_VBUF]:
+                for k in ("v_val", "v_h1", "v_h2"):
+                    b[k] = _grow(b[k], int(needs[fast.N_VBUF]), 0)
+            if needs[fast.N_PEND]:
+                pend = int(counters[fast.C_PEND])
+                for k in ("p_node", "p_attr", "p_val", "p_child"):
+                    b[k] = _grow(b[k], int(needs[fast.N_PEND]), pend)
+                b["p_grp"] = _grow(b["p_grp"], b["p_node"].size + 1, 0)
+        used = (sum(v.nbytes for v in a.values()) + sum(v.nbytes for v in b.values())
+                + ht.nbytes)
         if max_memory is not None and used > max_memory:
             raise LimitError(
                 f"the DAG needs more than {max_memory / 2**20:,.0f} MiB (--max-memory): "
@@ -272,15 +313,16 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     nb = int(counters[fast.C_BUNDLES])
     ne = int(counters[fast.C_EDGES])
     rows_used = int(counters[fast.C_ROWS])
+    # Views, not copies: the spare room at the ends was never written, so it costs no memory.
     return Dag(
-        node_start=a["node_start"][:nodes].copy(), node_size=a["node_size"][:nodes].copy(),
-        node_mis=a["node_mis"][:nodes].copy(), node_major=a["node_major"][:nodes].copy(),
-        node_bundle_start=a["node_bundle_start"][: nodes + 1].copy(),
-        row_pool=a["row_pool"][:rows_used].copy(),
-        bundle_attr=a["bundle_attr"][:nb].copy(),
-        bundle_edge_start=a["bundle_edge_start"][: nb + 1].copy(),
-        edge_child=a["edge_child"][:ne].copy(),
-        terminal=int(counters[fast.C_TERMINAL]),
+        node_start=a["node_start"][:nodes], node_size=a["node_size"][:nodes],
+        node_mis=a["node_mis"][:nodes], node_major=a["node_major"][:nodes],
+        node_bundle_start=a["node_bundle_start"][: nodes + 1],
+        row_pool=a["row_pool"][:rows_used],
+        bundle_attr=a["bundle_attr"][:nb],
+        bundle_edge_start=a["bundle_edge_start"][: nb + 1],
+        edge_child=a["edge_child"][:ne],
+        terminal=int(counters[fast.C_TERMINAL]), n_attributes=m,
     )
 
 
@@ -309,11 +351,14 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     while True:
         needs = np.zeros(1, np.int64)
         status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
-                             dag.bundle_edge_start, dag.edge_child, params, fref, fxy, fch,
-                             counters, needs, BUDGET)
+                             dag.bundle_edge_start, dag.edge_child, params, dag.n_attributes,
+                             fref.reshape(-1), fxy.reshape(-1), fch, counters, needs, BUDGET)
+        if status == 4:
+            raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
         if status == 2:
             need = int(needs[0])
-            fxy, fch = _grow(fxy, need), _grow(fch, need)
+            used = int(counters[1])
+            fxy, fch = _grow(fxy, need, used), _grow(fch, need, used)
             if max_memory is not None and dag.nbytes() + fxy.nbytes + fch.nbytes > max_memory:
                 raise LimitError(
                     f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
@@ -323,7 +368,7 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
         if status == 0:
             break
     used = int(counters[1])
-    return FrontStore(fref, fxy[:used].copy(), fch[:used].copy())
+    return FrontStore(fref, fxy[:used], fch[:used])
 
 
 def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",

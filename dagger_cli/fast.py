@@ -23,49 +23,185 @@ attribute (column) order; inside a bundle, children in value order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 MAXK = 1
 INF = np.iinfo(np.int64).max
 
 # Indices into the discovery counters array.
-C_NODES, C_CUR, C_ROWS, C_ATTRS, C_BUNDLES, C_EDGES, C_TERMINAL, C_WORK = range(8)
+(C_NODES, C_CUR, C_ROWS, C_ATTRS, C_BUNDLES, C_EDGES, C_TERMINAL, C_WORK, C_PHASE, C_BHI,
+ C_BPOS, C_PEND) = range(12)
 # Indices into the needs array returned when something must grow.
-N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH = range(6)
+N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH, N_QBUF, N_VBUF, N_PEND = range(9)
+#: Nodes of one discovery batch at most, and its row x attribute visits (about).
+BATCH_NODES = 65536
+BATCH_WORK = 1_000_000
+#: Independent pieces a parallel phase is cut into (interleaved, for balance).
+PIECES = 16
+#: Nodes ahead whose hash slots are prefetched in phase B.
+LOOKAHEAD = 4
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """Ask the CPU to start loading ``arr[idx]`` into the cache (LLVM's prefetch; no
+    effect on results). Lets independent random accesses overlap."""
+
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, idx), codegen
+
+
+# The subtable hash table: open addressing, linear probing, 16-byte slots in one uint64
+# array: ht[2p] is the key2 sum (never 0: its low bits count the rows), ht[2p + 1] the
+# high half of the key1 sum over the node number. 0 marks an empty slot.
+LOW32 = np.uint64(0xFFFFFFFF)
+HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 
 @njit(cache=True)
-def _ht_insert(ht_h1, ht_h2, ht_id, a, b, node):
-    mask = ht_h1.size - 1
-    p = a & mask
-    while ht_id[p] >= 0:
-        p = (p + 1) & mask
-    ht_h1[p] = a
-    ht_h2[p] = b
-    ht_id[p] = node
+def _ht_slot(h1, mask):
+    return (h1 >> np.uint64(32)) & mask
 
 
 @njit(cache=True)
-def rehash(ht_h1, ht_h2, ht_id, new_size):
-    """A bigger open-addressing table with the same entries."""
-    n1 = np.zeros(new_size, dtype=np.uint64)
-    n2 = np.zeros(new_size, dtype=np.uint64)
-    nid = np.full(new_size, -1, dtype=np.int32)
-    for p in range(ht_id.size):
-        if ht_id[p] >= 0:
-            _ht_insert(n1, n2, nid, ht_h1[p], ht_h2[p], ht_id[p])
-    return n1, n2, nid
+def _ht_insert(ht, h1, h2, node):
+    mask = np.uint64(ht.size // 2 - 1)
+    p = _ht_slot(h1, mask)
+    while ht[2 * p] != 0:
+        p = (p + np.uint64(1)) & mask
+    ht[2 * p] = h2
+    ht[2 * p + 1] = (h1 & HIGH32) | np.uint64(node)
 
 
 @njit(cache=True)
-def discover(rc, nvals, dec, n_dec, key1, key2,
+def rehash(ht, new_slots):
+    """A bigger table (``new_slots``, a power of two) with the same entries."""
+    out = np.zeros(2 * new_slots, dtype=np.uint64)
+    for p in range(ht.size // 2):
+        if ht[2 * p] != 0:
+            w = ht[2 * p + 1]
+            _ht_insert(out, w & HIGH32, ht[2 * p], np.int64(w & LOW32))
+    return out
+
+
+@njit(cache=True)
+def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, node_size,
+               node_attr_start, node_attr_len, node_mis, node_major, row_pool, attr_pool,
+               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand):
+    """Phase A for node ``i`` (slot ``t`` of the batch): its leaf (most common decision,
+    smallest on a tie; misclassified rows) and, if impure, the key sums of every child of
+    every non-constant candidate attribute, in attribute then value order. Touches only
+    node ``i``'s entries and slot ``t``'s buffer ranges, so nodes can run in parallel."""
+    s = node_start[i]
+    n = node_size[i]
+    rows = row_pool[s:s + n]
+    dcount[:] = 0
+    for r in rows:
+        dcount[dec[r]] += 1
+    best = 0
+    for d in range(n_dec):
+        if dcount[d] > dcount[best]:
+            best = d
+    mis = n - dcount[best]
+    node_major[i] = best
+    node_mis[i] = mis
+    k = 0
+    if mis > 0:
+        # One pass over the rows accumulates, for every candidate attribute and value,
+        # both key sums (key2's low bits count the rows). A row's keys are loaded once
+        # and the attributes' accumulators are independent.
+        a0 = node_attr_start[i]
+        nc = node_attr_len[i]
+        tot = 0
+        for q in range(nc):
+            cand[q] = attr_pool[a0 + q]
+            off[q] = tot
+            tot += nvals[cand[q]]
+        for r in rows:
+            k1 = key1[r]
+            k2 = key2[r]
+            base = r * m
+            for q in range(nc):
+                j = 2 * (off[q] + rc[base + cand[q]])
+                hh[j] += k1
+                hh[j + 1] += k2
+        qo = b_qoff[t]
+        vo = b_voff[t]
+        for q in range(nc):
+            present = 0
+            o = off[q]
+            for j in range(o, o + nvals[cand[q]]):
+                if hh[2 * j + 1] & cmask:
+                    present += 1
+            if present > 1:
+                q_attr[qo + k] = cand[q]
+                q_nv[qo + k] = present
+                k += 1
+                for j in range(o, o + nvals[cand[q]]):
+                    if hh[2 * j + 1] & cmask:
+                        v_val[vo] = j - o
+                        v_h1[vo] = hh[2 * j]
+                        v_h2[vo] = hh[2 * j + 1]
+                        vo += 1
+        for j in range(2 * tot):
+            hh[j] = 0
+    b_k[t] = k
+
+
+@njit(cache=True)
+def _fill_rows(g, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val, p_child,
+               p_grp, fillpos):
+    """Phase C for group ``g`` of new children (same parent and attribute): one pass over
+    the parent's rows writes each row into the new child of its value, if any."""
+    g0 = p_grp[g]
+    g1 = p_grp[g + 1]
+    i = p_node[g0]
+    a = p_attr[g0]
+    for p in range(g0, g1):
+        fillpos[p_val[p]] = node_start[p_child[p]]
+    s = node_start[i]
+    for r in row_pool[s:s + node_size[i]]:
+        v = rc[r * m + a]
+        f = fillpos[v]
+        if f >= 0:
+            row_pool[f] = r
+            fillpos[v] = f + 1
+    for p in range(g0, g1):
+        fillpos[p_val[p]] = -1
+
+
+@njit(cache=True, parallel=True)
+def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
              node_start, node_size, node_attr_start, node_attr_len, node_mis, node_major,
              node_bundle_start, row_pool, attr_pool,
              bundle_attr, bundle_edge_start, edge_child,
-             ht_h1, ht_h2, ht_id, counters, needs, budget, max_nodes):
-    """Process nodes from ``counters[C_CUR]`` on. Returns 0 done, 1 budget spent,
-    2 an array must grow (sizes in ``needs``), 3 more than ``max_nodes`` subtables.
+             ht,
+             b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2,
+             p_node, p_attr, p_val, p_child, p_grp,
+             counters, needs, budget, max_nodes):
+    """Discover Δ(T) breadth-first from node ``counters[C_CUR]`` on, in batches of nodes.
 
+    Each batch runs three phases: (A, parallel) every node's leaf and its children's key
+    sums; (B, serial, in node order) children looked up in the hash table, new ones
+    numbered and given room, bundles and edges written; (C, parallel) the new children's
+    rows written. Node numbers and row order do not depend on the number of threads.
+
+    Returns 0 done, 1 budget spent, 2 an array must grow (sizes in ``needs``; phase B
+    resumes where it stopped), 3 more than ``max_nodes`` subtables.
     ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
     m = nvals.size
     maxv = 1
@@ -74,179 +210,183 @@ def discover(rc, nvals, dec, n_dec, key1, key2,
         total += nvals[a]
         if nvals[a] > maxv:
             maxv = nvals[a]
-    cnt = np.zeros(total, dtype=np.int64)
-    hh = np.zeros(2 * total, dtype=np.uint64)
-    off = np.zeros(m, dtype=np.int64)
-    cand = np.zeros(m, dtype=np.int64)
-    fill = np.zeros(maxv, dtype=np.int64)
-    isnew = np.zeros(maxv, dtype=np.bool_)
-    nonconst = np.zeros(m, dtype=np.int64)
-    ncoff = np.zeros(m, dtype=np.int64)
-    dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
-    mask = ht_h1.size - 1
+    mask = np.uint64(ht.size // 2 - 1)
     work = 0
-    while counters[C_CUR] < counters[C_NODES]:
-        if work >= budget:
-            return 1
-        i = counters[C_CUR]
-        s = node_start[i]
-        n = node_size[i]
-        rows = row_pool[s:s + n]
-        # Decision counts: most common decision (smallest on a tie) and leaf errors.
-        dcount[:] = 0
-        for r in rows:
-            dcount[dec[r]] += 1
-        best = 0
-        for d in range(n_dec):
-            if dcount[d] > dcount[best]:
-                best = d
-        mis = n - dcount[best]
-        node_major[i] = best
-        node_mis[i] = mis
-        nb = counters[C_BUNDLES]
-        node_bundle_start[i] = nb
-        work += n
-        k = 0
-        tot = 0
-        if mis > 0:
-            # One pass over the rows accumulates, for every candidate attribute and value,
-            # the count and both key sums. A row's keys are loaded once and the attributes'
-            # accumulators are independent, so the loop is not a chain of dependent stores.
-            a0 = node_attr_start[i]
-            nc = node_attr_len[i]
-            for q in range(nc):
-                cand[q] = attr_pool[a0 + q]
-                off[q] = tot
-                tot += nvals[cand[q]]
-            for r in rows:
-                k1 = key1[r]
-                k2 = key2[r]
-                base = r * m
+    while True:
+        if counters[C_PHASE] == 0:
+            # Choose the batch: nodes from C_CUR, bounded by the buffers and the work.
+            lo = counters[C_CUR]
+            if lo >= counters[C_NODES]:
+                return 0
+            if work >= budget:
+                return 1
+            hi = lo
+            qt = 0
+            vt = 0
+            wk = 0
+            while hi < counters[C_NODES] and hi - lo < b_k.size:
+                nc = node_attr_len[hi]
+                vs = 0
+                a0 = node_attr_start[hi]
                 for q in range(nc):
-                    j = off[q] + rc[base + cand[q]]
-                    cnt[j] += 1
-                    hh[2 * j] += k1
-                    hh[2 * j + 1] += k2
-            work += n * nc
-            # Non-constant attributes: more than one value present.
-            for q in range(nc):
-                present = 0
-                for j in range(off[q], off[q] + nvals[cand[q]]):
-                    if cnt[j] > 0:
-                        present += 1
-                if present > 1:
-                    nonconst[k] = cand[q]
-                    ncoff[k] = off[q]
-                    k += 1
-        if k == 0:
-            for j in range(tot):
-                cnt[j] = 0
-                hh[2 * j] = 0
-                hh[2 * j + 1] = 0
-            counters[C_TERMINAL] += 1
+                    vs += nvals[attr_pool[a0 + q]]
+                if qt + nc > q_attr.size or vt + vs > v_val.size:
+                    if hi == lo:
+                        needs[N_QBUF] = nc
+                        needs[N_VBUF] = vs
+                        return 2
+                    break
+                b_qoff[hi - lo] = qt
+                b_voff[hi - lo] = vt
+                qt += nc
+                vt += vs
+                wk += node_size[hi] * (nc + 1)
+                hi += 1
+                if wk >= BATCH_WORK:
+                    break
+            bn = hi - lo
+            pieces = min(bn, PIECES)
+            for pa in prange(pieces):
+                hh = np.zeros(2 * total, dtype=np.uint64)
+                dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
+                off = np.zeros(max(m, 1), dtype=np.int64)
+                cand = np.zeros(max(m, 1), dtype=np.int64)
+                for ta in range(pa, bn, pieces):
+                    _scan_node(lo + ta, ta, rc, m, nvals, dec, n_dec, key1, key2, cmask,
+                               node_start, node_size, node_attr_start, node_attr_len,
+                               node_mis, node_major, row_pool, attr_pool, b_k, b_qoff,
+                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand)
+            work += wk
+            counters[C_BHI] = hi
+            counters[C_BPOS] = lo
+            counters[C_PEND] = 0
+            counters[C_PHASE] = 1
+        lo = counters[C_CUR]
+        hi = counters[C_BHI]
+        while counters[C_BPOS] < hi:
+            i = counters[C_BPOS]
+            t = i - lo
+            k = b_k[t]
+            nb = counters[C_BUNDLES]
+            node_bundle_start[i] = nb
+            if k == 0:
+                counters[C_TERMINAL] += 1
+                node_bundle_start[i + 1] = nb
+                counters[C_BPOS] = i + 1
+                continue
+            n = node_size[i]
+            qo = b_qoff[t]
+            new_max = 0
+            for q in range(k):
+                new_max += q_nv[qo + q]
+            # Worst-case room for this node, checked before anything is written.
+            need_nodes = counters[C_NODES] + new_max
+            grow = False
+            if need_nodes > node_size.size:
+                needs[N_NODES] = need_nodes
+                grow = True
+            if counters[C_ROWS] + n * k > row_pool.size:
+                needs[N_ROWS] = counters[C_ROWS] + n * k
+                grow = True
+            if counters[C_ATTRS] + new_max * k > attr_pool.size:
+                needs[N_ATTRS] = counters[C_ATTRS] + new_max * k
+                grow = True
+            if nb + k > bundle_attr.size:
+                needs[N_BUNDLES] = nb + k
+                grow = True
+            if counters[C_EDGES] + new_max > edge_child.size:
+                needs[N_EDGES] = counters[C_EDGES] + new_max
+                grow = True
+            if 2 * need_nodes > ht.size // 2:
+                needs[N_HASH] = 2 * need_nodes
+                grow = True
+            if counters[C_PEND] + new_max > p_node.size:
+                needs[N_PEND] = counters[C_PEND] + new_max
+                grow = True
+            if grow:
+                return 2
+            ne = counters[C_EDGES]
+            vo = b_voff[t]
+            pend = counters[C_PEND]
+            # Start loading the hash slots of a node a few places ahead.
+            ta = t + LOOKAHEAD
+            if ta < hi - lo:
+                for e in range(b_voff[ta], b_voff[ta + 1]):
+                    _prefetch(ht, 2 * _ht_slot(v_h1[e], mask))
+            for q in range(k):
+                a = q_attr[qo + q]
+                bundle_attr[nb] = a
+                bundle_edge_start[nb] = ne
+                for e in range(vo, vo + q_nv[qo + q]):
+                    h1 = v_h1[e]
+                    h2 = v_h2[e]
+                    tag = h1 & HIGH32
+                    p = _ht_slot(h1, mask)
+                    found = -1
+                    while ht[2 * p] != 0:
+                        if ht[2 * p] == h2 and (ht[2 * p + 1] & HIGH32) == tag:
+                            found = np.int64(ht[2 * p + 1] & LOW32)
+                            break
+                        p = (p + np.uint64(1)) & mask
+                    if found < 0:
+                        found = counters[C_NODES]
+                        if found >= max_nodes:
+                            return 3
+                        counters[C_NODES] = found + 1
+                        ht[2 * p] = h2
+                        ht[2 * p + 1] = tag | np.uint64(found)
+                        size = np.int64(h2 & cmask)
+                        node_start[found] = counters[C_ROWS]
+                        node_size[found] = size
+                        counters[C_ROWS] += size
+                        # Candidate attributes of the child: this node's non-constant ones but a.
+                        node_attr_start[found] = counters[C_ATTRS]
+                        node_attr_len[found] = k - 1
+                        w = counters[C_ATTRS]
+                        for q2 in range(k):
+                            if q2 != q:
+                                attr_pool[w] = q_attr[qo + q2]
+                                w += 1
+                        counters[C_ATTRS] = w
+                        p_node[pend] = i
+                        p_attr[pend] = a
+                        p_val[pend] = v_val[e]
+                        p_child[pend] = found
+                        pend += 1
+                    edge_child[ne] = found
+                    ne += 1
+                vo += q_nv[qo + q]
+                nb += 1
+                bundle_edge_start[nb] = ne
+            counters[C_PEND] = pend
+            counters[C_BUNDLES] = nb
+            counters[C_EDGES] = ne
             node_bundle_start[i + 1] = nb
-            counters[C_CUR] = i + 1
-            continue
-        # Worst-case room for this node, checked before anything is written.
-        new_max = 0
-        for q in range(k):
-            new_max += min(nvals[nonconst[q]], n)
-        need_nodes = counters[C_NODES] + new_max
-        grow = False
-        if need_nodes > node_size.size:
-            needs[N_NODES] = need_nodes
-            grow = True
-        if counters[C_ROWS] + n * k > row_pool.size:
-            needs[N_ROWS] = counters[C_ROWS] + n * k
-            grow = True
-        if counters[C_ATTRS] + new_max * k > attr_pool.size:
-            needs[N_ATTRS] = counters[C_ATTRS] + new_max * k
-            grow = True
-        if nb + k > bundle_attr.size:
-            needs[N_BUNDLES] = nb + k
-            grow = True
-        if counters[C_EDGES] + new_max > edge_child.size:
-            needs[N_EDGES] = counters[C_EDGES] + new_max
-            grow = True
-        if 2 * need_nodes > ht_h1.size:
-            needs[N_HASH] = 2 * need_nodes
-            grow = True
-        if grow:
-            for j in range(tot):
-                cnt[j] = 0
-                hh[2 * j] = 0
-                hh[2 * j + 1] = 0
-            return 2
-        ne = counters[C_EDGES]
-        for q in range(k):
-            a = nonconst[q]
-            o = ncoff[q]
-            bundle_attr[nb] = a
-            bundle_edge_start[nb] = ne
-            any_new = False
-            for v in range(nvals[a]):
-                j = o + v
-                if cnt[j] == 0:
-                    continue
-                a1 = hh[2 * j]
-                b2 = hh[2 * j + 1]
-                p = a1 & mask
-                found = -1
-                while ht_id[p] >= 0:
-                    if ht_h1[p] == a1 and ht_h2[p] == b2:
-                        found = ht_id[p]
-                        break
-                    p = (p + 1) & mask
-                if found < 0:
-                    found = counters[C_NODES]
-                    if found >= max_nodes:
-                        return 3
-                    counters[C_NODES] = found + 1
-                    ht_h1[p] = a1
-                    ht_h2[p] = b2
-                    ht_id[p] = found
-                    node_start[found] = counters[C_ROWS]
-                    node_size[found] = cnt[j]
-                    fill[v] = counters[C_ROWS]
-                    counters[C_ROWS] += cnt[j]
-                    # Candidate attributes of the child: this node's non-constant ones but a.
-                    node_attr_start[found] = counters[C_ATTRS]
-                    node_attr_len[found] = k - 1
-                    w = counters[C_ATTRS]
-                    for q2 in range(k):
-                        if nonconst[q2] != a:
-                            attr_pool[w] = nonconst[q2]
-                            w += 1
-                    counters[C_ATTRS] = w
-                    isnew[v] = True
-                    any_new = True
-                edge_child[ne] = found
-                ne += 1
-            if any_new:
-                for r in rows:
-                    v = rc[r * m + a]
-                    if isnew[v]:
-                        row_pool[fill[v]] = r
-                        fill[v] += 1
-                work += n
-                for v in range(nvals[a]):
-                    isnew[v] = False
-            nb += 1
-            bundle_edge_start[nb] = ne
-        for j in range(tot):
-            cnt[j] = 0
-            hh[2 * j] = 0
-            hh[2 * j + 1] = 0
-        counters[C_BUNDLES] = nb
-        counters[C_EDGES] = ne
-        node_bundle_start[i + 1] = nb
-        counters[C_CUR] = i + 1
-    return 0
+            counters[C_BPOS] = i + 1
+        # Phase C: rows of the batch's new children, one pass per (parent, attribute).
+        pend = counters[C_PEND]
+        ng = 0
+        for p in range(pend):
+            if p == 0 or p_node[p] != p_node[p - 1] or p_attr[p] != p_attr[p - 1]:
+                p_grp[ng] = p
+                ng += 1
+                work += node_size[p_node[p]]
+        p_grp[ng] = pend
+        pieces = min(ng, PIECES)
+        for pc in prange(pieces):
+            fillpos = np.full(maxv, -1, dtype=np.int64)
+            for gc in range(pc, ng, pieces):
+                _fill_rows(gc, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val,
+                           p_child, p_grp, fillpos)
+        counters[C_PEND] = 0
+        counters[C_CUR] = hi
+        counters[C_PHASE] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
-    """Write the Pareto points of the first ``p`` candidates to out*, x ascending.
+    """Write the Pareto points of the first ``p`` candidates to out*, x ascending
+    (out* must have room for ``p + 1`` points).
 
     The first listed of equal points wins. Uses an array indexed by y when y spans a
     small range (misclassifications never exceed the rows), else a stable sort."""
@@ -258,37 +398,38 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
     ymin = y[0]
     ymax = y[0]
     for k in range(1, p):
-        if y[k] < ymin:
-            ymin = y[k]
-        if y[k] > ymax:
-            ymax = y[k]
+        ymin = min(ymin, y[k])
+        ymax = max(ymax, y[k])
     span = ymax - ymin + 1
     cnt = 0
     if span <= 4 * p + 16 and span <= sbx.size:
-        # sbx is all INF on entry and is left so (reset during the second sweep).
-        bx = sbx
-        bi = sbi
+        # sbx is all INF on entry and is left so; sbi holds valid indices (< p). Written
+        # without data-dependent branches (selects), which mispredict on short inputs.
         for k in range(p):
             t = y[k] - ymin
-            if x[k] < bx[t]:
-                bx[t] = x[k]
-                bi[t] = k
-        # y ascending with x strictly decreasing, then reversed into x ascending.
+            v = x[k]
+            better = v < sbx[t]
+            sbi[t] = k if better else sbi[t]
+            sbx[t] = v if better else sbx[t]
+        # y ascending, keeping x strictly decreasing (each write is kept or overwritten;
+        # out* have room for one more than p) ...
         cur = INF
         for t in range(span):
-            if bx[t] < cur:
-                cur = bx[t]
-                cnt += 1
-        w = cnt
-        cur = INF
-        for t in range(span):
-            if bx[t] < cur:
-                cur = bx[t]
-                w -= 1
-                outx[w] = bx[t]
-                outy[w] = t + ymin
-                outch[w] = ch[bi[t]]
-            bx[t] = INF
+            v = sbx[t]
+            keep = v < cur
+            outx[cnt] = v
+            outy[cnt] = t + ymin
+            outch[cnt] = ch[sbi[t]]
+            cnt += keep
+            cur = min(cur, v)
+            sbx[t] = INF
+            sbi[t] = 0
+        # ... then reversed into x ascending.
+        for k in range(cnt // 2):
+            j = cnt - 1 - k
+            outx[k], outx[j] = outx[j], outx[k]
+            outy[k], outy[j] = outy[j], outy[k]
+            outch[k], outch[j] = outch[j], outch[k]
         return cnt
     xmin = x[0]
     for k in range(1, p):
@@ -311,21 +452,115 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 
 
 @njit(cache=True)
-def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child,
-           params, fref, fxy, fch, counters, needs, budget):
-    """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
-    2 the point pool must grow to ``needs[0]``. ``params[10] == 1`` keeps only trees
-    whose impure leaves cannot be split (no avoidable misclassification).
+def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, py,
+                ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, sbx, sbi):
+    """One node's front into ``ox, oy, oc``; returns its length, or ``-need`` when the
+    scratch arrays (all of one length) are too short (nothing else is written).
 
-    Node ``i``'s front is ``fxy[fref[i, 0]:fref[i, 0] + fref[i, 1]]`` (x, y per row).
-    Nodes are taken in chunks of equal size (independent of each other: children are
-    strictly smaller); a chunk's children's fronts are first gathered into local arrays
-    by plain loops of independent loads, so cache misses overlap instead of queuing
-    behind the combination arithmetic."""
+    The node's children's fronts are ``px, py[gp[g]:gp[g] + gl[g]]`` for the node's edges
+    ``g = g_base + e - bundle_edge_start[b0]``. Scratch arrays are never re-bound here,
+    which keeps the compiled loop free of reference counting."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
     both_sum = xk != MAXK and yk != MAXK
-    work = 0
+    cap = ax.size
+    e_base = bundle_edge_start[b0]
+    nc = 0
+    if params[10] == 0 or mis == 0 or b0 == b1:
+        nc = 1
+        cx[0] = xlc + xlm * mis
+        cy[0] = ylc + ylm * mis
+        cc[0] = -1
+    for b in range(b0, b1):
+        g0 = g_base + bundle_edge_start[b] - e_base
+        g1 = g_base + bundle_edge_start[b + 1] - e_base
+        # The first child's front, as is (costs are >= 0: max with 0 and + 0 leave it
+        # unchanged, and it is already Pareto).
+        s = gp[g0]
+        na = gl[g0]
+        if na >= cap:
+            return -(na + 1)
+        for k in range(na):
+            ax[k] = px[s + k]
+            ay[k] = py[s + k]
+        for g in range(g0 + 1, g1):
+            s = gp[g]
+            L = gl[g]
+            if L == 1 and both_sum:
+                # A single point shifts a Pareto set; it stays Pareto.
+                for k in range(na):
+                    ax[k] += px[s]
+                    ay[k] += py[s]
+                continue
+            p = na * L
+            if p >= cap:
+                return -(p + 1)
+            w = 0
+            for k in range(na):
+                for q in range(s, s + L):
+                    if xk == MAXK:
+                        bx[w] = max(ax[k], px[q])
+                    else:
+                        bx[w] = ax[k] + px[q]
+                    if yk == MAXK:
+                        by[w] = max(ay[k], py[q])
+                    else:
+                        by[w] = ay[k] + py[q]
+                    w += 1
+            na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
+        if nc + na >= cap:
+            return -(nc + na + 1)
+        addx = xsc + xsr * n
+        addy = ysc + ysr * n
+        for k in range(na):
+            cx[nc] = ax[k] + addx
+            cy[nc] = ay[k] + addy
+            cc[nc] = b - b0
+            nc += 1
+    return _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
+
+
+@njit(cache=True)
+def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundle_edge_start,
+                 edge_child, params, fref, fxy, bound, out_x, out_y, out_c, out_len):
+    """The fronts of chunk nodes ``t = pc, pc + pieces, ...`` (below ``nk``), node ``t``'s
+    written to ``out_*[t * bound:]`` with its length in ``out_len[t]`` (-1: longer than
+    ``bound``, which cannot happen). Independent of the other pieces.
+
+    The children's fronts are first gathered into local arrays, with prefetches ahead of
+    the loads, so the cache misses of many children overlap."""
+    tot_e = 0
+    for t in range(pc, nk, pieces):
+        tot_e += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
+    gs = np.empty(tot_e, dtype=np.int64)
+    gl = np.empty(tot_e, dtype=np.int64)
+    gp = np.empty(tot_e, dtype=np.int64)
+    eb = np.empty(nk, dtype=np.int64)
+    for t in range(pc, nk, pieces):
+        for e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
+            _prefetch(fref, 2 * edge_child[e])
+    w = 0
+    for t in range(pc, nk, pieces):
+        eb[t] = w
+        for e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
+            c = edge_child[e]
+            s = fref[2 * c]
+            gs[w] = s
+            gl[w] = fref[2 * c + 1]
+            _prefetch(fxy, 2 * s)
+            w += 1
+    tot_p = 0
+    for g in range(tot_e):
+        gp[g] = tot_p
+        tot_p += gl[g]
+    px = np.empty(tot_p, dtype=np.int64)
+    py = np.empty(tot_p, dtype=np.int64)
+    for g in range(tot_e):
+        s = gs[g]
+        o = gp[g]
+        for q in range(gl[g]):
+            px[o + q] = fxy[2 * (s + q)]
+            py[o + q] = fxy[2 * (s + q) + 1]
     cap = 64
     ax = np.empty(cap, dtype=np.int64)
     ay = np.empty(cap, dtype=np.int64)
@@ -339,162 +574,121 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
     ox = np.empty(cap, dtype=np.int64)
     oy = np.empty(cap, dtype=np.int64)
     oc = np.empty(cap, dtype=np.int32)
-    K = 64
-    cb0 = np.empty(K, dtype=np.int64)
-    cb1 = np.empty(K, dtype=np.int64)
-    ce0 = np.empty(K, dtype=np.int64)
-    ce1 = np.empty(K, dtype=np.int64)
-    eb = np.empty(K, dtype=np.int64)
-    gs = np.empty(1024, dtype=np.int64)
-    gl = np.empty(1024, dtype=np.int64)
-    gp = np.empty(1024, dtype=np.int64)
-    px = np.empty(4096, dtype=np.int64)
-    py = np.empty(4096, dtype=np.int64)
-    biggest = 0
-    for i in range(node_size.size):
-        if node_size[i] > biggest:
-            biggest = node_size[i]
-    sbx = np.full(biggest + 2, INF, dtype=np.int64)
-    sbi = np.empty(biggest + 2, dtype=np.int64)
+    sbx = np.full(bound + 2, INF, dtype=np.int64)
+    sbi = np.zeros(bound + 2, dtype=np.int64)
+    for t in range(pc, nk, pieces):
+        i = order[c0 + t]
+        while True:
+            cnt = _node_front(node_size[i], node_mis[i], cb0[t], cb1[t], bundle_edge_start,
+                              eb[t], params, gp, gl, px, py, ax, ay, ac, bx, by, bc,
+                              cx, cy, cc, ox, oy, oc, sbx, sbi)
+            if cnt >= 0:
+                break
+            cap = max(-cnt, 2 * cap)
+            ax = np.empty(cap, dtype=np.int64)
+            ay = np.empty(cap, dtype=np.int64)
+            ac = np.zeros(cap, dtype=np.int32)
+            bx = np.empty(cap, dtype=np.int64)
+            by = np.empty(cap, dtype=np.int64)
+            bc = np.zeros(cap, dtype=np.int32)
+            cx = np.empty(cap, dtype=np.int64)
+            cy = np.empty(cap, dtype=np.int64)
+            cc = np.empty(cap, dtype=np.int32)
+            ox = np.empty(cap, dtype=np.int64)
+            oy = np.empty(cap, dtype=np.int64)
+            oc = np.empty(cap, dtype=np.int32)
+        if cnt > bound:
+            out_len[t] = -1
+            continue
+        o = t * bound
+        for k in range(cnt):
+            out_x[o + k] = ox[k]
+            out_y[o + k] = oy[k]
+            out_c[o + k] = oc[k]
+        out_len[t] = cnt
+
+
+#: Nodes of one fronts chunk at most, and its output entries (nodes x bound) at most.
+CHUNK_NODES = 4096
+CHUNK_ENTRIES = 1 << 21
+
+
+@njit(cache=True, parallel=True)
+def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child,
+           params, m, fref, fxy, fch, counters, needs, budget):
+    """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
+    2 the point pool must grow to ``needs[0]``, 4 a front longer than its bound (a bug).
+    ``params[10] == 1`` keeps only trees whose impure leaves cannot be split (no
+    avoidable misclassification).
+
+    Node ``i``'s front is points ``fref[2i]:fref[2i] + fref[2i + 1]``, point ``k`` being
+    ``(fxy[2k], fxy[2k + 1])`` (flat views of the engine's two-column arrays).
+
+    Nodes are taken in chunks of equal size: independent of each other (children are
+    strictly smaller), so a chunk's nodes are computed in parallel pieces, each into its
+    own slots, then copied into the pool in order (the same bytes for any thread count).
+    A front's points have distinct x and distinct y, and one of the two costs takes at
+    most ``2n + m + 1`` values on n rows (depth <= m, nodes < 2n, leaves and
+    misclassifications <= n), which bounds a node's slot."""
+    work = 0
+    cb0 = np.empty(CHUNK_NODES, dtype=np.int64)
+    cb1 = np.empty(CHUNK_NODES, dtype=np.int64)
+    out_len = np.empty(CHUNK_NODES, dtype=np.int64)
+    out_x = np.empty(1024, dtype=np.int64)
+    out_y = np.empty(1024, dtype=np.int64)
+    out_c = np.empty(1024, dtype=np.int32)
     while counters[0] < order.size:
         if work >= budget:
             return 1
         c0 = counters[0]
-        size0 = node_size[order[c0]]
+        n0 = node_size[order[c0]]
+        bound = 2 * n0 + m + 2
         c1 = c0 + 1
-        while c1 < order.size and c1 - c0 < K and node_size[order[c1]] == size0:
+        while (c1 < order.size and c1 - c0 < CHUNK_NODES and node_size[order[c1]] == n0
+               and (c1 - c0 + 1) * bound <= CHUNK_ENTRIES):
             c1 += 1
         nk = c1 - c0
-        # Gather, each loop a run of independent loads: bundles, edges, child fronts.
+        if nk * bound > out_x.size:
+            size = max(nk * bound, 2 * out_x.size)
+            out_x = np.empty(size, dtype=np.int64)
+            out_y = np.empty(size, dtype=np.int64)
+            out_c = np.empty(size, dtype=np.int32)
         for t in range(nk):
             i = order[c0 + t]
             cb0[t] = node_bundle_start[i]
             cb1[t] = node_bundle_start[i + 1]
-        tot_e = 0
+            work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
+        pieces = min(nk // 16, PIECES)
+        if pieces <= 1:
+            _front_piece(0, 1, c0, nk, order, node_size, node_mis, cb0, cb1,
+                         bundle_edge_start, edge_child, params, fref, fxy, bound, out_x,
+                         out_y, out_c, out_len)
+        else:
+            for pc in prange(pieces):
+                _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1,
+                             bundle_edge_start, edge_child, params, fref, fxy, bound, out_x,
+                             out_y, out_c, out_len)
+        total = 0
         for t in range(nk):
-            ce0[t] = bundle_edge_start[cb0[t]]
-            ce1[t] = bundle_edge_start[cb1[t]]
-            eb[t] = tot_e
-            tot_e += ce1[t] - ce0[t]
-        if tot_e > gs.size:
-            gs = np.empty(2 * tot_e, dtype=np.int64)
-            gl = np.empty(2 * tot_e, dtype=np.int64)
-            gp = np.empty(2 * tot_e, dtype=np.int64)
-        w = 0
-        for t in range(nk):
-            for e in range(ce0[t], ce1[t]):
-                c = edge_child[e]
-                gs[w] = fref[c, 0]
-                gl[w] = fref[c, 1]
-                w += 1
-        tot_p = 0
-        for g in range(tot_e):
-            gp[g] = tot_p
-            tot_p += gl[g]
-        if tot_p > px.size:
-            px = np.empty(2 * tot_p, dtype=np.int64)
-            py = np.empty(2 * tot_p, dtype=np.int64)
-        for g in range(tot_e):
-            s = gs[g]
-            o = gp[g]
-            for q in range(gl[g]):
-                px[o + q] = fxy[s + q, 0]
-                py[o + q] = fxy[s + q, 1]
-        work += tot_p + tot_e
+            if out_len[t] < 0:
+                return 4
+            total += out_len[t]
+        used = counters[1]
+        if used + total > fch.size:
+            needs[0] = used + total
+            return 2
         for t in range(nk):
             i = order[c0 + t]
-            n = node_size[i]
-            mis = node_mis[i]
-            b0 = cb0[t]
-            b1 = cb1[t]
-            nc = 0
-            if params[10] == 0 or mis == 0 or b0 == b1:
-                nc = 1
-                cx[0] = xlc + xlm * mis
-                cy[0] = ylc + ylm * mis
-                cc[0] = -1
-            for b in range(b0, b1):
-                na = 1
-                ax[0] = 0
-                ay[0] = 0
-                g0 = eb[t] + bundle_edge_start[b] - ce0[t]
-                g1 = eb[t] + bundle_edge_start[b + 1] - ce0[t]
-                for g in range(g0, g1):
-                    s = gp[g]
-                    L = gl[g]
-                    work += na * L
-                    if g == g0:
-                        # The first child's front, as is (costs are >= 0: max with 0 and
-                        # + 0 leave it unchanged, and it is already Pareto).
-                        if L > ax.size:
-                            ax = np.empty(2 * L, dtype=np.int64)
-                            ay = np.empty(2 * L, dtype=np.int64)
-                            ac = np.zeros(2 * L, dtype=np.int32)
-                        for k in range(L):
-                            ax[k] = px[s + k]
-                            ay[k] = py[s + k]
-                        na = L
-                        continue
-                    if L == 1 and both_sum:
-                        # A single point shifts a Pareto set; it stays Pareto.
-                        for k in range(na):
-                            ax[k] += px[s]
-                            ay[k] += py[s]
-                        continue
-                    p = na * L
-                    if p > bx.size:
-                        bx = np.empty(2 * p, dtype=np.int64)
-                        by = np.empty(2 * p, dtype=np.int64)
-                        bc = np.zeros(2 * p, dtype=np.int32)
-                    w = 0
-                    for k in range(na):
-                        for q in range(s, s + L):
-                            if xk == MAXK:
-                                bx[w] = max(ax[k], px[q])
-                            else:
-                                bx[w] = ax[k] + px[q]
-                            if yk == MAXK:
-                                by[w] = max(ay[k], py[q])
-                            else:
-                                by[w] = ay[k] + py[q]
-                            w += 1
-                    if p > ax.size:
-                        ax = np.empty(2 * p, dtype=np.int64)
-                        ay = np.empty(2 * p, dtype=np.int64)
-                        ac = np.zeros(2 * p, dtype=np.int32)
-                    na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
-                if nc + na > cx.size:
-                    size = 2 * (nc + na)
-                    tx = np.empty(size, dtype=np.int64)
-                    ty = np.empty(size, dtype=np.int64)
-                    tc = np.empty(size, dtype=np.int32)
-                    tx[:nc] = cx[:nc]
-                    ty[:nc] = cy[:nc]
-                    tc[:nc] = cc[:nc]
-                    cx, cy, cc = tx, ty, tc
-                addx = xsc + xsr * n
-                addy = ysc + ysr * n
-                for k in range(na):
-                    cx[nc] = ax[k] + addx
-                    cy[nc] = ay[k] + addy
-                    cc[nc] = b - b0
-                    nc += 1
-            if nc > ox.size:
-                ox = np.empty(2 * nc, dtype=np.int64)
-                oy = np.empty(2 * nc, dtype=np.int64)
-                oc = np.empty(2 * nc, dtype=np.int32)
-            cnt = _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
-            used = counters[1]
-            if used + cnt > fxy.shape[0]:
-                needs[0] = used + cnt
-                return 2
-            fref[i, 0] = used
-            fref[i, 1] = cnt
+            cnt = out_len[t]
+            fref[2 * i] = used
+            fref[2 * i + 1] = cnt
+            o = t * bound
             for k in range(cnt):
-                fxy[used + k, 0] = ox[k]
-                fxy[used + k, 1] = oy[k]
-                fch[used + k] = oc[k]
-            counters[1] = used + cnt
-            counters[0] = c0 + t + 1
-            work += nc + 1
+                fxy[2 * (used + k)] = out_x[o + k]
+                fxy[2 * (used + k) + 1] = out_y[o + k]
+                fch[used + k] = out_c[o + k]
+            used += cnt
+        work += nk + total
+        counters[1] = used
+        counters[0] = c1
     return 0
