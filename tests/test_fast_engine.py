@@ -1,0 +1,116 @@
+"""The fast engine against the plain baseline on tables bigger than the brute force can
+enumerate, its independence of the number of threads, and its growth paths.
+
+The brute-force tests (test_bruteforce.py) cover every tree on tiny tables; these tables
+are big enough for the kernels' batches, parallel pieces, prefetching and array growth
+to matter, where the slow, obviously correct baseline is still quick.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from dagger_cli.costs import COSTS
+from dagger_cli.engine import build_dag, compute_fronts, relate
+from dagger_cli.table import DecisionTable
+
+
+def random_table(m, n, values, decisions, seed, structured=False):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, values, size=(n, m))
+    if structured:
+        y = (X[:, 0] + X[:, 1] * X[:, 2]) % decisions
+        flip = rng.random(n) < 0.1
+        y[flip] = rng.integers(0, decisions, size=int(flip.sum()))
+    else:
+        y = rng.integers(0, decisions, size=n)
+    return DecisionTable.from_rows(X.tolist(), y.tolist(), name=f"t{seed}")
+
+
+MEDIUM = [
+    (7, 60, 2, 2, 1, False),
+    (6, 80, 3, 3, 2, True),
+    (5, 120, 4, 2, 3, False),
+    (8, 40, 2, 3, 4, True),
+]
+
+
+@pytest.mark.parametrize("m,n,values,decisions,seed,structured", MEDIUM)
+def test_fast_equals_baseline_on_medium_tables(m, n, values, decisions, seed, structured):
+    table = random_table(m, n, values, decisions, seed, structured)
+    fast = relate(table)
+    base = relate(table, engine="baseline")
+    assert fast.front.points() == base.front.points()
+    assert fast.stats == base.stats
+    # Big enough that some fronts are computed in parallel pieces (>= 32 equal-size nodes).
+    assert np.bincount(fast.dag.node_size).max() >= 32
+
+
+@pytest.mark.parametrize("x,y", [("depth", "misclassifications"), ("nodes", "leaves"),
+                                 ("misclassifications", "total-path-length")])
+def test_fast_equals_baseline_other_pairs(x, y):
+    table = random_table(6, 70, 3, 3, 7, True)
+    assert relate(table, x, y).front.points() == relate(table, x, y, engine="baseline").front.points()
+    assert (relate(table, x, y, exact_only=True).front.points()
+            == relate(table, x, y, engine="baseline", exact_only=True).front.points())
+
+
+def _arrays(table, threads):
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        dag = build_dag(table)
+        store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
+    finally:
+        numba.set_num_threads(before)
+    arrays = {k: getattr(dag, k) for k in ("node_start", "node_size", "node_mis", "node_major",
+                                           "node_bundle_start", "row_pool", "bundle_attr",
+                                           "bundle_edge_start", "edge_child")}
+    arrays.update(fref=store.fref, fxy=store.fxy, fch=store.fch)
+    return arrays
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
+def test_same_dag_and_fronts_for_any_thread_count():
+    # More than one discovery batch (about 1.6M row x attribute visits in all).
+    table = random_table(12, 150, 2, 3, 11, True)
+    one, two = _arrays(table, 1), _arrays(table, 2)
+    assert one.keys() == two.keys()
+    for k in one:
+        np.testing.assert_array_equal(one[k], two[k], err_msg=k)
+    assert one["node_size"].size > 30_000
+
+
+def test_batch_buffers_grow_for_many_values():
+    # One attribute with 20,000 distinct values: the root alone has more children than
+    # the batch buffers first hold (they must grow before the batch runs).
+    n = 20_000
+    rng = np.random.default_rng(5)
+    rows = [[i, int(rng.integers(0, 3))] for i in range(n)]
+    decisions = rng.integers(0, 2, size=n).tolist()
+    table = DecisionTable.from_rows(rows, decisions, name="wide")
+    fast = relate(table)
+    assert fast.front.points() == relate(table, engine="baseline").front.points()
+    # Splitting on the identifier leaves every row alone: µ = 0 at total path length n.
+    assert fast.front.points()[-1] == (n, 0)
+
+
+def test_rows_of_every_subtable_are_its_rows():
+    """Each node's rows, as the kernel wrote them, are exactly the rows that agree with
+    one path's conditions: check every child against its parent filtered by the value."""
+    table = random_table(6, 90, 3, 2, 13)
+    dag = build_dag(table)
+    codes = table.codes
+    for b in range(dag.bundle_attr.size):
+        a = dag.bundle_attr[b]
+        # the parent of bundle b
+        parent = np.searchsorted(dag.node_bundle_start, b, side="right") - 1
+        prow = dag.rows(parent)
+        kids = dag.children(b)
+        assert sum(dag.node_size[c] for c in kids) == prow.size
+        for c in kids:
+            rows = dag.rows(int(c))
+            v = codes[a, rows[0]]
+            np.testing.assert_array_equal(rows, prow[codes[a, prow] == v])
