@@ -40,22 +40,34 @@ def median_time(fn, runs):
     return statistics.median(times), out
 
 
+# Runs one command and reports its wall time and peak RSS. A fresh, small interpreter
+# starts it: a child forked from this (big) process would inherit our peak RSS.
+LAUNCHER = r"""
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+out, err = proc.communicate()
+wall = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"wall": wall, "peak_mib": peak, "code": proc.returncode,
+                  "stdout": out.decode(), "stderr": err.decode()}))
+"""
+
+
+def launch(cmd):
+    """Wall time, peak RSS (MiB) and output of ``cmd`` run as a fresh process."""
+    res = json.loads(subprocess.run([sys.executable, "-c", LAUNCHER, *cmd], capture_output=True,
+                                    text=True, check=True).stdout)
+    if res["code"] != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{res['stderr']}")
+    return res
+
+
 def process_run(args_list, runs):
     """Median wall time and max peak RSS (MiB) of a whole `dagger` process."""
     exe = str(Path(sys.executable).with_name("dagger"))
-    walls, peaks = [], []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([exe, *args_list], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        walls.append(time.perf_counter() - t0)
-        peaks.append(usage.ru_maxrss / 1024)
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"dagger {' '.join(args_list)} failed:\n{err}")
-    return statistics.median(walls), max(peaks)
+    res = [launch([exe, *args_list]) for _ in range(runs)]
+    return statistics.median(r["wall"] for r in res), max(r["peak_mib"] for r in res)
 
 
 def bench_tables(names, runs, baseline, process):
@@ -72,7 +84,8 @@ def bench_tables(names, runs, baseline, process):
             "table": name, "rows": table.n_rows, "attributes": table.n_attributes,
             "subtables": rel.stats.subtables, "edges": rel.stats.edges,
             "front": len(rel.front), "fast_s": t_fast, "fast_peak_mib": peak_py / 2**20,
-            "rows_visited": int(rel.dag.row_pool.size),
+            "rows_visited": int((rel.dag.node_size.astype(np.int64)
+                                 * (np.diff(rel.dag.node_bundle_start) + 1)).sum()),
         }
         if baseline:
             t_base, base = median_time(lambda: relate(table, engine="baseline"), 1)
@@ -101,64 +114,88 @@ def _fmt_row(r):
 
 # --------------------------------------------------------------------------- scaling
 def synthetic(kind, m, n, seed):
+    """A binary table: ``random`` (independent attributes and decisions) or ``structured``
+    (attributes are noisy copies of 6 hidden factors, the decision a noisy function of
+    three of them: many rows alike, as in real data)."""
     rng = np.random.default_rng(seed)
     if kind == "random":
         X = rng.integers(0, 2, size=(n, m))
         y = rng.integers(0, 3, size=n)
-    else:  # structured: decision is a noisy function of a few attributes
-        X = rng.integers(0, 2, size=(n, m))
-        y = (X[:, 0] ^ X[:, 1]) + (X[:, 2] & X[:, 3])
+    else:
+        hidden = rng.integers(0, 2, size=(n, 6))
+        X = hidden[:, np.arange(m) % 6] ^ (rng.random((n, m)) < 0.1)
+        y = (hidden[:, 0] ^ hidden[:, 1]) + (hidden[:, 2] & hidden[:, 3])
         flip = rng.random(n) < 0.1
         y[flip] = rng.integers(0, 3, size=flip.sum())
-    return DecisionTable.from_rows(X.tolist(), y.tolist(), name=f"{kind}-{m}x{n}")
+    return DecisionTable.from_rows(X.astype(int).tolist(), y.tolist(), name=f"{kind}-{m}x{n}")
 
 
 SERIES = [("random", m, n) for m, n in [(10, 100), (12, 200), (14, 200), (16, 300), (18, 300),
-                                          (20, 300), (22, 400), (24, 400)]] + \
-         [("structured", m, n) for m, n in [(12, 200), (16, 300), (20, 300), (24, 400)]]
+                                          (20, 300), (22, 300)]] + \
+         [("structured", m, n) for m, n in [(10, 100), (14, 200), (16, 300), (18, 300), (20, 300),
+                                              (22, 400), (24, 400)]]
+#: The series stops a kind at the first table over this many subtables or this memory.
+SCALING_MAX_SUBTABLES = 8_000_000
+SCALING_MAX_MEMORY = 8 * 2**30
 
 
-def peak_rss_of(fn):
-    """Peak RSS increase of running fn in a forked child (MiB) and its wall time."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(r)
+def scaling_point(kind, m, n):
+    """One point of the series, run in its own process: prints its figures as JSON."""
+    from dagger_cli.engine import build_dag, compute_fronts
+    from dagger_cli.costs import COSTS
+    from dagger_cli.errors import LimitError
+
+    build_dag(synthetic("random", 6, 20, 1))  # load the compiled kernels first
+    table = synthetic(kind, m, n, seed=m * 1000 + n)
+    try:
         t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        os.write(w, json.dumps({"t": dt, **out}).encode())
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while chunk := os.read(r, 65536):
-        data += chunk
-    _, _, usage = os.wait4(pid, 0)
-    res = json.loads(data)
-    res["peak_mib"] = usage.ru_maxrss / 1024
-    return res
+        dag = build_dag(table, max_subtables=SCALING_MAX_SUBTABLES, max_memory=SCALING_MAX_MEMORY)
+        t1 = time.perf_counter()
+        compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
+        t2 = time.perf_counter()
+    except LimitError as e:
+        print(json.dumps({"limit": str(e)}))
+        return
+    sizes = dag.node_size.astype(np.int64)
+    print(json.dumps({
+        "subtables": dag.stats.subtables, "edges": dag.stats.edges, "t_dag": t1 - t0,
+        "t_fronts": t2 - t1, "t": t2 - t0, "rows_visited": int(
+            (sizes * (np.diff(dag.node_bundle_start) + 1)).sum()),
+    }))
 
 
-def bench_scaling(out_dir, max_seconds):
+def bench_scaling(out_dir, max_seconds, runs):
+    """Each table in a fresh process (engine time measured inside it, peak RSS of the whole
+    process); the median of ``runs`` runs, one run for points slower than 15 s."""
     results = []
+    stopped = set()
     for kind, m, n in SERIES:
-        table = synthetic(kind, m, n, seed=m * 1000 + n)
-
-        def job():
-            rel = relate(table)
-            return {"subtables": rel.stats.subtables, "edges": rel.stats.edges,
-                    "front": len(rel.front)}
-
-        res = peak_rss_of(job)
-        res.update(kind=kind, m=m, n=n)
-        results.append(res)
-        print(f"{kind:<10} m={m:>2} n={n:>3}: subtables {res['subtables']:>10,} edges "
-              f"{res['edges']:>11,}  {res['t']:6.2f} s  peak {res['peak_mib']:6.0f} MiB  "
-              f"({res['subtables'] / res['t']:,.0f} subtables/s, "
-              f"{res['edges'] / res['t']:,.0f} edges/s)", flush=True)
-        if res["t"] > max_seconds:
-            print("  (stopping the series: the next size would take too long)")
-            break
+        if kind in stopped:
+            continue
+        cmd = [sys.executable, __file__, "--point", kind, str(m), str(n)]
+        first = launch(cmd)
+        point = json.loads(first["stdout"])
+        if "limit" in point:
+            print(f"{kind:<10} m={m:>2} n={n:>3}: stopped, {point['limit']}")
+            stopped.add(kind)
+            continue
+        res = [dict(point, peak_mib=first["peak_mib"])]
+        for _ in range(runs - 1 if point["t"] < 15 else 0):
+            more = launch(cmd)
+            res.append(dict(json.loads(more["stdout"]), peak_mib=more["peak_mib"]))
+        med = {k: statistics.median(r[k] for r in res) for k in ("t", "t_dag", "t_fronts", "peak_mib")}
+        row = dict(point, **med, kind=kind, m=m, n=n, runs=len(res))
+        results.append(row)
+        print(f"{kind:<10} m={m:>2} n={n:>3}: subtables {row['subtables']:>10,} edges "
+              f"{row['edges']:>11,}  {row['t']:6.2f} s (DAG {row['t_dag']:.2f} + fronts "
+              f"{row['t_fronts']:.2f})  peak {row['peak_mib']:6.0f} MiB  "
+              f"{row['subtables'] / row['t_dag'] / 1e6:.2f}M subtables/s, "
+              f"{row['edges'] / row['t_dag'] / 1e6:.1f}M edges/s, "
+              f"{row['rows_visited'] / row['t_dag'] / 1e6:.0f}M rows/s (DAG)  "
+              f"[median of {len(res)}]", flush=True)
+        if row["t"] > max_seconds:
+            print(f"  (stopping the {kind} series: the next size would take too long)")
+            stopped.add(kind)
     _plot_scaling(results, out_dir)
     return results
 
@@ -198,13 +235,17 @@ def main():
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
+    ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.point:
+        scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
+        return
     print(f"dagger bench: {os.cpu_count()} cores, median of {args.runs} runs", flush=True)
     rows = bench_tables(args.tables.split(","), args.runs, not args.no_baseline, not args.no_process)
     if not args.no_process and rows:
         total = sum(r["process_s"] for r in rows)
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
-    results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds)
+    results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(json.dumps({"tables": rows, "scaling": results}, indent=2))
     print(f"wrote {args.out / 'bench.json'}")
