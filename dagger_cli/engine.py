@@ -15,6 +15,7 @@ algorithm, total path length vs misclassifications only, small tables only).
 
 from __future__ import annotations
 
+import mmap
 import sys
 import time
 from dataclasses import dataclass
@@ -184,6 +185,50 @@ def _grow(arr: np.ndarray, need: int, used: int) -> np.ndarray:
     return out
 
 
+_MMAP = sys.platform.startswith("linux") and hasattr(mmap, "MAP_ANONYMOUS")
+
+
+class GrowableArrays:
+    """The engine's growable work arrays, by name (``arrays["edge_child"]``).
+
+    On Linux each lives on an anonymous memory map: growing it remaps its pages (mremap)
+    instead of copying them, and the new part is not touched until written (the system
+    maps zero pages on first use). Touching fresh memory is slow on virtual machines, and a
+    copy would hold old and new arrays at once. Elsewhere they are numpy arrays, copied.
+    An array obtained here must not be kept across :meth:`grow` of the same name."""
+
+    def __init__(self, specs: dict, use_mmap: bool | None = None):
+        self._mmap = _MMAP if use_mmap is None else use_mmap
+        self._dtype, self._maps, self._views = {}, {}, {}
+        for name, (size, dtype) in specs.items():
+            self._dtype[name] = dt = np.dtype(dtype)
+            if self._mmap:
+                self._maps[name] = mmap.mmap(-1, max(size, 1) * dt.itemsize,
+                                             flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            else:
+                self._views[name] = np.zeros(max(size, 1), dt)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        view = self._views.get(name)
+        if view is None:
+            view = self._views[name] = np.frombuffer(self._maps[name], self._dtype[name])
+        return view
+
+    def grow(self, name: str, need: int, used: int) -> None:
+        """Room for ``need`` items (at least double), the first ``used`` kept."""
+        size = self[name].size
+        if need <= size:
+            return
+        if not self._mmap:
+            self._views[name] = _grow(self._views[name], need, used)
+            return
+        del self._views[name]  # release the buffer so that the map can move
+        self._maps[name].resize(max(need, 2 * size) * self._dtype[name].itemsize)
+
+    def nbytes(self) -> int:
+        return sum(self[name].nbytes for name in self._dtype)
+
+
 def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None = None,
               progress: Progress | None = None) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`)."""
@@ -207,16 +252,16 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     key2 = (key2 << np.uint64(cbits)) | np.uint64(1)
 
     cap = 1024
-    a = {
-        "node_start": np.zeros(cap, np.int64), "node_size": np.zeros(cap, np.int32),
-        "node_attr_start": np.zeros(cap, np.int64), "node_attr_len": np.zeros(cap, np.int32),
-        "node_mis": np.zeros(cap, np.int32), "node_major": np.zeros(cap, np.int32),
-        "node_bundle_start": np.zeros(cap + 1, np.int64),
-        "row_pool": np.zeros(max(4 * n, 1024), np.int32),
-        "attr_pool": np.zeros(max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
-        "bundle_attr": np.zeros(cap, np.int32), "bundle_edge_start": np.zeros(cap + 1, np.int64),
-        "edge_child": np.zeros(4 * cap, np.int32),
-    }
+    a = GrowableArrays({
+        "node_start": (cap, np.int64), "node_size": (cap, np.int32),
+        "node_attr_start": (cap, np.int64), "node_attr_len": (cap, np.int32),
+        "node_mis": (cap, np.int32), "node_major": (cap, np.int32),
+        "node_bundle_start": (cap + 1, np.int64),
+        "row_pool": (max(4 * n, 1024), np.int32),
+        "attr_pool": (max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
+        "bundle_attr": (cap, np.int32), "bundle_edge_start": (cap + 1, np.int64),
+        "edge_child": (4 * cap, np.int32),
+    })
     # One batch's buffers (see fast.discover): per node, per non-constant attribute, per child.
     bn = fast.BATCH_NODES
     b = {
@@ -265,22 +310,17 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
             nodes, nb = int(counters[fast.C_NODES]), int(counters[fast.C_BUNDLES])
             if needs[fast.N_NODES]:
                 for k in node_keys:
-                    a[k] = _grow(a[k], int(needs[fast.N_NODES]), nodes)
-                a["node_bundle_start"] = _grow(a["node_bundle_start"], a["node_size"].size + 1,
-                                               nodes + 1)
+                    a.grow(k, int(needs[fast.N_NODES]), nodes)
+                a.grow("node_bundle_start", a["node_size"].size + 1, nodes + 1)
             if needs[fast.N_ROWS]:
-                a["row_pool"] = _grow(a["row_pool"], int(needs[fast.N_ROWS]),
-                                      int(counters[fast.C_ROWS]))
+                a.grow("row_pool", int(needs[fast.N_ROWS]), int(counters[fast.C_ROWS]))
             if needs[fast.N_ATTRS]:
-                a["attr_pool"] = _grow(a["attr_pool"], int(needs[fast.N_ATTRS]),
-                                       int(counters[fast.C_ATTRS]))
+                a.grow("attr_pool", int(needs[fast.N_ATTRS]), int(counters[fast.C_ATTRS]))
             if needs[fast.N_BUNDLES]:
-                a["bundle_attr"] = _grow(a["bundle_attr"], int(needs[fast.N_BUNDLES]), nb)
-                a["bundle_edge_start"] = _grow(a["bundle_edge_start"], a["bundle_attr"].size + 1,
-                                               nb + 1)
+                a.grow("bundle_attr", int(needs[fast.N_BUNDLES]), nb)
+                a.grow("bundle_edge_start", a["bundle_attr"].size + 1, nb + 1)
             if needs[fast.N_EDGES]:
-                a["edge_child"] = _grow(a["edge_child"], int(needs[fast.N_EDGES]),
-                                        int(counters[fast.C_EDGES]))
+                a.grow("edge_child", int(needs[fast.N_EDGES]), int(counters[fast.C_EDGES]))
             if needs[fast.N_HASH]:
                 slots = ht.size // 2
                 while slots < needs[fast.N_HASH]:
@@ -298,8 +338,7 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
                 for k in ("p_node", "p_attr", "p_val", "p_child"):
                     b[k] = _grow(b[k], int(needs[fast.N_PEND]), pend)
                 b["p_grp"] = _grow(b["p_grp"], b["p_node"].size + 1, 0)
-        used = (sum(v.nbytes for v in a.values()) + sum(v.nbytes for v in b.values())
-                + ht.nbytes)
+        used = a.nbytes() + sum(v.nbytes for v in b.values()) + ht.nbytes
         if max_memory is not None and used > max_memory:
             raise LimitError(
                 f"the DAG needs more than {max_memory / 2**20:,.0f} MiB (--max-memory): "
@@ -345,21 +384,21 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     params = np.array(x_cost.params() + y_cost.params() + (int(exact_only),), dtype=np.int64)
     fref = np.zeros((nodes, 2), np.int64)
     cap = max(2 * nodes, 1024)
-    fxy = np.zeros((cap, 2), np.int64)
-    fch = np.zeros(cap, np.int32)
+    pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     while True:
         needs = np.zeros(1, np.int64)
         status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
                              dag.bundle_edge_start, dag.edge_child, params, dag.n_attributes,
-                             fref.reshape(-1), fxy.reshape(-1), fch, counters, needs, BUDGET)
+                             fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs, BUDGET)
         if status == 4:
             raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
         if status == 2:
             need = int(needs[0])
             used = int(counters[1])
-            fxy, fch = _grow(fxy, need, used), _grow(fch, need, used)
-            if max_memory is not None and dag.nbytes() + fxy.nbytes + fch.nbytes > max_memory:
+            pool.grow("fxy", 2 * need, 2 * used)
+            pool.grow("fch", need, used)
+            if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
                 raise LimitError(
                     f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
                     f"{int(counters[0]):,} of {nodes:,} subtables"
@@ -368,7 +407,7 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
         if status == 0:
             break
     used = int(counters[1])
-    return FrontStore(fref, fxy[:used], fch[:used])
+    return FrontStore(fref, pool["fxy"][: 2 * used].reshape(-1, 2), pool["fch"][:used])
 
 
 def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",

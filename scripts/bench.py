@@ -229,7 +229,7 @@ def bench_scaling(out_dir, max_seconds, runs):
               f"{row['t_fronts']:.2f})  peak {row['peak_mib']:6.0f} MiB  "
               f"{row['subtables'] / row['t_dag'] / 1e6:.2f}M subtables/s, "
               f"{row['edges'] / row['t_dag'] / 1e6:.1f}M edges/s, "
-              f"{row['rows_visited'] / row['t_dag'] / 1e6:.0f}M rows/s (DAG)  "
+              f"{row['rows_visited'] / row['t_dag'] / 1e6:.0f}M row visits/s (DAG)  "
               f"[median of {len(res)}]", flush=True)
         if row["t"] > max_seconds:
             print(f"  (stopping the {kind} series: the next size would take too long)")

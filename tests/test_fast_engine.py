@@ -114,3 +114,30 @@ def test_rows_of_every_subtable_are_its_rows():
             rows = dag.rows(int(c))
             v = codes[a, rows[0]]
             np.testing.assert_array_equal(rows, prow[codes[a, prow] == v])
+
+
+@pytest.mark.parametrize("use_mmap", [True, False])
+def test_growable_arrays_keep_contents(use_mmap):
+    from dagger_cli.engine import GrowableArrays
+
+    arrays = GrowableArrays({"a": (4, np.int64), "b": (3, np.int32)}, use_mmap=use_mmap)
+    arrays["a"][:4] = [5, 6, 7, 8]
+    arrays["b"][:] = 0
+    arrays.grow("a", 1000, 4)
+    assert arrays["a"].size >= 1000
+    assert arrays["a"][:4].tolist() == [5, 6, 7, 8]
+    arrays["a"][999] = 1
+    arrays.grow("a", 10, 4)  # no shrinking
+    assert arrays["a"][999] == 1
+    assert arrays.nbytes() == arrays["a"].nbytes + arrays["b"].nbytes
+
+
+def test_same_dag_with_and_without_memory_maps(monkeypatch):
+    import dagger_cli.engine as engine
+
+    table = random_table(8, 100, 2, 3, 17, True)
+    with_maps = _arrays(table, numba.get_num_threads())
+    monkeypatch.setattr(engine, "_MMAP", False)
+    without = _arrays(table, numba.get_num_threads())
+    for k in with_maps:
+        np.testing.assert_array_equal(with_maps[k], without[k], err_msg=k)
