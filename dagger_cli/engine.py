@@ -15,8 +15,10 @@ algorithm, total path length vs misclassifications only, small tables only).
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -149,10 +151,37 @@ class Progress:
         self.stream.flush()
         self.shown = True
 
+    def first_call(self):
+        """A context for a kernel's first call in this process: if it has not returned
+        after 2 s, numba is compiling it (first run after installing); say so once."""
+        return _CompileNote(self) if self.enabled else contextlib.nullcontext()
+
     def close(self):
         if self.shown and getattr(self.stream, "isatty", lambda: False)():
             self.stream.write("\n")
             self.stream.flush()
+
+
+class _CompileNote:
+    shown = False
+
+    def __init__(self, progress):
+        self.progress = progress
+        self.timer = threading.Timer(2.0, self._note)
+        self.timer.daemon = True
+
+    def _note(self):
+        if not _CompileNote.shown:
+            _CompileNote.shown = True
+            self.progress.stream.write("dagger: compiling the engine's kernels (first run after "
+                                       "installing: about 20 s, cached afterwards)\n")
+            self.progress.stream.flush()
+
+    def __enter__(self):
+        self.timer.start()
+
+    def __exit__(self, *exc):
+        self.timer.cancel()
 
 
 def parse_size(text: str | int | None) -> int | None:
@@ -289,17 +318,20 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     limit = max_subtables if max_subtables is not None else np.iinfo(np.int64).max
     node_keys = ("node_start", "node_size", "node_attr_start", "node_attr_len", "node_mis",
                  "node_major")
+    first = progress.first_call()
     while True:
         needs = np.zeros(9, np.int64)
-        status = fast.discover(
-            rc, nvals, dec, len(table.decision_values), key1, key2, cmask,
-            a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
-            a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
-            a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],
-            ht,
-            b["b_k"], b["b_qoff"], b["b_voff"], b["q_attr"], b["q_nv"], b["v_val"], b["v_h1"],
-            b["v_h2"], b["p_node"], b["p_attr"], b["p_val"], b["p_child"], b["p_grp"],
-            counters, needs, BUDGET, limit)
+        with first:
+            status = fast.discover(
+                rc, nvals, dec, len(table.decision_values), key1, key2, cmask,
+                a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
+                a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
+                a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],
+                ht,
+                b["b_k"], b["b_qoff"], b["b_voff"], b["q_attr"], b["q_nv"], b["v_val"], b["v_h1"],
+                b["v_h2"], b["p_node"], b["p_attr"], b["p_val"], b["p_child"], b["p_grp"],
+                counters, needs, BUDGET, limit)
+        first = contextlib.nullcontext()
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
         if status == 3:
             raise LimitError(
@@ -386,11 +418,15 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     cap = max(2 * nodes, 1024)
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
+    first = progress.first_call()
     while True:
         needs = np.zeros(1, np.int64)
-        status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
-                             dag.bundle_edge_start, dag.edge_child, params, dag.n_attributes,
-                             fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs, BUDGET)
+        with first:
+            status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
+                                 dag.bundle_edge_start, dag.edge_child, params, dag.n_attributes,
+                                 fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs,
+                                 BUDGET)
+        first = contextlib.nullcontext()
         if status == 4:
             raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
         if status == 2:
