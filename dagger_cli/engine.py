@@ -163,11 +163,12 @@ class Progress:
 
 
 class _CompileNote:
-    shown = False
+    shown = False  # once per process
+    delay = 2.0
 
     def __init__(self, progress):
         self.progress = progress
-        self.timer = threading.Timer(2.0, self._note)
+        self.timer = threading.Timer(self.delay, self._note)
         self.timer.daemon = True
 
     def _note(self):

@@ -3,18 +3,25 @@
 Two phases, each a resumable kernel that returns to Python every few million units of
 work (so progress can be shown and Ctrl-C honoured) or when an array must grow:
 
-1. **Discovery** (breadth-first). A subtable is a set of rows; it is identified by two
-   independent 64-bit sums of random per-row keys, so a child's identity is known after
-   one pass over the parent's rows (accumulate the keys per attribute value) without
-   materialising its rows. Only a new child has its rows written. A node keeps the
-   attributes that may still be non-constant (its discoverer's non-constant ones minus
-   the split attribute: a child's set is a subset of any parent's).
-2. **Fronts**, in order of increasing subtable size: a child is a strict subset of its
-   parent, so that order is topological. A bundle's front is the Pareto-filtered
+1. **Discovery** (breadth-first, :func:`discover`). A subtable is a set of rows; it is
+   identified by two 64-bit sums of random per-row keys, so a child's identity is known
+   after one pass over the parent's rows (accumulate the keys per attribute value) without
+   materialising its rows; the second key's low bits are 1, so its sum also counts the
+   rows. Only a new child has its rows written. A node keeps the attributes that may still
+   be non-constant (its discoverer's non-constant ones minus the split attribute: a
+   child's set is a subset of any parent's). Batches of nodes run in three phases: key
+   sums in parallel, hash-table lookups and numbering in node order, rows of new children
+   in parallel, so the numbering never depends on the threads.
+2. **Fronts** (:func:`fronts`), in order of increasing subtable size: a child is a strict
+   subset of its parent, so that order is topological, and nodes of one size are
+   independent (computed in parallel pieces). A bundle's front is the Pareto-filtered
    combination of its children's fronts, one child at a time; a node's front is the
    Pareto filter of its leaf point and its bundles' fronts. Every stored point keeps the
    local index of the bundle that made it (-1: the leaf), which is all tree extraction
    needs.
+
+Random accesses (hash slots, children's fronts) are prefetched ahead of use
+(:func:`_prefetch`, LLVM's prefetch intrinsic) so that their cache misses overlap.
 
 Ties: among equal candidate points the first listed wins: the leaf, then bundles in
 attribute (column) order; inside a bundle, children in value order.

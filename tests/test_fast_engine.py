@@ -141,3 +141,29 @@ def test_same_dag_with_and_without_memory_maps(monkeypatch):
     without = _arrays(table, numba.get_num_threads())
     for k in with_maps:
         np.testing.assert_array_equal(with_maps[k], without[k], err_msg=k)
+
+
+def test_slow_first_kernel_call_is_explained_once(monkeypatch):
+    import io
+    import time
+
+    import dagger_cli.engine as engine
+
+    monkeypatch.setattr(engine._CompileNote, "delay", 0.01)
+    monkeypatch.setattr(engine._CompileNote, "shown", False)
+    stream = io.StringIO()
+    progress = engine.Progress(True, stream=stream)
+    with progress.first_call():
+        time.sleep(0.2)  # stands for numba compiling a kernel
+    with progress.first_call():
+        time.sleep(0.2)
+    assert stream.getvalue().count("compiling the engine's kernels") == 1
+    # A quick call says nothing; a quiet run (progress off) says nothing either.
+    monkeypatch.setattr(engine._CompileNote, "shown", False)
+    quick = io.StringIO()
+    with engine.Progress(True, stream=quick).first_call():
+        pass
+    time.sleep(0.05)
+    with engine.Progress(False, stream=quick).first_call():
+        time.sleep(0.1)
+    assert quick.getvalue() == ""
