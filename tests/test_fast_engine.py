@@ -167,3 +167,40 @@ def test_slow_first_kernel_call_is_explained_once(monkeypatch):
     with engine.Progress(False, stream=quick).first_call():
         time.sleep(0.1)
     assert quick.getvalue() == ""
+
+
+def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
+    """SIGINT while the parallel kernels run: exit 130, a message, no output file."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(300, 20))
+    y = rng.integers(0, 3, size=300)
+    csv = tmp_path / "big.csv"
+    lines = [",".join([f"a{j}" for j in range(20)] + ["d"])]
+    lines += [",".join(map(str, row)) + f",{d}" for row, d in zip(X.tolist(), y.tolist())]
+    csv.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "front.csv"
+    exe = [sys.executable, "-c", "from dagger_cli.cli import main; main()"]
+    proc = subprocess.Popen([*exe, "relate", str(csv), "-o", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    # Progress lines start after about 2 s of work: interrupt at the first one.
+    deadline = time.monotonic() + 120
+    seen = ""
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        seen += line
+        if line.startswith(("subtables:", "fronts:")) or not line:
+            break
+    assert proc.poll() is None, f"the run ended before it could be interrupted:\n{seen}"
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    assert "interrupted; nothing was written" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+    assert not list(tmp_path.glob("*.tmp*"))
