@@ -21,6 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m compileall -q dagger_cli  # bytecode, also for PYTHONDONTWRITEBYTECODE=1 shells
 	touch $@
 
 install: $(VENV)/.installed ## Create .venv and install dagger with its test tools
