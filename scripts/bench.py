@@ -270,6 +270,37 @@ def _plot_scaling(results, out_dir):
     plt.close(fig)
 
 
+def check_targets(rows, results):
+    """The issue's targets, each with its measured figure and met / NOT MET."""
+    lines = []
+
+    def say(ok, text):
+        lines.append(f"  [{'met' if ok else 'NOT MET'}] {text}")
+
+    by_name = {r["table"]: r for r in rows}
+    for name in ("lymphography", "nursery", "mushroom"):
+        r = by_name.get(name)
+        if r and "speedup" in r:
+            say(r["speedup"] >= 20, f"{name}: fast engine x{r['speedup']:.0f} the baseline (>= x20)")
+    if "mushroom" in by_name and "process_s" in by_name["mushroom"]:
+        r = by_name["mushroom"]
+        say(r["process_s"] <= 1.5, f"mushroom whole process {r['process_s']:.2f} s (<= 1.5 s)")
+    if len(rows) == 4 and all("process_s" in r for r in rows):
+        total = sum(r["process_s"] for r in rows)
+        say(total <= 4, f"the four tables' processes together {total:.2f} s (<= 4 s)")
+        peak = max(r["process_peak_mib"] for r in rows)
+        say(peak <= 500, f"largest peak RSS of those processes {peak:.0f} MiB (<= 500 MiB)")
+    # The series point nearest to 1.5M subtables / 30M edges.
+    near = [r for r in results if 1.0e6 <= r["subtables"] <= 2.0e6 and 20e6 <= r["edges"] <= 40e6]
+    for r in near:
+        say(r["t"] <= 10 and r["peak_mib"] <= 2048,
+            f"{r['kind']} {r['m']}x{r['n']}: {r['subtables']:,} subtables, {r['edges']:,} edges in "
+            f"{r['t']:.2f} s, {r['peak_mib']:.0f} MiB (<= 10 s, <= 2 GiB)")
+    if lines:
+        print("targets (issue 7):")
+        print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
@@ -296,6 +327,7 @@ def main():
         total = sum(r["process_s"] for r in rows)
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
+    check_targets(rows, results)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(json.dumps(
         {"bandwidth_bytes_per_s": bandwidth, "tables": rows, "scaling": results}, indent=2))
