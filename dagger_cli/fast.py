@@ -108,7 +108,8 @@ def rehash(ht, new_slots):
 @njit(cache=True)
 def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, node_size,
                node_attr_start, node_attr_len, node_mis, node_major, row_pool, attr_pool,
-               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand):
+               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand,
+               uoff, ucand):
     """Phase A for node ``i`` (slot ``t`` of the batch): its leaf (most common decision,
     smallest on a tie; misclassified rows) and, if impure, the key sums of every child of
     every non-constant candidate attribute, in attribute then value order. Touches only
@@ -138,14 +139,20 @@ def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, no
             cand[q] = attr_pool[a0 + q]
             off[q] = tot
             tot += nvals[cand[q]]
+        # Unsigned indices: no negative-index wrap-around code in the innermost loop.
+        for q in range(nc):
+            ucand[q] = np.uint64(cand[q])
+            uoff[q] = np.uint64(2 * off[q])
+        um = np.uint64(m)
+        one = np.uint64(1)
         for r in rows:
             k1 = key1[r]
             k2 = key2[r]
-            base = r * m
+            base = np.uint64(r) * um
             for q in range(nc):
-                j = 2 * (off[q] + rc[base + cand[q]])
+                j = uoff[q] + (np.uint64(rc[base + ucand[q]]) << one)
                 hh[j] += k1
-                hh[j + 1] += k2
+                hh[j + one] += k2
         qo = b_qoff[t]
         vo = b_voff[t]
         for q in range(nc):
@@ -258,11 +265,14 @@ def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
                 dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
                 off = np.zeros(max(m, 1), dtype=np.int64)
                 cand = np.zeros(max(m, 1), dtype=np.int64)
+                uoff = np.zeros(max(m, 1), dtype=np.uint64)
+                ucand = np.zeros(max(m, 1), dtype=np.uint64)
                 for ta in range(pa, bn, pieces):
                     _scan_node(lo + ta, ta, rc, m, nvals, dec, n_dec, key1, key2, cmask,
                                node_start, node_size, node_attr_start, node_attr_len,
                                node_mis, node_major, row_pool, attr_pool, b_k, b_qoff,
-                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand)
+                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand,
+                               uoff, ucand)
             work += wk
             counters[C_BHI] = hi
             counters[C_BPOS] = lo
