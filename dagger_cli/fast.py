@@ -422,8 +422,9 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
     if span <= 4 * p + 16 and span <= sbx.size:
         # sbx is all INF on entry and is left so; sbi holds valid indices (< p). Written
         # without data-dependent branches (selects), which mispredict on short inputs.
+        # (Unsigned indices: no negative-index wrap-around code in these loops.)
         for k in range(p):
-            t = y[k] - ymin
+            t = np.uint64(y[k] - ymin)
             v = x[k]
             better = v < sbx[t]
             sbi[t] = k if better else sbi[t]
@@ -431,16 +432,18 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
         # y ascending, keeping x strictly decreasing (each write is kept or overwritten;
         # out* have room for one more than p) ...
         cur = INF
+        w = np.uint64(0)
         for t in range(span):
             v = sbx[t]
             keep = v < cur
-            outx[cnt] = v
-            outy[cnt] = t + ymin
-            outch[cnt] = ch[sbi[t]]
-            cnt += keep
+            outx[w] = v
+            outy[w] = t + ymin
+            outch[w] = ch[np.uint64(sbi[t])]
+            w += np.uint64(keep)
             cur = min(cur, v)
             sbx[t] = INF
             sbi[t] = 0
+        cnt = np.int64(w)
         # ... then reversed into x ascending.
         for k in range(cnt // 2):
             j = cnt - 1 - k
@@ -493,15 +496,16 @@ def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, p
         g1 = g_base + bundle_edge_start[b + 1] - e_base
         # The first child's front, as is (costs are >= 0: max with 0 and + 0 leave it
         # unchanged, and it is already Pareto).
-        s = gp[g0]
+        # (Unsigned indices into the gathered points: no wrap-around code.)
+        s = np.uint64(gp[g0])
         na = gl[g0]
         if na >= cap:
             return -(na + 1)
         for k in range(na):
-            ax[k] = px[s + k]
-            ay[k] = py[s + k]
+            ax[k] = px[s + np.uint64(k)]
+            ay[k] = py[s + np.uint64(k)]
         for g in range(g0 + 1, g1):
-            s = gp[g]
+            s = np.uint64(gp[g])
             L = gl[g]
             if L == 1 and both_sum:
                 # A single point shifts a Pareto set; it stays Pareto.
@@ -512,9 +516,9 @@ def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, p
             p = na * L
             if p >= cap:
                 return -(p + 1)
-            w = 0
+            w = np.uint64(0)
             for k in range(na):
-                for q in range(s, s + L):
+                for q in range(s, s + np.uint64(L)):
                     if xk == MAXK:
                         bx[w] = max(ax[k], px[q])
                     else:
@@ -523,7 +527,7 @@ def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, p
                         by[w] = max(ay[k], py[q])
                     else:
                         by[w] = ay[k] + py[q]
-                    w += 1
+                    w += np.uint64(1)
             na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
         if nc + na >= cap:
             return -(nc + na + 1)
