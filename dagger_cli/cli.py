@@ -33,6 +33,10 @@ def handle_errors(func):
         except KeyboardInterrupt:
             _echo_err("interrupted; nothing was written")
             sys.exit(130)
+        except MemoryError:
+            _echo_err("error: out of memory; nothing was written. --max-memory SIZE or "
+                      "--max-subtables N stop a run early with an estimate of its size")
+            sys.exit(3)
         except BrokenPipeError:
             sys.exit(0)
 

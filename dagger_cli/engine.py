@@ -253,7 +253,10 @@ class GrowableArrays:
             self._views[name] = _grow(self._views[name], need, used)
             return
         del self._views[name]  # release the buffer so that the map can move
-        self._maps[name].resize(max(need, 2 * size) * self._dtype[name].itemsize)
+        try:
+            self._maps[name].resize(max(need, 2 * size) * self._dtype[name].itemsize)
+        except OSError as err:  # ENOMEM: the system has no room for the bigger map
+            raise MemoryError(f"cannot grow {name} to {need:,} items: {err}") from None
 
     def nbytes(self) -> int:
         return sum(self[name].nbytes for name in self._dtype)

@@ -173,3 +173,17 @@ def test_pair_option_columns(run):
     assert r.stdout == "depth,misclassifications\n0,2\n1,0\n"
     r = run("relate", "--example", "--x", "depth", "--y", "depth")
     assert r.exit_code == 2 and "must differ" in r.stderr
+
+
+def test_out_of_memory_is_a_message_not_a_traceback(run, monkeypatch):
+    import dagger_cli.engine as engine
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("cannot grow edge_child")
+
+    monkeypatch.setattr(engine, "build_dag", no_memory)
+    result = run("relate", "--example")
+    assert result.exit_code == 3
+    assert "out of memory; nothing was written" in result.stderr
+    assert "--max-memory" in result.stderr
+    assert "Traceback" not in result.stderr
