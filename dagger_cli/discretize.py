@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from typing import Sequence
 
 from .errors import InputError
-from .table import MISSING_MARKERS
+from .table import MISSING_MARKERS, parse_number
 
 #: A numeric column with more distinct values than this is reported by :func:`wide_columns`.
 WIDE_THRESHOLD = 20
@@ -27,12 +27,9 @@ LABEL_DIGITS = 6
 
 
 def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    # inf and nan cannot bound an interval label; such a column is treated as nominal.
-    return value if math.isfinite(value) else None
+    value = parse_number(text)
+    # inf cannot bound an interval label; such a column is treated as nominal.
+    return value if value is not None and math.isfinite(value) else None
 
 
 def numeric_values(column: Sequence[str]) -> list[float] | None:

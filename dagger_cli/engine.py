@@ -108,9 +108,6 @@ class FrontStore:
         e = s + self.fref[node, 1]
         return self.fxy[s:e, 0], self.fxy[s:e, 1], self.fch[s:e]
 
-    def nbytes(self) -> int:
-        return self.fref.nbytes + self.fxy.nbytes + self.fch.nbytes
-
 
 @dataclass(eq=False)
 class Relation:
@@ -203,18 +200,6 @@ def parse_size(text: str | int | None) -> int | None:
         raise InputError(f"cannot read size {text!r}; expected e.g. 500M, 2G or 2GiB") from None
 
 
-def _grow(arr: np.ndarray, need: int, used: int) -> np.ndarray:
-    """``arr`` with room for ``need`` rows (at least doubled), its first ``used`` rows kept.
-
-    Only the used part is copied: the rest of a new array stays untouched, so the
-    operating system does not even map it until it is written."""
-    if need <= arr.shape[0]:
-        return arr
-    out = np.empty((max(need, 2 * arr.shape[0]),) + arr.shape[1:], dtype=arr.dtype)
-    out[:used] = arr[:used]
-    return out
-
-
 _MMAP = sys.platform.startswith("linux") and hasattr(mmap, "MAP_ANONYMOUS")
 
 
@@ -249,8 +234,10 @@ class GrowableArrays:
         size = self[name].size
         if need <= size:
             return
-        if not self._mmap:
-            self._views[name] = _grow(self._views[name], need, used)
+        if not self._mmap:  # a new array, only the used part copied
+            out = np.empty(max(need, 2 * size), dtype=self._dtype[name])
+            out[:used] = self._views[name][:used]
+            self._views[name] = out
             return
         del self._views[name]  # release the buffer so that the map can move
         try:
@@ -297,16 +284,13 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     })
     # One batch's buffers (see fast.discover): per node, per non-constant attribute, per child.
     bn = fast.BATCH_NODES
-    b = {
-        "b_k": np.zeros(bn, np.int32), "b_qoff": np.zeros(bn + 1, np.int64),
-        "b_voff": np.zeros(bn + 1, np.int64),
-        "q_attr": np.zeros(max(4 * m, 4096), np.int32), "q_nv": np.zeros(max(4 * m, 4096), np.int32),
-        "v_val": np.zeros(16384, np.int32), "v_h1": np.zeros(16384, np.uint64),
-        "v_h2": np.zeros(16384, np.uint64),
-        "p_node": np.zeros(4096, np.int64), "p_attr": np.zeros(4096, np.int32),
-        "p_val": np.zeros(4096, np.int32), "p_child": np.zeros(4096, np.int64),
-        "p_grp": np.zeros(4097, np.int64),
-    }
+    b = GrowableArrays({
+        "b_k": (bn, np.int32), "b_qoff": (bn + 1, np.int64), "b_voff": (bn + 1, np.int64),
+        "q_attr": (max(4 * m, 4096), np.int32), "q_nv": (max(4 * m, 4096), np.int32),
+        "v_val": (16384, np.int32), "v_h1": (16384, np.uint64), "v_h2": (16384, np.uint64),
+        "p_node": (4096, np.int64), "p_attr": (4096, np.int32), "p_val": (4096, np.int32),
+        "p_child": (4096, np.int64), "p_grp": (4097, np.int64),
+    })
     ht = np.zeros(2 * 4096, np.uint64)  # 4096 slots (see fast._ht_insert)
     # The root: every row, every attribute a candidate.
     a["node_size"][0] = n
@@ -315,7 +299,7 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     a["attr_pool"][:m] = np.arange(m)
     fast._ht_insert(ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)),
                     0)
-    counters = np.zeros(12, np.int64)
+    counters = np.zeros(fast.N_COUNTERS, np.int64)
     counters[fast.C_NODES] = 1
     counters[fast.C_ROWS] = n
     counters[fast.C_ATTRS] = m
@@ -324,7 +308,7 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
                  "node_major")
     first = progress.first_call()
     while True:
-        needs = np.zeros(9, np.int64)
+        needs = np.zeros(fast.N_NEEDS, np.int64)
         with first:
             status = fast.discover(
                 rc, nvals, dec, len(table.decision_values), key1, key2, cmask,
@@ -343,7 +327,7 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
                 f"processing {done:,} of {nodes:,} discovered. {_estimate(done, nodes)}"
             )
         if status == 2:
-            nodes, nb = int(counters[fast.C_NODES]), int(counters[fast.C_BUNDLES])
+            nb = int(counters[fast.C_BUNDLES])
             if needs[fast.N_NODES]:
                 for k in node_keys:
                     a.grow(k, int(needs[fast.N_NODES]), nodes)
@@ -365,16 +349,16 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
             # Batch buffers: filled by phase A, which has not run when they must grow.
             if needs[fast.N_QBUF]:
                 for k in ("q_attr", "q_nv"):
-                    b[k] = _grow(b[k], int(needs[fast.N_QBUF]), 0)
+                    b.grow(k, int(needs[fast.N_QBUF]), 0)
             if needs[fast.N_VBUF]:
                 for k in ("v_val", "v_h1", "v_h2"):
-                    b[k] = _grow(b[k], int(needs[fast.N_VBUF]), 0)
+                    b.grow(k, int(needs[fast.N_VBUF]), 0)
             if needs[fast.N_PEND]:
                 pend = int(counters[fast.C_PEND])
                 for k in ("p_node", "p_attr", "p_val", "p_child"):
-                    b[k] = _grow(b[k], int(needs[fast.N_PEND]), pend)
-                b["p_grp"] = _grow(b["p_grp"], b["p_node"].size + 1, 0)
-        used = a.nbytes() + sum(v.nbytes for v in b.values()) + ht.nbytes
+                    b.grow(k, int(needs[fast.N_PEND]), pend)
+                b.grow("p_grp", b["p_node"].size + 1, 0)
+        used = a.nbytes() + b.nbytes() + ht.nbytes
         if max_memory is not None and used > max_memory:
             raise LimitError(
                 f"the DAG needs more than {max_memory / 2**20:,.0f} MiB (--max-memory): "

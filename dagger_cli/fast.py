@@ -39,10 +39,10 @@ MAXK = 1
 INF = np.iinfo(np.int64).max
 
 # Indices into the discovery counters array.
-(C_NODES, C_CUR, C_ROWS, C_ATTRS, C_BUNDLES, C_EDGES, C_TERMINAL, C_WORK, C_PHASE, C_BHI,
- C_BPOS, C_PEND) = range(12)
+(C_NODES, C_CUR, C_ROWS, C_ATTRS, C_BUNDLES, C_EDGES, C_TERMINAL, C_PHASE, C_BHI, C_BPOS,
+ C_PEND, N_COUNTERS) = range(12)
 # Indices into the needs array returned when something must grow.
-N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH, N_QBUF, N_VBUF, N_PEND = range(9)
+N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH, N_QBUF, N_VBUF, N_PEND, N_NEEDS = range(10)
 #: Nodes of one discovery batch at most, and its row x attribute visits (about).
 BATCH_NODES = 65536
 BATCH_WORK = 1_000_000
@@ -108,8 +108,7 @@ def rehash(ht, new_slots):
 @njit(cache=True)
 def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, node_size,
                node_attr_start, node_attr_len, node_mis, node_major, row_pool, attr_pool,
-               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand,
-               uoff, ucand):
+               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand):
     """Phase A for node ``i`` (slot ``t`` of the batch): its leaf (most common decision,
     smallest on a tie; misclassified rows) and, if impure, the key sums of every child of
     every non-constant candidate attribute, in attribute then value order. Touches only
@@ -132,17 +131,14 @@ def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, no
         # One pass over the rows accumulates, for every candidate attribute and value,
         # both key sums (key2's low bits count the rows). A row's keys are loaded once
         # and the attributes' accumulators are independent.
+        # cand and off are unsigned: no negative-index wrap-around code in the innermost loop.
         a0 = node_attr_start[i]
         nc = node_attr_len[i]
         tot = 0
         for q in range(nc):
-            cand[q] = attr_pool[a0 + q]
-            off[q] = tot
-            tot += nvals[cand[q]]
-        # Unsigned indices: no negative-index wrap-around code in the innermost loop.
-        for q in range(nc):
-            ucand[q] = np.uint64(cand[q])
-            uoff[q] = np.uint64(2 * off[q])
+            cand[q] = np.uint64(attr_pool[a0 + q])
+            off[q] = np.uint64(tot)
+            tot += nvals[attr_pool[a0 + q]]
         um = np.uint64(m)
         one = np.uint64(1)
         for r in rows:
@@ -150,22 +146,23 @@ def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, no
             k2 = key2[r]
             base = np.uint64(r) * um
             for q in range(nc):
-                j = uoff[q] + (np.uint64(rc[base + ucand[q]]) << one)
+                j = (off[q] + np.uint64(rc[base + cand[q]])) << one
                 hh[j] += k1
                 hh[j + one] += k2
         qo = b_qoff[t]
         vo = b_voff[t]
         for q in range(nc):
+            a = np.int64(cand[q])
+            o = np.int64(off[q])
             present = 0
-            o = off[q]
-            for j in range(o, o + nvals[cand[q]]):
+            for j in range(o, o + nvals[a]):
                 if hh[2 * j + 1] & cmask:
                     present += 1
             if present > 1:
-                q_attr[qo + k] = cand[q]
+                q_attr[qo + k] = a
                 q_nv[qo + k] = present
                 k += 1
-                for j in range(o, o + nvals[cand[q]]):
+                for j in range(o, o + nvals[a]):
                     if hh[2 * j + 1] & cmask:
                         v_val[vo] = j - o
                         v_h1[vo] = hh[2 * j]
@@ -263,16 +260,13 @@ def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
             for pa in prange(pieces):
                 hh = np.zeros(2 * total, dtype=np.uint64)
                 dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
-                off = np.zeros(max(m, 1), dtype=np.int64)
-                cand = np.zeros(max(m, 1), dtype=np.int64)
-                uoff = np.zeros(max(m, 1), dtype=np.uint64)
-                ucand = np.zeros(max(m, 1), dtype=np.uint64)
+                off = np.zeros(max(m, 1), dtype=np.uint64)
+                cand = np.zeros(max(m, 1), dtype=np.uint64)
                 for ta in range(pa, bn, pieces):
                     _scan_node(lo + ta, ta, rc, m, nvals, dec, n_dec, key1, key2, cmask,
                                node_start, node_size, node_attr_start, node_attr_len,
                                node_mis, node_major, row_pool, attr_pool, b_k, b_qoff,
-                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand,
-                               uoff, ucand)
+                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand)
             work += wk
             counters[C_BHI] = hi
             counters[C_BPOS] = lo
@@ -542,6 +536,19 @@ def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, p
 
 
 @njit(cache=True)
+def _scratch(cap):
+    """The scratch arrays of :func:`_node_front`, each of length ``cap``: x, y and
+    bundle index of a bundle's running front (a), of its products with the next child (b),
+    of a node's candidates (c) and of its front (o)."""
+    return (np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64),
+            np.zeros(cap, dtype=np.int32), np.empty(cap, dtype=np.int64),
+            np.empty(cap, dtype=np.int64), np.zeros(cap, dtype=np.int32),
+            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64),
+            np.empty(cap, dtype=np.int32), np.empty(cap, dtype=np.int64),
+            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int32))
+
+
+@njit(cache=True)
 def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundle_edge_start,
                  edge_child, params, fref, fxy, bound, out_x, out_y, out_c, out_len):
     """The fronts of chunk nodes ``t = pc, pc + pieces, ...`` (below ``nk``), node ``t``'s
@@ -583,18 +590,7 @@ def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundl
             px[o + q] = fxy[2 * (s + q)]
             py[o + q] = fxy[2 * (s + q) + 1]
     cap = 64
-    ax = np.empty(cap, dtype=np.int64)
-    ay = np.empty(cap, dtype=np.int64)
-    ac = np.zeros(cap, dtype=np.int32)
-    bx = np.empty(cap, dtype=np.int64)
-    by = np.empty(cap, dtype=np.int64)
-    bc = np.zeros(cap, dtype=np.int32)
-    cx = np.empty(cap, dtype=np.int64)
-    cy = np.empty(cap, dtype=np.int64)
-    cc = np.empty(cap, dtype=np.int32)
-    ox = np.empty(cap, dtype=np.int64)
-    oy = np.empty(cap, dtype=np.int64)
-    oc = np.empty(cap, dtype=np.int32)
+    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
     sbx = np.full(bound + 2, INF, dtype=np.int64)
     sbi = np.zeros(bound + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
@@ -606,18 +602,7 @@ def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundl
             if cnt >= 0:
                 break
             cap = max(-cnt, 2 * cap)
-            ax = np.empty(cap, dtype=np.int64)
-            ay = np.empty(cap, dtype=np.int64)
-            ac = np.zeros(cap, dtype=np.int32)
-            bx = np.empty(cap, dtype=np.int64)
-            by = np.empty(cap, dtype=np.int64)
-            bc = np.zeros(cap, dtype=np.int32)
-            cx = np.empty(cap, dtype=np.int64)
-            cy = np.empty(cap, dtype=np.int64)
-            cc = np.empty(cap, dtype=np.int32)
-            ox = np.empty(cap, dtype=np.int64)
-            oy = np.empty(cap, dtype=np.int64)
-            oc = np.empty(cap, dtype=np.int32)
+            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
         if cnt > bound:
             out_len[t] = -1
             continue

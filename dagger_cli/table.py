@@ -36,7 +36,8 @@ DUPLICATE_POLICIES = ("merge", "keep")
 MISSING_LABEL = "?"
 
 
-def _as_number(text: str) -> float | None:
+def parse_number(text: str) -> float | None:
+    """``text`` as a number (inf included), or None if it is not one (or is NaN)."""
     try:
         value = float(text)
     except ValueError:
@@ -53,7 +54,7 @@ def value_order(values: Iterable[str]) -> list[str]:
     ['10', 'a', 'b']
     """
     distinct = set(values)
-    numbers = {v: _as_number(v) for v in distinct}
+    numbers = {v: parse_number(v) for v in distinct}
     if distinct and all(n is not None for n in numbers.values()):
         return sorted(distinct, key=lambda v: (numbers[v], v))
     return sorted(distinct)
