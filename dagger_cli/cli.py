@@ -34,8 +34,10 @@ def handle_errors(func):
             _echo_err("interrupted; nothing was written")
             sys.exit(130)
         except MemoryError:
-            _echo_err("error: out of memory; nothing was written. --max-memory SIZE or "
-                      "--max-subtables N stop a run early with an estimate of its size")
+            _echo_err(
+                "error: out of memory; nothing was written. --max-memory SIZE or "
+                "--max-subtables N stop a run early with an estimate of its size"
+            )
             sys.exit(3)
         except BrokenPipeError:
             sys.exit(0)
@@ -46,32 +48,60 @@ def handle_errors(func):
 def table_options(func):
     """Options shared by every command that reads a decision table."""
     opts = [
-        click.option("--decision", metavar="COL", default=None,
-                     help="Decision column (default: the last column; a registered dataset's own)."),
-        click.option("--drop", metavar="COL", multiple=True,
-                     help="Drop this column before anything else (repeatable)."),
-        click.option("--missing", type=click.Choice(["mode", "value", "error"]), default=None,
-                     help="Missing values (?, empty, NA): fill with the column's most common value "
-                          "(mode, default), keep as a value of their own '?' (value), or refuse (error)."),
-        click.option("--duplicates", type=click.Choice(["merge", "keep"]), default=None,
-                     help="Equal rows: merge into one row with the most common decision (merge, "
-                          "default) or keep them all (keep)."),
-        click.option("--bins", type=click.IntRange(min=2), default=None, metavar="K",
-                     help="Discretize numeric columns with more than K distinct values into K "
-                          "equal-frequency bins."),
+        click.option(
+            "--decision",
+            metavar="COL",
+            default=None,
+            help="Decision column (default: the last column; a registered dataset's own).",
+        ),
+        click.option(
+            "--drop",
+            metavar="COL",
+            multiple=True,
+            help="Drop this column before anything else (repeatable).",
+        ),
+        click.option(
+            "--missing",
+            type=click.Choice(["mode", "value", "error"]),
+            default=None,
+            help="Missing values (?, empty, NA): fill with the column's most common value "
+            "(mode, default), keep as a value of their own '?' (value), or refuse (error).",
+        ),
+        click.option(
+            "--duplicates",
+            type=click.Choice(["merge", "keep"]),
+            default=None,
+            help="Equal rows: merge into one row with the most common decision (merge, "
+            "default) or keep them all (keep).",
+        ),
+        click.option(
+            "--bins",
+            type=click.IntRange(min=2),
+            default=None,
+            metavar="K",
+            help="Discretize numeric columns with more than K distinct values into K "
+            "equal-frequency bins.",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
     return func
 
 
-def load_table(source: str, *, decision=None, drop=(), missing=None, duplicates=None, bins=None,
-               quiet=False):
+def load_table(
+    source: str, *, decision=None, drop=(), missing=None, duplicates=None, bins=None, quiet=False
+):
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
 
-    table = resolve_table(source, decision=decision, drop=tuple(drop) or None, missing=missing,
-                          duplicates=duplicates, bins=bins)
+    table = resolve_table(
+        source,
+        decision=decision,
+        drop=tuple(drop) or None,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+    )
     if not quiet:
         for line in table.report.lines():
             _echo_err(f"{table.name}: {line}")
@@ -95,22 +125,55 @@ def pair_options(func):
 
     names = click.Choice(list(COSTS))
     opts = [
-        click.option("--x", "x_cost", type=names, default="total-path-length", show_default=True,
-                     help="First cost (x axis)."),
-        click.option("--y", "y_cost", type=names, default="misclassifications", show_default=True,
-                     help="Second cost (y axis)."),
-        click.option("--max-x", type=click.IntRange(min=0), metavar="N",
-                     help="F(N): the least y among trees with x <= N."),
-        click.option("--max-y", type=click.IntRange(min=0), metavar="K",
-                     help="G(K): the least x among trees with y <= K."),
-        click.option("--max-misclassifications", "max_mis", type=click.IntRange(min=0), metavar="K",
-                     help="Bound on misclassifications (whichever axis has that cost)."),
-        click.option("--max-total-path-length", "max_tpl", type=click.IntRange(min=0), metavar="N",
-                     help="Bound on total path length (whichever axis has that cost)."),
-        click.option("--exact-only", is_flag=True,
-                     help="Only trees without avoidable misclassifications (a subtable with "
-                          "several decisions is a leaf only if nothing splits it); makes depth "
-                          "vs total-path-length informative."),
+        click.option(
+            "--x",
+            "x_cost",
+            type=names,
+            default="total-path-length",
+            show_default=True,
+            help="First cost (x axis).",
+        ),
+        click.option(
+            "--y",
+            "y_cost",
+            type=names,
+            default="misclassifications",
+            show_default=True,
+            help="Second cost (y axis).",
+        ),
+        click.option(
+            "--max-x",
+            type=click.IntRange(min=0),
+            metavar="N",
+            help="F(N): the least y among trees with x <= N.",
+        ),
+        click.option(
+            "--max-y",
+            type=click.IntRange(min=0),
+            metavar="K",
+            help="G(K): the least x among trees with y <= K.",
+        ),
+        click.option(
+            "--max-misclassifications",
+            "max_mis",
+            type=click.IntRange(min=0),
+            metavar="K",
+            help="Bound on misclassifications (whichever axis has that cost).",
+        ),
+        click.option(
+            "--max-total-path-length",
+            "max_tpl",
+            type=click.IntRange(min=0),
+            metavar="N",
+            help="Bound on total path length (whichever axis has that cost).",
+        ),
+        click.option(
+            "--exact-only",
+            is_flag=True,
+            help="Only trees without avoidable misclassifications (a subtable with "
+            "several decisions is a leaf only if nothing splits it); makes depth "
+            "vs total-path-length informative.",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -119,13 +182,20 @@ def pair_options(func):
 
 def engine_options(func):
     opts = [
-        click.option("--max-subtables", type=click.IntRange(min=1), metavar="N",
-                     help="Stop with a message if the DAG has more than N subtables."),
-        click.option("--max-memory", metavar="SIZE",
-                     help="Stop with a message if the engine needs more memory than SIZE "
-                          "(e.g. 500M, 2G)."),
-        click.option("--quiet", "-q", is_flag=True,
-                     help="No preprocessing report or progress on stderr."),
+        click.option(
+            "--max-subtables",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Stop with a message if the DAG has more than N subtables.",
+        ),
+        click.option(
+            "--max-memory",
+            metavar="SIZE",
+            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, 2G).",
+        ),
+        click.option(
+            "--quiet", "-q", is_flag=True, help="No preprocessing report or progress on stderr."
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -134,8 +204,10 @@ def engine_options(func):
 
 def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
     """Fold the named bounds into (max_x, max_y)."""
-    for value, cost, flag in ((max_mis, "misclassifications", "--max-misclassifications"),
-                              (max_tpl, "total-path-length", "--max-total-path-length")):
+    for value, cost, flag in (
+        (max_mis, "misclassifications", "--max-misclassifications"),
+        (max_tpl, "total-path-length", "--max-total-path-length"),
+    ):
         if value is None:
             continue
         if cost == x_cost:
@@ -160,32 +232,97 @@ def _get_table(table, example, **opts):
 @main.command(context_settings=CONTEXT)
 @click.argument("table", required=False)
 @table_options
-@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table (4 rows, 3 attributes).")
+@click.option(
+    "--example", is_flag=True, help="Use the paper's Fig. 4 table (4 rows, 3 attributes)."
+)
 @pair_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the front as CSV to this file.")
-@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text",
-              show_default=True, help="Format of what is printed on stdout.")
-@click.option("--stats", is_flag=True, help="Also print the DAG's size (subtables, bundles, edges).")
-@click.option("--engine", type=click.Choice(["fast", "baseline", "paper"]), default="fast",
-              show_default=True, help="fast: compiled kernels; baseline: plain recursion (slow "
-                                      "oracle); paper: the paper's dense algorithm (small tables).")
-@click.option("--plot", "plot", is_flag=False, flag_value="", default=None, metavar="[PATH]",
-              help="Draw the front (png, svg or pdf from the extension). Without PATH: beside "
-                   "the CSV, or <table>.png (and <table>.csv) in the current folder.")
-@click.option("--kind", type=click.Choice(["lambda", "average-depth", "inverse"]), default="lambda",
-              show_default=True, help="Plot view: x vs y; average depth vs y; or y vs average depth.")
-@click.option("--drop-base", is_flag=True, help="Leave the single-leaf tree's point out of the plot.")
-@click.option("--trees", "trees_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write the tree of every Pareto point into this folder (JSON and text).")
-@click.option("--greedy", is_flag=True,
-              help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
-                   "overlay their points on the plot.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the front as CSV to this file.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "csv", "json"]),
+    default="text",
+    show_default=True,
+    help="Format of what is printed on stdout.",
+)
+@click.option(
+    "--stats", is_flag=True, help="Also print the DAG's size (subtables, bundles, edges)."
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["fast", "baseline", "paper"]),
+    default="fast",
+    show_default=True,
+    help="fast: compiled kernels; baseline: plain recursion (slow "
+    "oracle); paper: the paper's dense algorithm (small tables).",
+)
+@click.option(
+    "--plot",
+    "plot",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[PATH]",
+    help="Draw the front (png, svg or pdf from the extension). Without PATH: beside "
+    "the CSV, or <table>.png (and <table>.csv) in the current folder.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["lambda", "average-depth", "inverse"]),
+    default="lambda",
+    show_default=True,
+    help="Plot view: x vs y; average depth vs y; or y vs average depth.",
+)
+@click.option(
+    "--drop-base", is_flag=True, help="Leave the single-leaf tree's point out of the plot."
+)
+@click.option(
+    "--trees",
+    "trees_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write the tree of every Pareto point into this folder (JSON and text).",
+)
+@click.option(
+    "--greedy",
+    is_flag=True,
+    help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
+    "overlay their points on the plot.",
+)
 @engine_options
 @handle_errors
-def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
-           max_mis, max_tpl, exact_only, output, fmt, stats, engine, plot, kind, drop_base, trees_dir, greedy,
-           max_subtables, max_memory, quiet):
+def relate(
+    table,
+    decision,
+    drop,
+    missing,
+    duplicates,
+    bins,
+    example,
+    x_cost,
+    y_cost,
+    max_x,
+    max_y,
+    max_mis,
+    max_tpl,
+    exact_only,
+    output,
+    fmt,
+    stats,
+    engine,
+    plot,
+    kind,
+    drop_base,
+    trees_dir,
+    greedy,
+    max_subtables,
+    max_memory,
+    quiet,
+):
     """Pareto-optimal points of two tree costs over every decision tree for TABLE.
 
     TABLE is a registered dataset name (see `dagger datasets`) or a CSV file with a header.
@@ -197,18 +334,44 @@ def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
-    tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
-                     duplicates=duplicates, bins=bins, quiet=quiet)
-    rel = run(tab, x_cost, y_cost, engine=engine, max_subtables=max_subtables,
-              max_memory=max_memory, progress=not quiet, exact_only=exact_only)
+    tab = _get_table(
+        table,
+        example,
+        decision=decision,
+        drop=drop,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+        quiet=quiet,
+    )
+    rel = run(
+        tab,
+        x_cost,
+        y_cost,
+        engine=engine,
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        progress=not quiet,
+        exact_only=exact_only,
+    )
     front = rel.front
     queries = {}
     if max_y is not None:
-        queries["G"] = {"function": "G", "bound": max_y, "value": front.least_x(max_y),
-                        "of": front.x_cost.name, "given": front.y_cost.name}
+        queries["G"] = {
+            "function": "G",
+            "bound": max_y,
+            "value": front.least_x(max_y),
+            "of": front.x_cost.name,
+            "given": front.y_cost.name,
+        }
     if max_x is not None:
-        queries["F"] = {"function": "F", "bound": max_x, "value": front.least_y(max_x),
-                        "of": front.y_cost.name, "given": front.x_cost.name}
+        queries["F"] = {
+            "function": "F",
+            "bound": max_x,
+            "value": front.least_y(max_x),
+            "of": front.y_cost.name,
+            "given": front.x_cost.name,
+        }
     shown = front.restrict(x_max=max_x, y_max=max_y)
     if plot == "" and output is None:
         output = Path(f"{tab.name}.csv")
@@ -234,8 +397,15 @@ def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_
 
         path = Path(plot) if plot else output.with_suffix(".png")
         extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
-        fig = plot_front(shown, kind=kind, drop_base=drop_base, table_name=tab.name,
-                         n_rows=tab.n_rows, n_attributes=tab.n_attributes, extra=extra)
+        fig = plot_front(
+            shown,
+            kind=kind,
+            drop_base=drop_base,
+            table_name=tab.name,
+            n_rows=tab.n_rows,
+            n_attributes=tab.n_attributes,
+            extra=extra,
+        )
         try:
             save_figure(fig, path)
         except ValueError as err:
@@ -248,8 +418,9 @@ def relate(table, decision, drop, missing, duplicates, bins, example, x_cost, y_
         if st is not None:
             _echo_err(out.stats_text(st))
     elif fmt == "json":
-        doc = out.front_json(shown, table=tab, stats=st, engine=engine, queries=queries or None,
-                             greedy=comparison)
+        doc = out.front_json(
+            shown, table=tab, stats=st, engine=engine, queries=queries or None, greedy=comparison
+        )
         click.echo(doc, nl=False)
     else:
         click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
@@ -273,15 +444,44 @@ def _tree_files(rel, folder: Path):
 @table_options
 @click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
 @pair_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "dot"]), default="text",
-              show_default=True, help="What is printed (or written to -o with another extension).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
-                   "any other name gets --format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "dot"]),
+    default="text",
+    show_default=True,
+    help="What is printed (or written to -o with another extension).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
+    "any other name gets --format.",
+)
 @engine_options
 @handle_errors
-def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_cost, max_x, max_y,
-         max_mis, max_tpl, exact_only, fmt, output, max_subtables, max_memory, quiet):
+def tree(
+    table,
+    decision,
+    drop,
+    missing,
+    duplicates,
+    bins,
+    example,
+    x_cost,
+    y_cost,
+    max_x,
+    max_y,
+    max_mis,
+    max_tpl,
+    exact_only,
+    fmt,
+    output,
+    max_subtables,
+    max_memory,
+    quiet,
+):
     """An optimal decision tree for TABLE at one point of the front.
 
     With --max-misclassifications K (or --max-y K): a tree with the least total path length
@@ -297,12 +497,29 @@ def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_co
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
     if (max_x is None) == (max_y is None):
-        raise InputError("give exactly one bound: --max-misclassifications/--max-y or "
-                         "--max-total-path-length/--max-x")
-    tab = _get_table(table, example, decision=decision, drop=drop, missing=missing,
-                     duplicates=duplicates, bins=bins, quiet=quiet)
-    rel = run(tab, x_cost, y_cost, max_subtables=max_subtables, max_memory=max_memory,
-              progress=not quiet, exact_only=exact_only)
+        raise InputError(
+            "give exactly one bound: --max-misclassifications/--max-y or "
+            "--max-total-path-length/--max-x"
+        )
+    tab = _get_table(
+        table,
+        example,
+        decision=decision,
+        drop=drop,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+        quiet=quiet,
+    )
+    rel = run(
+        tab,
+        x_cost,
+        y_cost,
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        progress=not quiet,
+        exact_only=exact_only,
+    )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
     if output is None:
@@ -322,22 +539,38 @@ def tree(table, decision, drop, missing, duplicates, bins, example, x_cost, y_co
 
 def _costs_line(t) -> str:
     c = t.costs()
-    return (f"total path length {c['total_path_length']}, misclassifications "
-            f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves")
+    return (
+        f"total path length {c['total_path_length']}, misclassifications "
+        f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves"
+    )
 
 
 @main.command(context_settings=CONTEXT)
 @click.argument("names", nargs=-1)
 @click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
-@click.option("--data-home", type=click.Path(file_okay=False, path_type=Path),
-              help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).")
-@click.option("--mirror", metavar="URL",
-              help="Base URL instead of UCI's (http(s)://, file:// or a folder); default "
-                   "$DAGGER_UCI_MIRROR.")
-@click.option("--offline", is_flag=True, default=None,
-              help="Never touch the network (also DAGGER_OFFLINE=1): succeed only from the cache.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
-              help="Seconds to wait for the server to connect or send data.")
+@click.option(
+    "--data-home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).",
+)
+@click.option(
+    "--mirror",
+    metavar="URL",
+    help="Base URL instead of UCI's (http(s)://, file:// or a folder); default $DAGGER_UCI_MIRROR.",
+)
+@click.option(
+    "--offline",
+    is_flag=True,
+    default=None,
+    help="Never touch the network (also DAGGER_OFFLINE=1): succeed only from the cache.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for the server to connect or send data.",
+)
 @handle_errors
 def fetch(names, fetch_all, data_home, mirror, offline, timeout):
     """Download registered datasets into the cache and verify their checksums."""
@@ -347,14 +580,16 @@ def fetch(names, fetch_all, data_home, mirror, offline, timeout):
         raise InputError("give dataset NAMES or --all (see `dagger datasets`)")
     todo = list(datasets.REGISTRY) if fetch_all else [datasets.get_dataset(n).name for n in names]
     for name in todo:
-        path = datasets.fetch(name, data_home=data_home, mirror=mirror, offline=offline,
-                              timeout=timeout)
+        path = datasets.fetch(
+            name, data_home=data_home, mirror=mirror, offline=offline, timeout=timeout
+        )
         click.echo(f"{name}: {path}")
 
 
 @main.command(name="datasets", context_settings=CONTEXT)
-@click.option("--data-home", type=click.Path(file_okay=False, path_type=Path),
-              help="Cache folder to look in.")
+@click.option(
+    "--data-home", type=click.Path(file_okay=False, path_type=Path), help="Cache folder to look in."
+)
 @handle_errors
 def datasets_cmd(data_home):
     """List the registered datasets (never touches the network)."""
@@ -362,8 +597,17 @@ def datasets_cmd(data_home):
 
     rows = dataset_table_rows(data_home)
     head = ["name", "rows", "attributes", "classes", "cached", "source"]
-    cells = [head] + [[r["name"], str(r["rows"]), str(r["attributes"]), str(r["classes"]),
-                       "yes" if r["cached"] else "no", r["url"]] for r in rows]
+    cells = [head] + [
+        [
+            r["name"],
+            str(r["rows"]),
+            str(r["attributes"]),
+            str(r["classes"]),
+            "yes" if r["cached"] else "no",
+            r["url"],
+        ]
+        for r in rows
+    ]
     widths = [max(len(c[j]) for c in cells) for j in range(len(head) - 1)]
     for c in cells:
         click.echo("  ".join([v.ljust(w) for v, w in zip(c, widths)] + [c[-1]]))
@@ -372,8 +616,12 @@ def datasets_cmd(data_home):
 @main.command(context_settings=CONTEXT)
 @click.argument("table")
 @table_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the prepared table here (default: stdout).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the prepared table here (default: stdout).",
+)
 @handle_errors
 def prepare(table, decision, drop, missing, duplicates, bins, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
@@ -385,8 +633,9 @@ def prepare(table, decision, drop, missing, duplicates, bins, output):
 
     from .output import atomic_write
 
-    tab = load_table(table, decision=decision, drop=drop, missing=missing,
-                     duplicates=duplicates, bins=bins)
+    tab = load_table(
+        table, decision=decision, drop=drop, missing=missing, duplicates=duplicates, bins=bins
+    )
     header, records = tab.to_records()
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

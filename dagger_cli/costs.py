@@ -42,16 +42,33 @@ class Cost:
 COSTS: dict[str, Cost] = {
     c.name: c
     for c in (
-        Cost("depth", "depth", "Depth", MAX, 0, 0, 1, 0,
-             "longest root-to-leaf path (edges)"),
-        Cost("total-path-length", "total_path_length", "Total path length", SUM, 0, 0, 0, 1,
-             "sum over rows of the depth of the leaf each row reaches (average depth = this / rows)"),
-        Cost("nodes", "nodes", "Number of nodes", SUM, 1, 0, 1, 0,
-             "number of nodes, leaves included"),
-        Cost("leaves", "leaves", "Number of leaves", SUM, 1, 0, 0, 0,
-             "number of leaves"),
-        Cost("misclassifications", "misclassifications", "No of misclassifications", SUM, 0, 1, 0, 0,
-             "rows whose leaf decision differs from their own decision"),
+        Cost("depth", "depth", "Depth", MAX, 0, 0, 1, 0, "longest root-to-leaf path (edges)"),
+        Cost(
+            "total-path-length",
+            "total_path_length",
+            "Total path length",
+            SUM,
+            0,
+            0,
+            0,
+            1,
+            "sum over rows of the depth of the leaf each row reaches (average depth = this / rows)",
+        ),
+        Cost(
+            "nodes", "nodes", "Number of nodes", SUM, 1, 0, 1, 0, "number of nodes, leaves included"
+        ),
+        Cost("leaves", "leaves", "Number of leaves", SUM, 1, 0, 0, 0, "number of leaves"),
+        Cost(
+            "misclassifications",
+            "misclassifications",
+            "No of misclassifications",
+            SUM,
+            0,
+            1,
+            0,
+            0,
+            "rows whose leaf decision differs from their own decision",
+        ),
     )
 }
 
@@ -61,8 +78,12 @@ DEFAULT_Y = "misclassifications"
 
 def get_cost(name: str) -> Cost:
     key = name.strip().lower().replace("_", "-")
-    aliases = {"tpl": "total-path-length", "lambda": "total-path-length", "mu": "misclassifications",
-               "misclassification": "misclassifications"}
+    aliases = {
+        "tpl": "total-path-length",
+        "lambda": "total-path-length",
+        "mu": "misclassifications",
+        "misclassification": "misclassifications",
+    }
     key = aliases.get(key, key)
     if key not in COSTS:
         raise InputError(f"unknown cost {name!r}; expected one of: {', '.join(COSTS)}")

@@ -37,9 +37,9 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from .errors import DaggerError, DownloadError, InputError
 
@@ -137,10 +137,24 @@ REGISTRY: dict[str, Dataset] = _entries(
         folder="lymphography",
         filename="lymphography.data",
         columns=(
-            "class", "lymphatics", "block_of_affere", "bl_of_lymph_c", "bl_of_lymph_s",
-            "by_pass", "extravasates", "regeneration_of", "early_uptake_in", "lym_nodes_dimin",
-            "lym_nodes_enlar", "changes_in_lym", "defect_in_node", "changes_in_node",
-            "changes_in_stru", "special_forms", "dislocation_of", "exclusion_of_no",
+            "class",
+            "lymphatics",
+            "block_of_affere",
+            "bl_of_lymph_c",
+            "bl_of_lymph_s",
+            "by_pass",
+            "extravasates",
+            "regeneration_of",
+            "early_uptake_in",
+            "lym_nodes_dimin",
+            "lym_nodes_enlar",
+            "changes_in_lym",
+            "defect_in_node",
+            "changes_in_node",
+            "changes_in_stru",
+            "special_forms",
+            "dislocation_of",
+            "exclusion_of_no",
             "no_of_nodes_in",
         ),
         decision="class",
@@ -157,11 +171,29 @@ REGISTRY: dict[str, Dataset] = _entries(
         folder="mushroom",
         filename="agaricus-lepiota.data",
         columns=(
-            "class", "cap-shape", "cap-surface", "cap-color", "bruises", "odor",
-            "gill-attachment", "gill-spacing", "gill-size", "gill-color", "stalk-shape",
-            "stalk-root", "stalk-surface-above-ring", "stalk-surface-below-ring",
-            "stalk-color-above-ring", "stalk-color-below-ring", "veil-type", "veil-color",
-            "ring-number", "ring-type", "spore-print-color", "population", "habitat",
+            "class",
+            "cap-shape",
+            "cap-surface",
+            "cap-color",
+            "bruises",
+            "odor",
+            "gill-attachment",
+            "gill-spacing",
+            "gill-size",
+            "gill-color",
+            "stalk-shape",
+            "stalk-root",
+            "stalk-surface-above-ring",
+            "stalk-surface-below-ring",
+            "stalk-color-above-ring",
+            "stalk-color-below-ring",
+            "veil-type",
+            "veil-color",
+            "ring-number",
+            "ring-type",
+            "spore-print-color",
+            "population",
+            "habitat",
         ),
         decision="class",
         drop=(),
@@ -177,7 +209,14 @@ REGISTRY: dict[str, Dataset] = _entries(
         folder="nursery",
         filename="nursery.data",
         columns=(
-            "parents", "has_nurs", "form", "children", "housing", "finance", "social", "health",
+            "parents",
+            "has_nurs",
+            "form",
+            "children",
+            "housing",
+            "finance",
+            "social",
+            "health",
             "class",
         ),
         decision="class",
@@ -185,7 +224,10 @@ REGISTRY: dict[str, Dataset] = _entries(
         rows=12960,
         n_columns=9,
         class_counts={
-            "not_recom": 4320, "priority": 4266, "recommend": 2, "spec_prior": 4044,
+            "not_recom": 4320,
+            "priority": 4266,
+            "recommend": 2,
+            "spec_prior": 4044,
             "very_recom": 328,
         },
         sha256="1f2ff809b36c4524f8619d9cf0952e9937ff9e281eab7b2784acf604b45df879",
@@ -197,9 +239,24 @@ REGISTRY: dict[str, Dataset] = _entries(
         folder="zoo",
         filename="zoo.data",
         columns=(
-            "animal_name", "hair", "feathers", "eggs", "milk", "airborne", "aquatic",
-            "predator", "toothed", "backbone", "breathes", "venomous", "fins", "legs", "tail",
-            "domestic", "catsize", "type",
+            "animal_name",
+            "hair",
+            "feathers",
+            "eggs",
+            "milk",
+            "airborne",
+            "aquatic",
+            "predator",
+            "toothed",
+            "backbone",
+            "breathes",
+            "venomous",
+            "fins",
+            "legs",
+            "tail",
+            "domestic",
+            "catsize",
+            "type",
         ),
         decision="type",
         drop=("animal_name",),
@@ -456,7 +513,10 @@ def fetch(
             )
         log.warning(
             "the cached file %s failed verification (expected sha256 %s, got %s); "
-            "downloading it again", target, ds.sha256, got,
+            "downloading it again",
+            target,
+            ds.sha256,
+            got,
         )
     elif offline:
         raise DownloadError(
@@ -551,8 +611,9 @@ def _download_http(ds: Dataset, url: str, target: Path, progress, *, timeout, re
     try:
         for attempt in range(attempts):
             try:
-                _install(ds, url, target,
-                         lambda out: _stream(ds, session, url, out, progress, timeout))
+                _install(
+                    ds, url, target, lambda out: _stream(ds, session, url, out, progress, timeout)
+                )
                 return
             except _Transient as err:
                 last = err
@@ -636,17 +697,19 @@ def dataset_table_rows(data_home=None) -> list[dict]:
             cached = path.is_file() and file_sha256(path) == ds.sha256
         except OSError:
             cached = False
-        out.append({
-            "name": ds.name,
-            "rows": ds.rows,
-            "attributes": ds.n_attributes,
-            "classes": ds.n_classes,
-            "prepared_rows": ds.prepared_shape[0],
-            "cached": cached,
-            "url": ds.url,
-            "path": str(path),
-            "description": ds.description,
-        })
+        out.append(
+            {
+                "name": ds.name,
+                "rows": ds.rows,
+                "attributes": ds.n_attributes,
+                "classes": ds.n_classes,
+                "prepared_rows": ds.prepared_shape[0],
+                "cached": cached,
+                "url": ds.url,
+                "path": str(path),
+                "description": ds.description,
+            }
+        )
     return out
 
 
@@ -723,10 +786,12 @@ def load_table(
     ds, records = _read_records(name, **fetch_kwargs)
     columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
     return from_columns(
-        list(ds.columns), columns,
+        list(ds.columns),
+        columns,
         decision=ds.decision if decision is None else decision,
         drop=ds.drop if drop is None else tuple(drop),
-        name=ds.name, source=ds.name,
+        name=ds.name,
+        source=ds.name,
         missing="mode" if missing is None else missing,
         duplicates="merge" if duplicates is None else duplicates,
         lines=None,
@@ -770,9 +835,20 @@ def resolve_table(
     text = os.fspath(name_or_path)
     if is_registered(text) and not Path(text).exists():
         return load_table(
-            text, decision=decision, drop=drop, missing=missing, duplicates=duplicates,
+            text,
+            decision=decision,
+            drop=drop,
+            missing=missing,
+            duplicates=duplicates,
             **fetch_kwargs,
         )
-    options = {"decision": decision, "drop": drop, "missing": missing,
-               "duplicates": duplicates, "name": name, "header": header, "bins": bins}
+    options = {
+        "decision": decision,
+        "drop": drop,
+        "missing": missing,
+        "duplicates": duplicates,
+        "name": name,
+        "header": header,
+        "bins": bins,
+    }
     return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from typing import Sequence
+from collections.abc import Sequence
 
 from .errors import InputError
 from .table import MISSING_MARKERS, parse_number

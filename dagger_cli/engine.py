@@ -45,8 +45,12 @@ class DagStats:
     edges: int
 
     def as_dict(self) -> dict:
-        return {"subtables": self.subtables, "terminal": self.terminal,
-                "bundles": self.bundles, "edges": self.edges}
+        return {
+            "subtables": self.subtables,
+            "terminal": self.terminal,
+            "bundles": self.bundles,
+            "edges": self.edges,
+        }
 
 
 @dataclass(eq=False)
@@ -74,23 +78,38 @@ class Dag:
 
     @property
     def stats(self) -> DagStats:
-        return DagStats(int(self.node_size.size), int(self.terminal),
-                        int(self.bundle_attr.size), int(self.edge_child.size))
+        return DagStats(
+            int(self.node_size.size),
+            int(self.terminal),
+            int(self.bundle_attr.size),
+            int(self.edge_child.size),
+        )
 
     def rows(self, node: int) -> np.ndarray:
         s = self.node_start[node]
-        return self.row_pool[s:s + self.node_size[node]]
+        return self.row_pool[s : s + self.node_size[node]]
 
     def bundles(self, node: int) -> range:
         return range(int(self.node_bundle_start[node]), int(self.node_bundle_start[node + 1]))
 
     def children(self, bundle: int) -> np.ndarray:
-        return self.edge_child[self.bundle_edge_start[bundle]:self.bundle_edge_start[bundle + 1]]
+        return self.edge_child[self.bundle_edge_start[bundle] : self.bundle_edge_start[bundle + 1]]
 
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.node_start, self.node_size, self.node_mis,
-                                       self.node_major, self.node_bundle_start, self.row_pool,
-                                       self.bundle_attr, self.bundle_edge_start, self.edge_child))
+        return sum(
+            a.nbytes
+            for a in (
+                self.node_start,
+                self.node_size,
+                self.node_mis,
+                self.node_major,
+                self.node_bundle_start,
+                self.row_pool,
+                self.bundle_attr,
+                self.bundle_edge_start,
+                self.edge_child,
+            )
+        )
 
 
 @dataclass(eq=False)
@@ -171,8 +190,10 @@ class _CompileNote:
     def _note(self):
         if not _CompileNote.shown:
             _CompileNote.shown = True
-            self.progress.stream.write("dagger: compiling the engine's kernels (first run after "
-                                       "installing: about 20 s, cached afterwards)\n")
+            self.progress.stream.write(
+                "dagger: compiling the engine's kernels (first run after "
+                "installing: about 20 s, cached afterwards)\n"
+            )
             self.progress.stream.flush()
 
     def __enter__(self):
@@ -218,8 +239,9 @@ class GrowableArrays:
         for name, (size, dtype) in specs.items():
             self._dtype[name] = dt = np.dtype(dtype)
             if self._mmap:
-                self._maps[name] = mmap.mmap(-1, max(size, 1) * dt.itemsize,
-                                             flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+                self._maps[name] = mmap.mmap(
+                    -1, max(size, 1) * dt.itemsize, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+                )
             else:
                 self._views[name] = np.zeros(max(size, 1), dt)
 
@@ -249,8 +271,13 @@ class GrowableArrays:
         return sum(self[name].nbytes for name in self._dtype)
 
 
-def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None = None,
-              progress: Progress | None = None) -> Dag:
+def build_dag(
+    table,
+    *,
+    max_subtables: int | None = None,
+    max_memory: int | None = None,
+    progress: Progress | None = None,
+) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`)."""
     from . import fast
 
@@ -272,53 +299,106 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     key2 = (key2 << np.uint64(cbits)) | np.uint64(1)
 
     cap = 1024
-    a = GrowableArrays({
-        "node_start": (cap, np.int64), "node_size": (cap, np.int32),
-        "node_attr_start": (cap, np.int64), "node_attr_len": (cap, np.int32),
-        "node_mis": (cap, np.int32), "node_major": (cap, np.int32),
-        "node_bundle_start": (cap + 1, np.int64),
-        "row_pool": (max(4 * n, 1024), np.int32),
-        "attr_pool": (max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
-        "bundle_attr": (cap, np.int32), "bundle_edge_start": (cap + 1, np.int64),
-        "edge_child": (4 * cap, np.int32),
-    })
+    a = GrowableArrays(
+        {
+            "node_start": (cap, np.int64),
+            "node_size": (cap, np.int32),
+            "node_attr_start": (cap, np.int64),
+            "node_attr_len": (cap, np.int32),
+            "node_mis": (cap, np.int32),
+            "node_major": (cap, np.int32),
+            "node_bundle_start": (cap + 1, np.int64),
+            "row_pool": (max(4 * n, 1024), np.int32),
+            "attr_pool": (max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
+            "bundle_attr": (cap, np.int32),
+            "bundle_edge_start": (cap + 1, np.int64),
+            "edge_child": (4 * cap, np.int32),
+        }
+    )
     # One batch's buffers (see fast.discover): per node, per non-constant attribute, per child.
     bn = fast.BATCH_NODES
-    b = GrowableArrays({
-        "b_k": (bn, np.int32), "b_qoff": (bn + 1, np.int64), "b_voff": (bn + 1, np.int64),
-        "q_attr": (max(4 * m, 4096), np.int32), "q_nv": (max(4 * m, 4096), np.int32),
-        "v_val": (16384, np.int32), "v_h1": (16384, np.uint64), "v_h2": (16384, np.uint64),
-        "p_node": (4096, np.int64), "p_attr": (4096, np.int32), "p_val": (4096, np.int32),
-        "p_child": (4096, np.int64), "p_grp": (4097, np.int64),
-    })
+    b = GrowableArrays(
+        {
+            "b_k": (bn, np.int32),
+            "b_qoff": (bn + 1, np.int64),
+            "b_voff": (bn + 1, np.int64),
+            "q_attr": (max(4 * m, 4096), np.int32),
+            "q_nv": (max(4 * m, 4096), np.int32),
+            "v_val": (16384, np.int32),
+            "v_h1": (16384, np.uint64),
+            "v_h2": (16384, np.uint64),
+            "p_node": (4096, np.int64),
+            "p_attr": (4096, np.int32),
+            "p_val": (4096, np.int32),
+            "p_child": (4096, np.int64),
+            "p_grp": (4097, np.int64),
+        }
+    )
     ht = np.zeros(2 * 4096, np.uint64)  # 4096 slots (see fast._ht_insert)
     # The root: every row, every attribute a candidate.
     a["node_size"][0] = n
     a["row_pool"][:n] = np.arange(n, dtype=np.int32)
     a["node_attr_len"][0] = m
     a["attr_pool"][:m] = np.arange(m)
-    fast._ht_insert(ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)),
-                    0)
+    fast._ht_insert(
+        ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)), 0
+    )
     counters = np.zeros(fast.N_COUNTERS, np.int64)
     counters[fast.C_NODES] = 1
     counters[fast.C_ROWS] = n
     counters[fast.C_ATTRS] = m
     limit = max_subtables if max_subtables is not None else np.iinfo(np.int64).max
-    node_keys = ("node_start", "node_size", "node_attr_start", "node_attr_len", "node_mis",
-                 "node_major")
+    node_keys = (
+        "node_start",
+        "node_size",
+        "node_attr_start",
+        "node_attr_len",
+        "node_mis",
+        "node_major",
+    )
     first = progress.first_call()
     while True:
         needs = np.zeros(fast.N_NEEDS, np.int64)
         with first:
             status = fast.discover(
-                rc, nvals, dec, len(table.decision_values), key1, key2, cmask,
-                a["node_start"], a["node_size"], a["node_attr_start"], a["node_attr_len"],
-                a["node_mis"], a["node_major"], a["node_bundle_start"], a["row_pool"],
-                a["attr_pool"], a["bundle_attr"], a["bundle_edge_start"], a["edge_child"],
+                rc,
+                nvals,
+                dec,
+                len(table.decision_values),
+                key1,
+                key2,
+                cmask,
+                a["node_start"],
+                a["node_size"],
+                a["node_attr_start"],
+                a["node_attr_len"],
+                a["node_mis"],
+                a["node_major"],
+                a["node_bundle_start"],
+                a["row_pool"],
+                a["attr_pool"],
+                a["bundle_attr"],
+                a["bundle_edge_start"],
+                a["edge_child"],
                 ht,
-                b["b_k"], b["b_qoff"], b["b_voff"], b["q_attr"], b["q_nv"], b["v_val"], b["v_h1"],
-                b["v_h2"], b["p_node"], b["p_attr"], b["p_val"], b["p_child"], b["p_grp"],
-                counters, needs, BUDGET, limit)
+                b["b_k"],
+                b["b_qoff"],
+                b["b_voff"],
+                b["q_attr"],
+                b["q_nv"],
+                b["v_val"],
+                b["v_h1"],
+                b["v_h2"],
+                b["p_node"],
+                b["p_attr"],
+                b["p_val"],
+                b["p_child"],
+                b["p_grp"],
+                counters,
+                needs,
+                BUDGET,
+                limit,
+            )
         first = contextlib.nullcontext()
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
         if status == 3:
@@ -374,14 +454,17 @@ def build_dag(table, *, max_subtables: int | None = None, max_memory: int | None
     rows_used = int(counters[fast.C_ROWS])
     # Views, not copies: the spare room at the ends was never written, so it costs no memory.
     return Dag(
-        node_start=a["node_start"][:nodes], node_size=a["node_size"][:nodes],
-        node_mis=a["node_mis"][:nodes], node_major=a["node_major"][:nodes],
+        node_start=a["node_start"][:nodes],
+        node_size=a["node_size"][:nodes],
+        node_mis=a["node_mis"][:nodes],
+        node_major=a["node_major"][:nodes],
         node_bundle_start=a["node_bundle_start"][: nodes + 1],
         row_pool=a["row_pool"][:rows_used],
         bundle_attr=a["bundle_attr"][:nb],
         bundle_edge_start=a["bundle_edge_start"][: nb + 1],
         edge_child=a["edge_child"][:ne],
-        terminal=int(counters[fast.C_TERMINAL]), n_attributes=m,
+        terminal=int(counters[fast.C_TERMINAL]),
+        n_attributes=m,
     )
 
 
@@ -389,12 +472,21 @@ def _estimate(done: int, nodes: int) -> str:
     if done <= 0:
         return ""
     # Each processed node so far discovered nodes/done others on average; a rough lower bound.
-    return (f"Estimate: at least {nodes:,} subtables in all (every processed subtable found "
-            f"{nodes / done:.1f} on average).")
+    return (
+        f"Estimate: at least {nodes:,} subtables in all (every processed subtable found "
+        f"{nodes / done:.1f} on average)."
+    )
 
 
-def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None,
-                   max_memory: int | None = None, exact_only: bool = False) -> FrontStore:
+def compute_fronts(
+    dag: Dag,
+    x_cost,
+    y_cost,
+    *,
+    progress: Progress | None = None,
+    max_memory: int | None = None,
+    exact_only: bool = False,
+) -> FrontStore:
     """Every node's Pareto front, smallest subtables first (a topological order)."""
     from . import fast
 
@@ -410,10 +502,22 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     while True:
         needs = np.zeros(1, np.int64)
         with first:
-            status = fast.fronts(order, dag.node_size, dag.node_mis, dag.node_bundle_start,
-                                 dag.bundle_edge_start, dag.edge_child, params, dag.n_attributes,
-                                 fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs,
-                                 BUDGET)
+            status = fast.fronts(
+                order,
+                dag.node_size,
+                dag.node_mis,
+                dag.node_bundle_start,
+                dag.bundle_edge_start,
+                dag.edge_child,
+                params,
+                dag.n_attributes,
+                fref.reshape(-1),
+                pool["fxy"],
+                pool["fch"],
+                counters,
+                needs,
+                BUDGET,
+            )
         first = contextlib.nullcontext()
         if status == 4:
             raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
@@ -434,9 +538,17 @@ def compute_fronts(dag: Dag, x_cost, y_cost, *, progress: Progress | None = None
     return FrontStore(fref, pool["fxy"][: 2 * used].reshape(-1, 2), pool["fch"][:used])
 
 
-def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast",
-           max_subtables: int | None = None, max_memory=None, progress: bool = False,
-           exact_only: bool = False) -> Relation:
+def relate(
+    table,
+    x: str = DEFAULT_X,
+    y: str = DEFAULT_Y,
+    *,
+    engine: str = "fast",
+    max_subtables: int | None = None,
+    max_memory=None,
+    progress: bool = False,
+    exact_only: bool = False,
+) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``.
 
     Parameters
@@ -465,16 +577,20 @@ def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast
     dag = store = None
     try:
         if engine == "fast":
-            dag = build_dag(table, max_subtables=max_subtables, max_memory=max_memory, progress=prog)
-            store = compute_fronts(dag, cx, cy, progress=prog, max_memory=max_memory,
-                                   exact_only=exact_only)
+            dag = build_dag(
+                table, max_subtables=max_subtables, max_memory=max_memory, progress=prog
+            )
+            store = compute_fronts(
+                dag, cx, cy, progress=prog, max_memory=max_memory, exact_only=exact_only
+            )
             fx, fy, _ = store.front(0)
             stats = dag.stats
         elif engine == "baseline":
             from .baseline import baseline_front
 
-            fx, fy, st = baseline_front(table, cx, cy, max_subtables=max_subtables,
-                                        exact_only=exact_only)
+            fx, fy, st = baseline_front(
+                table, cx, cy, max_subtables=max_subtables, exact_only=exact_only
+            )
             stats = DagStats(**st)
         else:
             if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
@@ -491,7 +607,13 @@ def relate(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, engine: str = "fast
             stats = DagStats(**st)
     finally:
         prog.close()
-    front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64),
-                  table.n_rows)
-    return Relation(table=table, front=front, stats=stats, engine=engine,
-                    seconds=time.perf_counter() - t0, dag=dag, store=store)
+    front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
+    return Relation(
+        table=table,
+        front=front,
+        stats=stats,
+        engine=engine,
+        seconds=time.perf_counter() - t0,
+        dag=dag,
+        store=store,
+    )

@@ -39,8 +39,20 @@ MAXK = 1
 INF = np.iinfo(np.int64).max
 
 # Indices into the discovery counters array.
-(C_NODES, C_CUR, C_ROWS, C_ATTRS, C_BUNDLES, C_EDGES, C_TERMINAL, C_PHASE, C_BHI, C_BPOS,
- C_PEND, N_COUNTERS) = range(12)
+(
+    C_NODES,
+    C_CUR,
+    C_ROWS,
+    C_ATTRS,
+    C_BUNDLES,
+    C_EDGES,
+    C_TERMINAL,
+    C_PHASE,
+    C_BHI,
+    C_BPOS,
+    C_PEND,
+    N_COUNTERS,
+) = range(12)
 # Indices into the needs array returned when something must grow.
 N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH, N_QBUF, N_VBUF, N_PEND, N_NEEDS = range(10)
 #: Nodes of one discovery batch at most, and its row x attribute visits (about).
@@ -60,8 +72,7 @@ def _prefetch(typingctx, arr, idx):
     def codegen(context, builder, sig, args):
         aryty = sig.args[0]
         ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
-                                       wraparound=False)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
@@ -106,16 +117,45 @@ def rehash(ht, new_slots):
 
 
 @njit(cache=True)
-def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, node_size,
-               node_attr_start, node_attr_len, node_mis, node_major, row_pool, attr_pool,
-               b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand):
+def _scan_node(
+    i,
+    t,
+    rc,
+    m,
+    nvals,
+    dec,
+    n_dec,
+    key1,
+    key2,
+    cmask,
+    node_start,
+    node_size,
+    node_attr_start,
+    node_attr_len,
+    node_mis,
+    node_major,
+    row_pool,
+    attr_pool,
+    b_k,
+    b_qoff,
+    b_voff,
+    q_attr,
+    q_nv,
+    v_val,
+    v_h1,
+    v_h2,
+    hh,
+    dcount,
+    off,
+    cand,
+):
     """Phase A for node ``i`` (slot ``t`` of the batch): its leaf (most common decision,
     smallest on a tie; misclassified rows) and, if impure, the key sums of every child of
     every non-constant candidate attribute, in attribute then value order. Touches only
     node ``i``'s entries and slot ``t``'s buffer ranges, so nodes can run in parallel."""
     s = node_start[i]
     n = node_size[i]
-    rows = row_pool[s:s + n]
+    rows = row_pool[s : s + n]
     dcount[:] = 0
     for r in rows:
         dcount[dec[r]] += 1
@@ -174,8 +214,9 @@ def _scan_node(i, t, rc, m, nvals, dec, n_dec, key1, key2, cmask, node_start, no
 
 
 @njit(cache=True)
-def _fill_rows(g, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val, p_child,
-               p_grp, fillpos):
+def _fill_rows(
+    g, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val, p_child, p_grp, fillpos
+):
     """Phase C for group ``g`` of new children (same parent and attribute): one pass over
     the parent's rows writes each row into the new child of its value, if any."""
     g0 = p_grp[g]
@@ -185,7 +226,7 @@ def _fill_rows(g, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val,
     for p in range(g0, g1):
         fillpos[p_val[p]] = node_start[p_child[p]]
     s = node_start[i]
-    for r in row_pool[s:s + node_size[i]]:
+    for r in row_pool[s : s + node_size[i]]:
         v = rc[r * m + a]
         f = fillpos[v]
         if f >= 0:
@@ -196,14 +237,45 @@ def _fill_rows(g, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val,
 
 
 @njit(cache=True, parallel=True)
-def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
-             node_start, node_size, node_attr_start, node_attr_len, node_mis, node_major,
-             node_bundle_start, row_pool, attr_pool,
-             bundle_attr, bundle_edge_start, edge_child,
-             ht,
-             b_k, b_qoff, b_voff, q_attr, q_nv, v_val, v_h1, v_h2,
-             p_node, p_attr, p_val, p_child, p_grp,
-             counters, needs, budget, max_nodes):
+def discover(
+    rc,
+    nvals,
+    dec,
+    n_dec,
+    key1,
+    key2,
+    cmask,
+    node_start,
+    node_size,
+    node_attr_start,
+    node_attr_len,
+    node_mis,
+    node_major,
+    node_bundle_start,
+    row_pool,
+    attr_pool,
+    bundle_attr,
+    bundle_edge_start,
+    edge_child,
+    ht,
+    b_k,
+    b_qoff,
+    b_voff,
+    q_attr,
+    q_nv,
+    v_val,
+    v_h1,
+    v_h2,
+    p_node,
+    p_attr,
+    p_val,
+    p_child,
+    p_grp,
+    counters,
+    needs,
+    budget,
+    max_nodes,
+):
     """Discover Δ(T) breadth-first from node ``counters[C_CUR]`` on, in batches of nodes.
 
     Each batch runs three phases: (A, parallel) every node's leaf and its children's key
@@ -263,10 +335,38 @@ def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
                 off = np.zeros(max(m, 1), dtype=np.uint64)
                 cand = np.zeros(max(m, 1), dtype=np.uint64)
                 for ta in range(pa, bn, pieces):
-                    _scan_node(lo + ta, ta, rc, m, nvals, dec, n_dec, key1, key2, cmask,
-                               node_start, node_size, node_attr_start, node_attr_len,
-                               node_mis, node_major, row_pool, attr_pool, b_k, b_qoff,
-                               b_voff, q_attr, q_nv, v_val, v_h1, v_h2, hh, dcount, off, cand)
+                    _scan_node(
+                        lo + ta,
+                        ta,
+                        rc,
+                        m,
+                        nvals,
+                        dec,
+                        n_dec,
+                        key1,
+                        key2,
+                        cmask,
+                        node_start,
+                        node_size,
+                        node_attr_start,
+                        node_attr_len,
+                        node_mis,
+                        node_major,
+                        row_pool,
+                        attr_pool,
+                        b_k,
+                        b_qoff,
+                        b_voff,
+                        q_attr,
+                        q_nv,
+                        v_val,
+                        v_h1,
+                        v_h2,
+                        hh,
+                        dcount,
+                        off,
+                        cand,
+                    )
             work += wk
             counters[C_BHI] = hi
             counters[C_BPOS] = lo
@@ -387,14 +487,26 @@ def discover(rc, nvals, dec, n_dec, key1, key2, cmask,
         for pc in prange(pieces):
             fillpos = np.full(maxv, -1, dtype=np.int64)
             for gc in range(pc, ng, pieces):
-                _fill_rows(gc, rc, m, node_start, node_size, row_pool, p_node, p_attr, p_val,
-                           p_child, p_grp, fillpos)
+                _fill_rows(
+                    gc,
+                    rc,
+                    m,
+                    node_start,
+                    node_size,
+                    row_pool,
+                    p_node,
+                    p_attr,
+                    p_val,
+                    p_child,
+                    p_grp,
+                    fillpos,
+                )
         counters[C_PEND] = 0
         counters[C_CUR] = hi
         counters[C_PHASE] = 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
     """Write the Pareto points of the first ``p`` candidates to out*, x ascending
     (out* must have room for ``p + 1`` points).
@@ -466,8 +578,33 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 
 
 @njit(cache=True)
-def _node_front(n, mis, b0, b1, bundle_edge_start, g_base, params, gp, gl, px, py,
-                ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, sbx, sbi):
+def _node_front(
+    n,
+    mis,
+    b0,
+    b1,
+    bundle_edge_start,
+    g_base,
+    params,
+    gp,
+    gl,
+    px,
+    py,
+    ax,
+    ay,
+    ac,
+    bx,
+    by,
+    bc,
+    cx,
+    cy,
+    cc,
+    ox,
+    oy,
+    oc,
+    sbx,
+    sbi,
+):
     """One node's front into ``ox, oy, oc``; returns its length, or ``-need`` when the
     scratch arrays (all of one length) are too short (nothing else is written).
 
@@ -540,17 +677,44 @@ def _scratch(cap):
     """The scratch arrays of :func:`_node_front`, each of length ``cap``: x, y and
     bundle index of a bundle's running front (a), of its products with the next child (b),
     of a node's candidates (c) and of its front (o)."""
-    return (np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64),
-            np.zeros(cap, dtype=np.int32), np.empty(cap, dtype=np.int64),
-            np.empty(cap, dtype=np.int64), np.zeros(cap, dtype=np.int32),
-            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64),
-            np.empty(cap, dtype=np.int32), np.empty(cap, dtype=np.int64),
-            np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int32))
+    return (
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int32),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int32),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int32),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int32),
+    )
 
 
 @njit(cache=True)
-def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundle_edge_start,
-                 edge_child, params, fref, fxy, bound, out_x, out_y, out_c, out_len):
+def _front_piece(
+    pc,
+    pieces,
+    c0,
+    nk,
+    order,
+    node_size,
+    node_mis,
+    cb0,
+    cb1,
+    bundle_edge_start,
+    edge_child,
+    params,
+    fref,
+    fxy,
+    bound,
+    out_x,
+    out_y,
+    out_c,
+    out_len,
+):
     """The fronts of chunk nodes ``t = pc, pc + pieces, ...`` (below ``nk``), node ``t``'s
     written to ``out_*[t * bound:]`` with its length in ``out_len[t]`` (-1: longer than
     ``bound``, which cannot happen). Independent of the other pieces.
@@ -596,9 +760,33 @@ def _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1, bundl
     for t in range(pc, nk, pieces):
         i = order[c0 + t]
         while True:
-            cnt = _node_front(node_size[i], node_mis[i], cb0[t], cb1[t], bundle_edge_start,
-                              eb[t], params, gp, gl, px, py, ax, ay, ac, bx, by, bc,
-                              cx, cy, cc, ox, oy, oc, sbx, sbi)
+            cnt = _node_front(
+                node_size[i],
+                node_mis[i],
+                cb0[t],
+                cb1[t],
+                bundle_edge_start,
+                eb[t],
+                params,
+                gp,
+                gl,
+                px,
+                py,
+                ax,
+                ay,
+                ac,
+                bx,
+                by,
+                bc,
+                cx,
+                cy,
+                cc,
+                ox,
+                oy,
+                oc,
+                sbx,
+                sbi,
+            )
             if cnt >= 0:
                 break
             cap = max(-cnt, 2 * cap)
@@ -620,8 +808,22 @@ CHUNK_ENTRIES = 1 << 21
 
 
 @njit(cache=True, parallel=True)
-def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child,
-           params, m, fref, fxy, fch, counters, needs, budget):
+def fronts(
+    order,
+    node_size,
+    node_mis,
+    node_bundle_start,
+    bundle_edge_start,
+    edge_child,
+    params,
+    m,
+    fref,
+    fxy,
+    fch,
+    counters,
+    needs,
+    budget,
+):
     """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
     2 the point pool must grow to ``needs[0]``, 4 a front longer than its bound (a bug).
     ``params[10] == 1`` keeps only trees whose impure leaves cannot be split (no
@@ -650,8 +852,12 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
         n0 = node_size[order[c0]]
         bound = 2 * n0 + m + 2
         c1 = c0 + 1
-        while (c1 < order.size and c1 - c0 < CHUNK_NODES and node_size[order[c1]] == n0
-               and (c1 - c0 + 1) * bound <= CHUNK_ENTRIES):
+        while (
+            c1 < order.size
+            and c1 - c0 < CHUNK_NODES
+            and node_size[order[c1]] == n0
+            and (c1 - c0 + 1) * bound <= CHUNK_ENTRIES
+        ):
             c1 += 1
         nk = c1 - c0
         if nk * bound > out_x.size:
@@ -666,14 +872,50 @@ def fronts(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edg
             work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
         pieces = min(nk // 16, PIECES)
         if pieces <= 1:
-            _front_piece(0, 1, c0, nk, order, node_size, node_mis, cb0, cb1,
-                         bundle_edge_start, edge_child, params, fref, fxy, bound, out_x,
-                         out_y, out_c, out_len)
+            _front_piece(
+                0,
+                1,
+                c0,
+                nk,
+                order,
+                node_size,
+                node_mis,
+                cb0,
+                cb1,
+                bundle_edge_start,
+                edge_child,
+                params,
+                fref,
+                fxy,
+                bound,
+                out_x,
+                out_y,
+                out_c,
+                out_len,
+            )
         else:
             for pc in prange(pieces):
-                _front_piece(pc, pieces, c0, nk, order, node_size, node_mis, cb0, cb1,
-                             bundle_edge_start, edge_child, params, fref, fxy, bound, out_x,
-                             out_y, out_c, out_len)
+                _front_piece(
+                    pc,
+                    pieces,
+                    c0,
+                    nk,
+                    order,
+                    node_size,
+                    node_mis,
+                    cb0,
+                    cb1,
+                    bundle_edge_start,
+                    edge_child,
+                    params,
+                    fref,
+                    fxy,
+                    bound,
+                    out_x,
+                    out_y,
+                    out_c,
+                    out_len,
+                )
         total = 0
         for t in range(nk):
             if out_len[t] < 0:

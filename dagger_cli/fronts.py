@@ -73,7 +73,7 @@ class Front:
         k = int(np.searchsorted(self.x, x_max, side="right")) - 1
         return None if k < 0 else k
 
-    def restrict(self, x_max: int | None = None, y_max: int | None = None) -> "Front":
+    def restrict(self, x_max: int | None = None, y_max: int | None = None) -> Front:
         keep = np.ones(self.x.size, dtype=bool)
         if x_max is not None:
             keep &= self.x <= x_max

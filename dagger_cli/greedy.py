@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .costs import COSTS, DEFAULT_X, DEFAULT_Y, check_pair
+from .costs import DEFAULT_X, DEFAULT_Y, check_pair
 from .errors import InputError
 from .fronts import Front, pareto
 from .trees import TreeNode
@@ -88,8 +88,9 @@ TIE_TOLERANCE = 1e-9
 
 def _check_criterion(criterion: str) -> str:
     if criterion not in CRITERIA:
-        raise InputError(f"unknown greedy criterion {criterion!r}; expected one of: "
-                         f"{', '.join(CRITERIA)}")
+        raise InputError(
+            f"unknown greedy criterion {criterion!r}; expected one of: {', '.join(CRITERIA)}"
+        )
     return criterion
 
 
@@ -137,7 +138,9 @@ def choose_attribute(cont: np.ndarray, criterion: str) -> int | None:
         return _first_best(wh, ok, maximize=False, exact=False)
     if criterion == "gini":
         with np.errstate(divide="ignore", invalid="ignore"):
-            sq = np.where(nv > 0, (cont.astype(np.float64) ** 2).sum(axis=2) / np.maximum(nv, 1), 0.0)
+            sq = np.where(
+                nv > 0, (cont.astype(np.float64) ** 2).sum(axis=2) / np.maximum(nv, 1), 0.0
+            )
         n = nv.sum(axis=1).astype(np.float64)
         scores = n - sq.sum(axis=1)
         return _first_best(scores, ok, maximize=False, exact=False)
@@ -184,8 +187,12 @@ class _Grown:
             self.parent.append(parent)
             self.attr.append(-1)
             self.kids.append(())
-            if mis == 0 or m == 0 or mis / n <= threshold or (max_depth is not None
-                                                               and depth >= max_depth):
+            if (
+                mis == 0
+                or m == 0
+                or mis / n <= threshold
+                or (max_depth is not None and depth >= max_depth)
+            ):
                 return v
             sub = codes[:, idx]
             keys = ((base + sub) * k + dec[idx][None, :]).ravel()
@@ -230,8 +237,12 @@ class _Grown:
                 return TreeNode(self.counts[v], decision)
             a = self.attr[v]
             vals = t.values[a]
-            return TreeNode(self.counts[v], decision, t.attributes[a],
-                            tuple((vals[c], build(u)) for c, u in self.kids[v]))
+            return TreeNode(
+                self.counts[v],
+                decision,
+                t.attributes[a],
+                tuple((vals[c], build(u)) for c, u in self.kids[v]),
+            )
 
         return build(0)
 
@@ -243,9 +254,13 @@ class _Grown:
     # ------------------------------------------------------------------ costs
     def _costs(self, present, leaf) -> dict:
         d = self.depth[leaf]
-        return {"depth": int(d.max()), "total_path_length": int((d * self.n[leaf]).sum()),
-                "nodes": int(present.sum()), "leaves": int(leaf.sum()),
-                "misclassifications": int(self.mis[leaf].sum())}
+        return {
+            "depth": int(d.max()),
+            "total_path_length": int((d * self.n[leaf]).sum()),
+            "nodes": int(present.sum()),
+            "leaves": int(leaf.sum()),
+            "misclassifications": int(self.mis[leaf].sum()),
+        }
 
     def threshold_costs(self, theta: float) -> dict:
         present = self.above > theta
@@ -258,8 +273,9 @@ class _Grown:
         return self._costs(present, leaf)
 
 
-def greedy_tree(table, criterion: str, threshold: float = 0.0,
-                max_depth: int | None = None) -> TreeNode:
+def greedy_tree(
+    table, criterion: str, threshold: float = 0.0, max_depth: int | None = None
+) -> TreeNode:
     """The greedy tree of ``criterion`` for ``table``.
 
     A node is a leaf when its subtable has one decision, no non-constant attribute,
@@ -300,8 +316,9 @@ def heuristic_name(criterion: str, sweep: str) -> str:
     return criterion if sweep == "threshold" else f"{criterion}/{sweep}"
 
 
-def greedy_points(table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *,
-                  criteria=CRITERIA, sweeps=SWEEPS) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def greedy_points(
+    table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, criteria=CRITERIA, sweeps=SWEEPS
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per heuristic (``"entropy"``: threshold sweep, ``"entropy/depth"``: depth cap), the
     Pareto-optimal (x, y) costs of its swept trees, x ascending (int64 arrays)."""
     cx, cy = check_pair(x, y)
@@ -368,8 +385,13 @@ def compare(front: Front, points: dict) -> dict[str, dict]:
         box = (top - x0) * (int(fy[0]) - y_min)
         norm = area / box if box > 0 else (0.0 if area == 0 else None)
         on = sum((a, b) in front_set for a, b in zip(gx.tolist(), gy.tolist()))
-        out[name] = {"points": int(gx.size), "on_front": int(on), "extra_x_at_min_y": extra,
-                     "area": area, "area_normalized": norm}
+        out[name] = {
+            "points": int(gx.size),
+            "on_front": int(on),
+            "extra_x_at_min_y": extra,
+            "area": area,
+            "area_normalized": norm,
+        }
     return out
 
 
@@ -388,23 +410,39 @@ def comparison_text(front: Front, points: dict) -> str:
         extra = "never" if r["extra_x_at_min_y"] is None else str(r["extra_x_at_min_y"])
         norm = "-" if r["area_normalized"] is None else f"{r['area_normalized']:.4f}"
         rows.append((name, str(r["points"]), str(r["on_front"]), extra, str(r["area"]), norm))
-    widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h)
-              for j, h in enumerate(head)]
+    widths = [
+        max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(head)
+    ]
 
     def fmt(cells):
-        return "  ".join(c.ljust(w) if j == 0 else c.rjust(w)
-                         for j, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
 
     lines.append(fmt(head))
     lines.append("  ".join("-" * w for w in widths))
     lines.extend(fmt(r) for r in rows)
-    lines.append("extra x at min y: least x of a greedy tree with the front's least y, minus the "
-                 "exact least x (never: no greedy tree gets there)")
-    lines.append("area: sum over x of (greedy staircase - exact staircase); area/box: area / "
-                 "(x span * y span of the front)")
+    lines.append(
+        "extra x at min y: least x of a greedy tree with the front's least y, minus the "
+        "exact least x (never: no greedy tree gets there)"
+    )
+    lines.append(
+        "area: sum over x of (greedy staircase - exact staircase); area/box: area / "
+        "(x span * y span of the front)"
+    )
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["CRITERIA", "SWEEPS", "choose_attribute", "greedy_tree", "greedy_sweep",
-           "greedy_depth_sweep", "sweep_costs", "greedy_points", "compare", "comparison_text",
-           "heuristic_name"]
+__all__ = [
+    "CRITERIA",
+    "SWEEPS",
+    "choose_attribute",
+    "greedy_tree",
+    "greedy_sweep",
+    "greedy_depth_sweep",
+    "sweep_costs",
+    "greedy_points",
+    "compare",
+    "comparison_text",
+    "heuristic_name",
+]

@@ -53,8 +53,10 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     widths = [max(len(row[j]) for row in cells) for j in range(len(cols))]
     out = []
     if table is not None:
-        out.append(f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
-                   f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}")
+        out.append(
+            f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
+            f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}"
+        )
     for row in cells:
         out.append("  ".join(v.rjust(w) for v, w in zip(row, widths)))
     for line in queries_text(queries or {}):
@@ -65,16 +67,20 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
 
 
 def stats_text(stats) -> str:
-    return (f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
-            f"{stats.bundles:,} bundles, {stats.edges:,} edges")
+    return (
+        f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
+        f"{stats.bundles:,} bundles, {stats.edges:,} edges"
+    )
 
 
 def queries_text(queries: dict) -> list[str]:
     out = []
     for q in queries.values():
         value = "no tree" if q["value"] is None else str(q["value"])
-        out.append(f"{q['function']}({q['bound']}) = {value}: least {q['of']} among trees with "
-                   f"{q['given']} <= {q['bound']}")
+        out.append(
+            f"{q['function']}({q['bound']}) = {value}: least {q['of']} among trees with "
+            f"{q['given']} <= {q['bound']}"
+        )
     return out
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -128,8 +128,10 @@ def _view(front, kind: str):
     cx, cy = front.x_cost, front.y_cost
 
     if kind == "lambda":
+
         def transform(xs, ys):
             return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+
         return transform, cx.label, cy.label, True, True, True
 
     has_tpl = _TPL in (cx.name, cy.name)
@@ -139,8 +141,10 @@ def _view(front, kind: str):
             f"but this front is {cx.name} against {cy.name}; use kind 'lambda' or 'inverse'"
         )
     if not has_tpl:  # inverse without total path length: swap the axes
+
         def transform(xs, ys):
             return np.asarray(ys, dtype=float), np.asarray(xs, dtype=float)
+
         return transform, cy.label, cx.label, True, True, False
 
     if front.n_rows <= 0:
@@ -160,6 +164,7 @@ def _view(front, kind: str):
     def swapped(xs, ys):
         avg, oth = average_and_other(xs, ys)
         return oth, avg
+
     return swapped, other.label, AVERAGE_DEPTH_LABEL, True, False, not tpl_is_x
 
 
@@ -264,7 +269,9 @@ def plot_front(
         label, ex, ey = item
         ex, ey = np.asarray(ex), np.asarray(ey)
         if ex.shape != ey.shape:
-            raise PlotError(f"overlay {label!r}: xs and ys differ in length ({ex.size} and {ey.size})")
+            raise PlotError(
+                f"overlay {label!r}: xs and ys differ in length ({ex.size} and {ey.size})"
+            )
         hx, hy = transform(ex.ravel(), ey.ravel())
         overlays.append((str(label), hx, hy, _EXTRA_MARKERS[i % len(_EXTRA_MARKERS)]))
 
@@ -285,14 +292,42 @@ def plot_front(
         right = xlim[1]
         step_x = np.append(px, right)
         step_y = np.append(py, py[-1])
-        ax.step(step_x, step_y, where="post", color="C0", alpha=0.35, linewidth=1.2,
-                label=F_LABEL if front_x_horizontal else G_LABEL, gid=STEP_GID, zorder=1)
+        ax.step(
+            step_x,
+            step_y,
+            where="post",
+            color="C0",
+            alpha=0.35,
+            linewidth=1.2,
+            label=F_LABEL if front_x_horizontal else G_LABEL,
+            gid=STEP_GID,
+            zorder=1,
+        )
     marker_size = 4 if px.size <= 200 else 2
-    ax.plot(px, py, linestyle="none", marker="o", markersize=marker_size, color="C0",
-            label=PARETO_LABEL, gid=PARETO_LABEL, zorder=3)
+    ax.plot(
+        px,
+        py,
+        linestyle="none",
+        marker="o",
+        markersize=marker_size,
+        color="C0",
+        label=PARETO_LABEL,
+        gid=PARETO_LABEL,
+        zorder=3,
+    )
     for i, (label, hx, hy, marker) in enumerate(overlays):
-        ax.plot(hx, hy, linestyle="none", marker=marker, markersize=6, color=f"C{i + 1}",
-                markerfacecolor="none", label=label, gid=f"extra: {label}", zorder=4)
+        ax.plot(
+            hx,
+            hy,
+            linestyle="none",
+            marker=marker,
+            markersize=6,
+            color=f"C{i + 1}",
+            markerfacecolor="none",
+            label=label,
+            gid=f"extra: {label}",
+            zorder=4,
+        )
 
     if xlim is not None:
         ax.set_xlim(*xlim)
@@ -308,7 +343,9 @@ def plot_front(
         if table_name is None and n_attributes is None and n_rows is None:
             title = ""  # nothing to name
         else:
-            title = _build_title(table_name, n_attributes, front.n_rows if n_rows is None else n_rows)
+            title = _build_title(
+                table_name, n_attributes, front.n_rows if n_rows is None else n_rows
+            )
     if title:
         ax.set_title(title)
     ax.grid(True, alpha=0.2)
@@ -366,8 +403,9 @@ def save_figure(fig, path) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             with os.fdopen(fd, "wb") as out, matplotlib.rc_context({"svg.hashsalt": _SVG_HASHSALT}):
-                fig.savefig(out, format=fmt, dpi=PNG_DPI if fmt == "png" else None,
-                            metadata=_METADATA[fmt])
+                fig.savefig(
+                    out, format=fmt, dpi=PNG_DPI if fmt == "png" else None, metadata=_METADATA[fmt]
+                )
             os.replace(tmp, path)
         except BaseException:
             try:
@@ -395,8 +433,8 @@ def draw_tree(tree, *, title: str | None = None):
     over its children; readable up to a few dozen leaves (the figure grows with them).
     Returns a :class:`matplotlib.figure.Figure` (save it with :func:`save_figure`).
     """
-    from matplotlib.figure import Figure
     from matplotlib import colormaps
+    from matplotlib.figure import Figure
 
     cmap = colormaps["tab10"]
     decisions = list(tree.decision_values)
@@ -426,20 +464,45 @@ def draw_tree(tree, *, title: str | None = None):
     for parent, child, value in edges:
         (x0, y0), (x1, y1) = pos[id(parent)], pos[id(child)]
         ax.plot([x0, x1], [y0, y1], color="0.6", lw=1, zorder=1)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(value), fontsize=8, ha="center", va="center",
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"}, zorder=2)
+        ax.text(
+            (x0 + x1) / 2,
+            (y0 + y1) / 2,
+            str(value),
+            fontsize=8,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+            zorder=2,
+        )
 
     def draw(node):
         x, y = pos[id(node)]
         if node.is_leaf:
             color = cmap(decisions.index(node.decision) % 10)
             counts = "/".join(str(c) for c in node.counts)
-            ax.text(x, y, f"{node.decision}\n[{counts}]", ha="center", va="center", fontsize=8,
-                    gid="leaf", bbox={"boxstyle": "round,pad=0.3", "fc": color, "alpha": 0.55,
-                                      "ec": "0.3"}, zorder=3)
+            ax.text(
+                x,
+                y,
+                f"{node.decision}\n[{counts}]",
+                ha="center",
+                va="center",
+                fontsize=8,
+                gid="leaf",
+                bbox={"boxstyle": "round,pad=0.3", "fc": color, "alpha": 0.55, "ec": "0.3"},
+                zorder=3,
+            )
         else:
-            ax.text(x, y, node.attribute, ha="center", va="center", fontsize=9, gid="split",
-                    bbox={"boxstyle": "square,pad=0.3", "fc": "0.93", "ec": "0.3"}, zorder=3)
+            ax.text(
+                x,
+                y,
+                node.attribute,
+                ha="center",
+                va="center",
+                fontsize=9,
+                gid="split",
+                bbox={"boxstyle": "square,pad=0.3", "fc": "0.93", "ec": "0.3"},
+                zorder=3,
+            )
             for _, child in node.children:
                 draw(child)
 

@@ -21,9 +21,9 @@ import csv
 import io
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -71,7 +71,6 @@ class PreprocessReport:
     filled: dict = field(default_factory=dict)  # column -> (count, fill value)
     dropped: tuple = ()
     notes: tuple = ()  # discretization notes and warnings
-
 
     def lines(self) -> list[str]:
         out = list(self.notes)
@@ -164,7 +163,7 @@ class DecisionTable:
         name: str = "table",
         missing: str = "mode",
         duplicates: str = "merge",
-    ) -> "DecisionTable":
+    ) -> DecisionTable:
         """Build a table from rows of attribute values and a list of decisions.
 
         >>> t = DecisionTable.from_rows([(0, 0), (1, 0)], [0, 1])
@@ -203,7 +202,7 @@ class DecisionTable:
         missing: str = "mode",
         duplicates: str = "merge",
         bins: int | None = None,
-    ) -> "DecisionTable":
+    ) -> DecisionTable:
         """Build a table from a pandas DataFrame (values compared as strings).
 
         ``bins``: discretize numeric columns with more than ``bins`` distinct values into
@@ -212,8 +211,16 @@ class DecisionTable:
         header = [str(c) for c in df.columns]
         columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
         return from_columns(
-            header, columns, decision=decision, drop=drop, name=name, source="DataFrame",
-            missing=missing, duplicates=duplicates, lines=None, bins=bins,
+            header,
+            columns,
+            decision=decision,
+            drop=drop,
+            name=name,
+            source="DataFrame",
+            missing=missing,
+            duplicates=duplicates,
+            lines=None,
+            bins=bins,
         )
 
     @classmethod
@@ -228,7 +235,7 @@ class DecisionTable:
         duplicates: str = "merge",
         header: Sequence[str] | None = None,
         bins: int | None = None,
-    ) -> "DecisionTable":
+    ) -> DecisionTable:
         """Read a comma-separated table whose first line is a header.
 
         If ``header`` is given, the file has no header line and these are the names.
@@ -237,18 +244,30 @@ class DecisionTable:
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
-            raise InputError(f"{path}: no such file. Give a CSV path or a registered dataset name "
-                             "(see `dagger datasets`).") from None
+            raise InputError(
+                f"{path}: no such file. Give a CSV path or a registered dataset name "
+                "(see `dagger datasets`)."
+            ) from None
         except IsADirectoryError:
             raise InputError(f"{path}: is a directory, expected a CSV file") from None
         except UnicodeDecodeError as err:
-            raise InputError(f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})") from None
+            raise InputError(
+                f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
+            ) from None
         except OSError as err:
             raise InputError(f"{path}: cannot read ({err.strerror})") from None
         names, columns, lines = parse_csv_text(text, str(path), header=header)
         return from_columns(
-            names, columns, decision=decision, drop=drop, name=name or path.stem, source=str(path),
-            missing=missing, duplicates=duplicates, lines=lines, bins=bins,
+            names,
+            columns,
+            decision=decision,
+            drop=drop,
+            name=name or path.stem,
+            source=str(path),
+            missing=missing,
+            duplicates=duplicates,
+            lines=lines,
+            bins=bins,
         )
 
 
@@ -280,7 +299,9 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
         records = records[1:]
         if len(set(names)) != len(names):
             dup = [n for n, k in Counter(names).items() if k > 1]
-            raise InputError(f"{source}, line 1: duplicate column name(s) {', '.join(map(repr, dup))}")
+            raise InputError(
+                f"{source}, line 1: duplicate column name(s) {', '.join(map(repr, dup))}"
+            )
     else:
         names = list(header)
     width = len(names)
@@ -293,8 +314,9 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
     return names, columns, [line for line, _ in records]
 
 
-def from_columns(header, columns, *, decision, drop, name, source, missing, duplicates, lines,
-                  bins=None):
+def from_columns(
+    header, columns, *, decision, drop, name, source, missing, duplicates, lines, bins=None
+):
     if not header:
         raise InputError(f"{source}: no columns")
     if decision is None:
@@ -333,12 +355,28 @@ def from_columns(header, columns, *, decision, drop, name, source, missing, dupl
     )
 
 
-def _build(*, name, source, attributes, columns, decision_name, decision, decision_lines,
-           missing, duplicates, dropped, notes=()):
+def _build(
+    *,
+    name,
+    source,
+    attributes,
+    columns,
+    decision_name,
+    decision,
+    decision_lines,
+    missing,
+    duplicates,
+    dropped,
+    notes=(),
+):
     if missing not in MISSING_POLICIES:
-        raise InputError(f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}")
+        raise InputError(
+            f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}"
+        )
     if duplicates not in DUPLICATE_POLICIES:
-        raise InputError(f"unknown duplicates policy {duplicates!r}; expected one of {DUPLICATE_POLICIES}")
+        raise InputError(
+            f"unknown duplicates policy {duplicates!r}; expected one of {DUPLICATE_POLICIES}"
+        )
     n = len(decision)
     if n == 0:
         raise InputError(f"{source}: the table has no rows")
@@ -417,8 +455,13 @@ def _build(*, name, source, attributes, columns, decision_name, decision, decisi
         values.append(tuple(order))
     dec_codes = np.fromiter((dec_rank[d] for d in decision), dtype=np.int32, count=n)
     report = PreprocessReport(
-        rows_read=rows_read, rows_after=n, merged_rows=merged, conflicting_groups=conflicting,
-        filled=filled, dropped=tuple(dropped), notes=tuple(notes),
+        rows_read=rows_read,
+        rows_after=n,
+        merged_rows=merged,
+        conflicting_groups=conflicting,
+        filled=filled,
+        dropped=tuple(dropped),
+        notes=tuple(notes),
     )
     return DecisionTable(
         name=name,
@@ -440,6 +483,9 @@ def _most_common(counter: Counter) -> str:
 def example_table() -> DecisionTable:
     """The decision table of the paper's Fig. 4 (front: (0, 2), (4, 0))."""
     return DecisionTable.from_rows(
-        [(0, 0, 1), (1, 0, 1), (2, 1, 0), (3, 1, 0)], [0, 1, 0, 1],
-        attributes=["f1", "f2", "f3"], decision_name="d", name="paper-fig4",
+        [(0, 0, 1), (1, 0, 1), (2, 1, 0), (3, 1, 0)],
+        [0, 1, 0, 1],
+        attributes=["f1", "f2", "f3"],
+        decision_name="d",
+        name="paper-fig4",
     )

@@ -43,8 +43,11 @@ class TreeNode:
     def to_dict(self) -> dict:
         if self.is_leaf:
             return {"decision": self.decision, "rows": self.rows}
-        return {"attribute": self.attribute, "rows": self.rows,
-                "children": {v: c.to_dict() for v, c in self.children}}
+        return {
+            "attribute": self.attribute,
+            "rows": self.rows,
+            "children": {v: c.to_dict() for v, c in self.children},
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,9 +94,14 @@ class Tree:
             mis += leaf.decision != r[self.decision_name]
         shape = structure_costs(self.root)
         n = len(recs)
-        return {"depth": shape["depth"], "total_path_length": tpl,
-                "average_depth": tpl / n if n else 0.0, "nodes": shape["nodes"],
-                "leaves": shape["leaves"], "misclassifications": mis}
+        return {
+            "depth": shape["depth"],
+            "total_path_length": tpl,
+            "average_depth": tpl / n if n else 0.0,
+            "nodes": shape["nodes"],
+            "leaves": shape["leaves"],
+            "misclassifications": mis,
+        }
 
     def _check_columns(self, df, need_decision):
         cols = set(map(str, df.columns))
@@ -104,8 +112,11 @@ class Tree:
 
     # ------------------------------------------------------------------ formats
     def to_dict(self) -> dict:
-        return {"costs": dict(self.table_costs), "decision_column": self.decision_name,
-                "tree": self.root.to_dict()}
+        return {
+            "costs": dict(self.table_costs),
+            "decision_column": self.decision_name,
+            "tree": self.root.to_dict(),
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
@@ -147,8 +158,10 @@ class Tree:
             counter[0] += 1
             if node.is_leaf:
                 cnt = ", ".join(str(v) for v in node.counts)
-                out.append(f'  n{k} [shape=box, style=rounded, label="{esc(self.decision_name)} = '
-                           f'{esc(node.decision)}\\n[{cnt}]"];')
+                out.append(
+                    f'  n{k} [shape=box, style=rounded, label="{esc(self.decision_name)} = '
+                    f'{esc(node.decision)}\\n[{cnt}]"];'
+                )
             else:
                 out.append(f'  n{k} [shape=ellipse, label="{esc(node.attribute)}"];')
                 for value, child in node.children:
@@ -178,8 +191,11 @@ def structure_costs(node: TreeNode) -> dict:
     if node.is_leaf:
         return {"depth": 0, "nodes": 1, "leaves": 1}
     subs = [structure_costs(c) for _, c in node.children]
-    return {"depth": 1 + max(s["depth"] for s in subs), "nodes": 1 + sum(s["nodes"] for s in subs),
-            "leaves": sum(s["leaves"] for s in subs)}
+    return {
+        "depth": 1 + max(s["depth"] for s in subs),
+        "nodes": 1 + sum(s["nodes"] for s in subs),
+        "leaves": sum(s["leaves"] for s in subs),
+    }
 
 
 def tree_costs(root: TreeNode, n_rows: int) -> dict:
@@ -197,8 +213,14 @@ def tree_costs(root: TreeNode, n_rows: int) -> dict:
 
     tpl, mis = walk(root, 0)
     shape = structure_costs(root)
-    return {"total_path_length": tpl, "average_depth": tpl / n_rows, "misclassifications": mis,
-            "depth": shape["depth"], "nodes": shape["nodes"], "leaves": shape["leaves"]}
+    return {
+        "total_path_length": tpl,
+        "average_depth": tpl / n_rows,
+        "misclassifications": mis,
+        "depth": shape["depth"],
+        "nodes": shape["nodes"],
+        "leaves": shape["leaves"],
+    }
 
 
 def _combine(cost, a, b):
@@ -264,8 +286,13 @@ def extract_tree(relation, point: int) -> Tree:
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 
     root = node_for(0, int(front.x[point]), int(front.y[point]))
-    return Tree(root, tuple(table.attributes), table.decision_name, tuple(table.decision_values),
-                tree_costs(root, table.n_rows))
+    return Tree(
+        root,
+        tuple(table.attributes),
+        table.decision_name,
+        tuple(table.decision_values),
+        tree_costs(root, table.n_rows),
+    )
 
 
 def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) -> Tree:
@@ -277,13 +304,15 @@ def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) ->
     if max_y is not None:
         k = front.point_for_y(max_y)
         if k is None:
-            raise InputError(f"no tree has {front.y_cost.name} <= {max_y}; the least is "
-                             f"{int(front.y[-1])}")
+            raise InputError(
+                f"no tree has {front.y_cost.name} <= {max_y}; the least is {int(front.y[-1])}"
+            )
     else:
         k = front.point_for_x(max_x)
         if k is None:
-            raise InputError(f"no tree has {front.x_cost.name} <= {max_x}; the least is "
-                             f"{int(front.x[0])}")
+            raise InputError(
+                f"no tree has {front.x_cost.name} <= {max_x}; the least is {int(front.x[0])}"
+            )
     return extract_tree(relation, k)
 
 

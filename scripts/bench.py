@@ -55,8 +55,11 @@ print(json.dumps({"wall": wall, "peak_mib": peak, "code": proc.returncode,
 
 def launch(cmd):
     """Wall time, peak RSS (MiB) and output of ``cmd`` run as a fresh process."""
-    res = json.loads(subprocess.run([sys.executable, "-c", LAUNCHER, *cmd], capture_output=True,
-                                    text=True, check=True).stdout)
+    res = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", LAUNCHER, *cmd], capture_output=True, text=True, check=True
+        ).stdout
+    )
     if res["code"] != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{res['stderr']}")
     return res
@@ -109,11 +112,20 @@ def bench_tables(names, runs, baseline, process, bandwidth):
         t_dag = statistics.median(p[0] for p in parts)
         t_fronts = statistics.median(p[1] for p in parts)
         row = {
-            "table": name, "rows": table.n_rows, "attributes": table.n_attributes,
-            "subtables": rel.stats.subtables, "edges": rel.stats.edges,
-            "front": len(rel.front), "fast_s": t_fast, "dag_s": t_dag, "fronts_s": t_fronts,
-            "rows_visited": int((rel.dag.node_size.astype(np.int64)
-                                 * (np.diff(rel.dag.node_bundle_start) + 1)).sum()),
+            "table": name,
+            "rows": table.n_rows,
+            "attributes": table.n_attributes,
+            "subtables": rel.stats.subtables,
+            "edges": rel.stats.edges,
+            "front": len(rel.front),
+            "fast_s": t_fast,
+            "dag_s": t_dag,
+            "fronts_s": t_fronts,
+            "rows_visited": int(
+                (
+                    rel.dag.node_size.astype(np.int64) * (np.diff(rel.dag.node_bundle_start) + 1)
+                ).sum()
+            ),
             "dag_bytes": dag_bytes(rel.dag),
         }
         row["bandwidth_floor_s"] = row["dag_bytes"] / bandwidth
@@ -129,19 +141,24 @@ def bench_tables(names, runs, baseline, process, bandwidth):
             row["process_peak_mib"] = peak
         rows.append(row)
         print(_fmt_row(row), flush=True)
-        print(f"{'':<13} DAG {t_dag:.3f} s + fronts {t_fronts:.3f} s: "
-              f"{row['subtables'] / t_dag / 1e6:.2f}M subtables/s, "
-              f"{row['edges'] / t_dag / 1e6:.1f}M edges/s, "
-              f"{row['rows_visited'] / t_dag / 1e6:.0f}M row visits/s; reads at least "
-              f"{row['dag_bytes'] / 2**20:,.0f} MiB = {row['bandwidth_floor_s'] * 1e3:.1f} ms "
-              f"at memory bandwidth (x{t_dag / row['bandwidth_floor_s']:.0f} above)", flush=True)
+        print(
+            f"{'':<13} DAG {t_dag:.3f} s + fronts {t_fronts:.3f} s: "
+            f"{row['subtables'] / t_dag / 1e6:.2f}M subtables/s, "
+            f"{row['edges'] / t_dag / 1e6:.1f}M edges/s, "
+            f"{row['rows_visited'] / t_dag / 1e6:.0f}M row visits/s; reads at least "
+            f"{row['dag_bytes'] / 2**20:,.0f} MiB = {row['bandwidth_floor_s'] * 1e3:.1f} ms "
+            f"at memory bandwidth (x{t_dag / row['bandwidth_floor_s']:.0f} above)",
+            flush=True,
+        )
     return rows
 
 
 def _fmt_row(r):
-    parts = [f"{r['table']:<13} rows {r['rows']:>6} attrs {r['attributes']:>3} "
-             f"subtables {r['subtables']:>9,} edges {r['edges']:>10,} front {r['front']:>5} "
-             f"engine {r['fast_s']:7.3f} s"]
+    parts = [
+        f"{r['table']:<13} rows {r['rows']:>6} attrs {r['attributes']:>3} "
+        f"subtables {r['subtables']:>9,} edges {r['edges']:>10,} front {r['front']:>5} "
+        f"engine {r['fast_s']:7.3f} s"
+    ]
     if "baseline_s" in r:
         parts.append(f"baseline {r['baseline_s']:8.2f} s  x{r['speedup']:.0f}")
     if "process_s" in r:
@@ -167,10 +184,13 @@ def synthetic(kind, m, n, seed):
     return DecisionTable.from_rows(X.astype(int).tolist(), y.tolist(), name=f"{kind}-{m}x{n}")
 
 
-SERIES = [("random", m, n) for m, n in [(10, 100), (12, 200), (14, 200), (16, 300), (18, 300),
-                                          (20, 300), (22, 300)]] + \
-         [("structured", m, n) for m, n in [(10, 100), (14, 200), (16, 300), (18, 300), (20, 300),
-                                              (22, 400), (24, 400)]]
+SERIES = [
+    ("random", m, n)
+    for m, n in [(10, 100), (12, 200), (14, 200), (16, 300), (18, 300), (20, 300), (22, 300)]
+] + [
+    ("structured", m, n)
+    for m, n in [(10, 100), (14, 200), (16, 300), (18, 300), (20, 300), (22, 400), (24, 400)]
+]
 #: The series stops a kind at the first table over this many subtables or this memory.
 SCALING_MAX_SUBTABLES = 8_000_000
 SCALING_MAX_MEMORY = 8 * 2**30
@@ -178,8 +198,8 @@ SCALING_MAX_MEMORY = 8 * 2**30
 
 def scaling_point(kind, m, n):
     """One point of the series, run in its own process: prints its figures as JSON."""
-    from dagger_cli.engine import build_dag, compute_fronts
     from dagger_cli.costs import COSTS
+    from dagger_cli.engine import build_dag, compute_fronts
     from dagger_cli.errors import LimitError
 
     build_dag(synthetic("random", 6, 20, 1))  # load the compiled kernels first
@@ -194,11 +214,18 @@ def scaling_point(kind, m, n):
         print(json.dumps({"limit": str(e)}))
         return
     sizes = dag.node_size.astype(np.int64)
-    print(json.dumps({
-        "subtables": dag.stats.subtables, "edges": dag.stats.edges, "t_dag": t1 - t0,
-        "t_fronts": t2 - t1, "t": t2 - t0, "rows_visited": int(
-            (sizes * (np.diff(dag.node_bundle_start) + 1)).sum()),
-    }))
+    print(
+        json.dumps(
+            {
+                "subtables": dag.stats.subtables,
+                "edges": dag.stats.edges,
+                "t_dag": t1 - t0,
+                "t_fronts": t2 - t1,
+                "t": t2 - t0,
+                "rows_visited": int((sizes * (np.diff(dag.node_bundle_start) + 1)).sum()),
+            }
+        )
+    )
 
 
 def bench_scaling(out_dir, max_seconds, runs):
@@ -220,16 +247,21 @@ def bench_scaling(out_dir, max_seconds, runs):
         for _ in range(runs - 1 if point["t"] < 15 else 0):
             more = launch(cmd)
             res.append(dict(json.loads(more["stdout"]), peak_mib=more["peak_mib"]))
-        med = {k: statistics.median(r[k] for r in res) for k in ("t", "t_dag", "t_fronts", "peak_mib")}
+        med = {
+            k: statistics.median(r[k] for r in res) for k in ("t", "t_dag", "t_fronts", "peak_mib")
+        }
         row = dict(point, **med, kind=kind, m=m, n=n, runs=len(res))
         results.append(row)
-        print(f"{kind:<10} m={m:>2} n={n:>3}: subtables {row['subtables']:>10,} edges "
-              f"{row['edges']:>11,}  {row['t']:6.2f} s (DAG {row['t_dag']:.2f} + fronts "
-              f"{row['t_fronts']:.2f})  peak {row['peak_mib']:6.0f} MiB  "
-              f"{row['subtables'] / row['t_dag'] / 1e6:.2f}M subtables/s, "
-              f"{row['edges'] / row['t_dag'] / 1e6:.1f}M edges/s, "
-              f"{row['rows_visited'] / row['t_dag'] / 1e6:.0f}M row visits/s (DAG)  "
-              f"[median of {len(res)}]", flush=True)
+        print(
+            f"{kind:<10} m={m:>2} n={n:>3}: subtables {row['subtables']:>10,} edges "
+            f"{row['edges']:>11,}  {row['t']:6.2f} s (DAG {row['t_dag']:.2f} + fronts "
+            f"{row['t_fronts']:.2f})  peak {row['peak_mib']:6.0f} MiB  "
+            f"{row['subtables'] / row['t_dag'] / 1e6:.2f}M subtables/s, "
+            f"{row['edges'] / row['t_dag'] / 1e6:.1f}M edges/s, "
+            f"{row['rows_visited'] / row['t_dag'] / 1e6:.0f}M row visits/s (DAG)  "
+            f"[median of {len(res)}]",
+            flush=True,
+        )
         if row["t"] > max_seconds:
             print(f"  (stopping the {kind} series: the next size would take too long)")
             stopped.add(kind)
@@ -246,10 +278,12 @@ def _plot_scaling(results, out_dir):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 2, figsize=(11, 8.5))
-    panels = [("subtables", "t", "seconds (DAG + fronts)", 1.5e6, 10),
-              ("edges", "t", "seconds (DAG + fronts)", 30e6, 10),
-              ("subtables", "peak_mib", "peak RSS of the process (MiB)", 1.5e6, 2048),
-              ("edges", "peak_mib", "peak RSS of the process (MiB)", 30e6, 2048)]
+    panels = [
+        ("subtables", "t", "seconds (DAG + fronts)", 1.5e6, 10),
+        ("edges", "t", "seconds (DAG + fronts)", 30e6, 10),
+        ("subtables", "peak_mib", "peak RSS of the process (MiB)", 1.5e6, 2048),
+        ("edges", "peak_mib", "peak RSS of the process (MiB)", 30e6, 2048),
+    ]
     for ax, (xk, yk, ylabel, xt, yt) in zip(axes.ravel(), panels):
         for kind, marker in (("random", "o"), ("structured", "s")):
             rs = [r for r in results if r["kind"] == kind]
@@ -261,8 +295,10 @@ def _plot_scaling(results, out_dir):
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(loc="upper left")
-    fig.suptitle("dagger fast engine on synthetic binary tables (10-24 attributes, 100-400 rows);\n"
-                 "dotted: the target, 1.5M subtables / 30M edges in <= 10 s and <= 2 GiB")
+    fig.suptitle(
+        "dagger fast engine on synthetic binary tables (10-24 attributes, 100-400 rows);\n"
+        "dotted: the target, 1.5M subtables / 30M edges in <= 10 s and <= 2 GiB"
+    )
     fig.tight_layout()
     out_dir.mkdir(parents=True, exist_ok=True)
     fig.savefig(out_dir / "scaling.png", dpi=110)
@@ -280,7 +316,9 @@ def check_targets(rows, results):
     for name in ("lymphography", "nursery", "mushroom"):
         r = by_name.get(name)
         if r and "speedup" in r:
-            say(r["speedup"] >= 20, f"{name}: fast engine x{r['speedup']:.0f} the baseline (>= x20)")
+            say(
+                r["speedup"] >= 20, f"{name}: fast engine x{r['speedup']:.0f} the baseline (>= x20)"
+            )
     if "mushroom" in by_name and "process_s" in by_name["mushroom"]:
         r = by_name["mushroom"]
         say(r["process_s"] <= 1.5, f"mushroom whole process {r['process_s']:.2f} s (<= 1.5 s)")
@@ -292,16 +330,20 @@ def check_targets(rows, results):
     # The series point nearest to 1.5M subtables / 30M edges.
     near = [r for r in results if 1.0e6 <= r["subtables"] <= 2.0e6 and 20e6 <= r["edges"] <= 40e6]
     for r in near:
-        say(r["t"] <= 10 and r["peak_mib"] <= 2048,
+        say(
+            r["t"] <= 10 and r["peak_mib"] <= 2048,
             f"{r['kind']} {r['m']}x{r['n']}: {r['subtables']:,} subtables, {r['edges']:,} edges in "
-            f"{r['t']:.2f} s, {r['peak_mib']:.0f} MiB (<= 10 s, <= 2 GiB)")
+            f"{r['t']:.2f} s, {r['peak_mib']:.0f} MiB (<= 10 s, <= 2 GiB)",
+        )
     if lines:
         print("targets (issue 7):")
         print("\n".join(lines))
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tables", default=",".join(TABLES))
     ap.add_argument("--no-baseline", action="store_true")
@@ -317,10 +359,14 @@ def main():
     import numba
 
     bandwidth = memory_bandwidth()
-    print(f"dagger bench: {os.cpu_count()} cores, {numba.get_num_threads()} numba threads, "
-          f"median of {args.runs} runs; memory copy bandwidth {bandwidth / 1e9:.1f} GB/s", flush=True)
-    rows = bench_tables(args.tables.split(","), args.runs, not args.no_baseline, not args.no_process,
-                        bandwidth)
+    print(
+        f"dagger bench: {os.cpu_count()} cores, {numba.get_num_threads()} numba threads, "
+        f"median of {args.runs} runs; memory copy bandwidth {bandwidth / 1e9:.1f} GB/s",
+        flush=True,
+    )
+    rows = bench_tables(
+        args.tables.split(","), args.runs, not args.no_baseline, not args.no_process, bandwidth
+    )
     print(f"(numba threading layer: {numba.threading_layer()})")
     if not args.no_process and rows:
         total = sum(r["process_s"] for r in rows)
@@ -328,8 +374,11 @@ def main():
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
     check_targets(rows, results)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "bench.json").write_text(json.dumps(
-        {"bandwidth_bytes_per_s": bandwidth, "tables": rows, "scaling": results}, indent=2))
+    (args.out / "bench.json").write_text(
+        json.dumps(
+            {"bandwidth_bytes_per_s": bandwidth, "tables": rows, "scaling": results}, indent=2
+        )
+    )
     print(f"wrote {args.out / 'bench.json'}")
 
 

@@ -42,8 +42,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help="registered dataset names")
     parser.add_argument("--out", type=Path, default=CURVES, help="folder (default: %(default)s)")
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the stored files instead of writing them")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the stored files instead of writing them"
+    )
     args = parser.parse_args(argv)
 
     names = args.names or sorted(p.stem for p in args.out.glob("*.csv")) or list(PAPER_TABLES)
@@ -68,8 +69,11 @@ def main(argv=None) -> int:
             path.write_bytes(text.encode("utf-8"))  # bytes: "\n" line ends on every OS
         print(f"{name}: {points} points, {state} -> {path} ({took})")
     if failed:
-        print(f"{len(failed)} curve(s) differ from the stored ones: {', '.join(failed)}; "
-              f"run `make curves` if the change is intended", file=sys.stderr)
+        print(
+            f"{len(failed)} curve(s) differ from the stored ones: {', '.join(failed)}; "
+            f"run `make curves` if the change is intended",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -14,7 +14,9 @@ from collections import Counter
 
 
 def _is_leaf(node) -> bool:
-    assert isinstance(node, dict), f"a tree node must be a dict, got {type(node).__name__}: {node!r}"
+    assert isinstance(node, dict), (
+        f"a tree node must be a dict, got {type(node).__name__}: {node!r}"
+    )
     has_dec = "decision" in node
     has_attr = "attribute" in node
     assert has_dec != has_attr, (
@@ -82,7 +84,9 @@ def evaluate_tree(tree, header, records) -> dict:
     depth, nodes, leaves = structure(tree)
     total = mis = 0
     for rec in records:
-        assert len(rec) == len(header), f"record {rec} has {len(rec)} fields, header has {len(header)}"
+        assert len(rec) == len(header), (
+            f"record {rec} has {len(rec)} fields, header has {len(header)}"
+        )
         leaf, d, _ = route(tree, header, rec)
         total += d
         if str(leaf["decision"]) != str(rec[-1]):

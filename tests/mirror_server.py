@@ -67,7 +67,7 @@ class MirrorServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "MirrorServer":
+    def start(self) -> MirrorServer:
         self._thread.start()
         return self
 
@@ -79,7 +79,7 @@ class MirrorServer:
         self._httpd.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> "MirrorServer":
+    def __enter__(self) -> MirrorServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 COSTS = ("depth", "total-path-length", "nodes", "leaves", "misclassifications")
@@ -76,7 +76,7 @@ def all_cost_vectors(rows, decisions) -> set:
     """The set of (depth, Λ, nodes, leaves, µ) over every decision tree for the table."""
     rows, decisions, m = _check(rows, decisions)
 
-    @lru_cache(maxsize=None)
+    @cache
     def vectors(subset: frozenset) -> frozenset:
         n = len(subset)
         # The leaf (trivial tree) is always a decision tree for Θ.
@@ -103,7 +103,7 @@ def count_trees(rows, decisions) -> int:
     """The number of distinct decision trees for the table."""
     rows, decisions, m = _check(rows, decisions)
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(subset: frozenset) -> int:
         total = 1  # the leaf
         if not _is_pure(subset, decisions):

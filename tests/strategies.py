@@ -38,8 +38,15 @@ class Table:
         return f"Table(rows={list(self.rows)!r}, decisions={list(self.decisions)!r})"
 
 
-def tables(min_rows=1, max_rows=7, max_attributes=4, max_values=3, max_decisions=3, labels=None,
-           nontrivial=False):
+def tables(
+    min_rows=1,
+    max_rows=7,
+    max_attributes=4,
+    max_values=3,
+    max_decisions=3,
+    labels=None,
+    nontrivial=False,
+):
     """Tables of ``min_rows..max_rows`` rows, 1..max_attributes attributes with
     1..max_values values each and 1..max_decisions decisions.
 
@@ -85,8 +92,9 @@ def _force_duplicate(draw, rows, decisions, pool, nontrivial):
 
 
 @st.composite
-def _drawn_tables(draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels,
-                  nontrivial):
+def _drawn_tables(
+    draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels, nontrivial
+):
     m = draw(st.integers(1, max_attributes))
     arity = [draw(st.integers(2 if nontrivial and i == 0 else 1, max_values)) for i in range(m)]
     pool = _pool(draw, max_decisions, labels, nontrivial)
@@ -98,8 +106,9 @@ def _drawn_tables(draw, min_rows, max_rows, max_attributes, max_values, max_deci
 
 
 @st.composite
-def _uniform_tables(draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels,
-                    nontrivial):
+def _uniform_tables(
+    draw, min_rows, max_rows, max_attributes, max_values, max_decisions, labels, nontrivial
+):
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     m = rnd.randint(1, max_attributes)
     arity = [rnd.randint(2 if nontrivial and i == 0 else 1, max_values) for i in range(m)]

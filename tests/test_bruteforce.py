@@ -54,11 +54,15 @@ FIG4_DECISIONS = [0, 1, 0, 1]
 LAMBDA, MU = "total-path-length", "misclassifications"
 
 
-
 # =========================================================================== oracle
 def test_cost_names():
-    assert COST_INDEX == {"depth": 0, "total-path-length": 1, "nodes": 2, "leaves": 3,
-                          "misclassifications": 4}
+    assert COST_INDEX == {
+        "depth": 0,
+        "total-path-length": 1,
+        "nodes": 2,
+        "leaves": 3,
+        "misclassifications": 4,
+    }
     assert len(COST_PAIRS) == 20 and len(set(COST_PAIRS)) == 20
 
 
@@ -150,7 +154,11 @@ def test_merge_rows_by_hand():
 
 
 def test_pareto_front_helper():
-    assert pareto_front([(3, 0), (0, 2), (1, 2), (4, 0), (2, 1), (2, 3)]) == [(0, 2), (2, 1), (3, 0)]
+    assert pareto_front([(3, 0), (0, 2), (1, 2), (4, 0), (2, 1), (2, 3)]) == [
+        (0, 2),
+        (2, 1),
+        (3, 0),
+    ]
     assert pareto_front([(1, 1), (1, 1)]) == [(1, 1)]
 
 
@@ -162,19 +170,32 @@ FIG4_RECORDS = [[str(v) for v in r] + [str(d)] for r, d in zip(FIG4_ROWS, FIG4_D
 def test_evaluator_fig4():
     leaf = {"decision": "0"}
     assert evaluate_tree(leaf, FIG4_HEADER, FIG4_RECORDS) == {
-        "depth": 0, "total_path_length": 0, "nodes": 1, "leaves": 1, "misclassifications": 2}
+        "depth": 0,
+        "total_path_length": 0,
+        "nodes": 1,
+        "leaves": 1,
+        "misclassifications": 2,
+    }
     check_valid_tree(leaf, FIG4_HEADER, FIG4_RECORDS)
     tree = {
         "attribute": "f2",
         "extra": "ignored",
         "children": {
-            "0": {"attribute": "f1", "children": {"0": {"decision": "0"}, "1": {"decision": "1", "n": 1}}},
+            "0": {
+                "attribute": "f1",
+                "children": {"0": {"decision": "0"}, "1": {"decision": "1", "n": 1}},
+            },
             "1": {"decision": "0"},
         },
     }
     check_valid_tree(tree, FIG4_HEADER, FIG4_RECORDS)
     assert evaluate_tree(tree, FIG4_HEADER, FIG4_RECORDS) == {
-        "depth": 2, "total_path_length": 6, "nodes": 5, "leaves": 3, "misclassifications": 1}
+        "depth": 2,
+        "total_path_length": 6,
+        "nodes": 5,
+        "leaves": 3,
+        "misclassifications": 1,
+    }
 
 
 def _rejects(tree, header, records, fragment):
@@ -187,24 +208,59 @@ def test_check_valid_tree_rejects():
     h, r = FIG4_HEADER, FIG4_RECORDS
     _rejects({"decision": "1"}, h, r, "most common")  # tie 0/1 -> 0
     # split on a pure subtable
-    _rejects({"attribute": "f1", "children": {
-        "0": {"attribute": "f2", "children": {"0": {"decision": "0"}}},
-        "1": {"decision": "1"}, "2": {"decision": "0"}, "3": {"decision": "1"}}}, h, r, "only a leaf")
+    _rejects(
+        {
+            "attribute": "f1",
+            "children": {
+                "0": {"attribute": "f2", "children": {"0": {"decision": "0"}}},
+                "1": {"decision": "1"},
+                "2": {"decision": "0"},
+                "3": {"decision": "1"},
+            },
+        },
+        h,
+        r,
+        "only a leaf",
+    )
     # constant attribute (f3 after f2)
-    _rejects({"attribute": "f2", "children": {
-        "0": {"attribute": "f3", "children": {"1": {"decision": "0"}}},
-        "1": {"decision": "0"}}}, h, r, "constant")
+    _rejects(
+        {
+            "attribute": "f2",
+            "children": {
+                "0": {"attribute": "f3", "children": {"1": {"decision": "0"}}},
+                "1": {"decision": "0"},
+            },
+        },
+        h,
+        r,
+        "constant",
+    )
     # missing child
     _rejects({"attribute": "f2", "children": {"0": {"decision": "0"}}}, h, r, "children")
     # extra child (value absent from the subtable) -> empty subtable / children mismatch
-    _rejects({"attribute": "f2", "children": {"0": {"decision": "0"}, "1": {"decision": "0"},
-                                              "2": {"decision": "0"}}}, h, r, "children")
+    _rejects(
+        {
+            "attribute": "f2",
+            "children": {"0": {"decision": "0"}, "1": {"decision": "0"}, "2": {"decision": "0"}},
+        },
+        h,
+        r,
+        "children",
+    )
     # unknown attribute / the decision column
-    _rejects({"attribute": "d", "children": {"0": {"decision": "0"}, "1": {"decision": "1"}}}, h, r,
-             "not a conditional attribute")
+    _rejects(
+        {"attribute": "d", "children": {"0": {"decision": "0"}, "1": {"decision": "1"}}},
+        h,
+        r,
+        "not a conditional attribute",
+    )
     # wrong leaf below a split
-    _rejects({"attribute": "f2", "children": {"0": {"decision": "1"}, "1": {"decision": "0"}}}, h, r,
-             "most common")
+    _rejects(
+        {"attribute": "f2", "children": {"0": {"decision": "1"}, "1": {"decision": "0"}}},
+        h,
+        r,
+        "most common",
+    )
 
 
 def test_check_valid_tree_tie_order():
@@ -213,10 +269,15 @@ def test_check_valid_tree_tie_order():
     check_valid_tree({"decision": "9"}, h, numeric)  # 9 < 10 as numbers
     _rejects({"decision": "10"}, h, numeric, "most common")
     mixed = [["0", "9"], ["0", "10"], ["1", "x"]]
-    check_valid_tree({"attribute": "a", "children": {"0": {"decision": "10"}, "1": {"decision": "x"}}},
-                     h, mixed)  # "10" < "9" as strings
-    _rejects({"attribute": "a", "children": {"0": {"decision": "9"}, "1": {"decision": "x"}}},
-             h, mixed, "most common")
+    check_valid_tree(
+        {"attribute": "a", "children": {"0": {"decision": "10"}, "1": {"decision": "x"}}}, h, mixed
+    )  # "10" < "9" as strings
+    _rejects(
+        {"attribute": "a", "children": {"0": {"decision": "9"}, "1": {"decision": "x"}}},
+        h,
+        mixed,
+        "most common",
+    )
 
 
 def enumerate_trees(table: Table):
@@ -270,8 +331,13 @@ def test_random_tree_is_valid_and_in_oracle(data):
     header, records = table.header(), table.records()
     check_valid_tree(tree, header, records)
     c = evaluate_tree(tree, header, records)
-    assert (c["depth"], c["total_path_length"], c["nodes"], c["leaves"], c["misclassifications"]) \
-        in all_cost_vectors(table.rows, table.decisions)
+    assert (
+        c["depth"],
+        c["total_path_length"],
+        c["nodes"],
+        c["leaves"],
+        c["misclassifications"],
+    ) in all_cost_vectors(table.rows, table.decisions)
     assert c["total_path_length"] <= c["depth"] * table.n_rows
     assert c["leaves"] <= c["nodes"]
 
@@ -288,8 +354,9 @@ def test_brute_front_properties(table):
     for x, y in COST_PAIRS:
         f = brute_front(table.rows, table.decisions, x, y)
         _check_front_shape(f)
-        _check_proposition3(lambda k: least_y_brute(vectors, x, y, k),
-                            lambda k: least_x_brute(vectors, x, y, k), f)
+        _check_proposition3(
+            lambda k: least_y_brute(vectors, x, y, k), lambda k: least_x_brute(vectors, x, y, k), f
+        )
 
 
 # =========================================================================== helpers
@@ -350,8 +417,10 @@ def _relate(t, x, y, engine):
 
 
 def _explain(table, duplicates, engine, x, y, got, want):
-    return (f"{engine} engine, duplicates={duplicates}, x={x}, y={y}: {table!r}\n"
-            f"  engine front: {got}\n  brute front:  {want}")
+    return (
+        f"{engine} engine, duplicates={duplicates}, x={x}, y={y}: {table!r}\n"
+        f"  engine front: {got}\n  brute front:  {want}"
+    )
 
 
 @needs_engine
@@ -370,7 +439,9 @@ def test_fig4_engine(engine):
     assert r.front.n_rows == 4
     if engine != "paper":
         for x, y in COST_PAIRS:
-            assert _relate(t, x, y, engine).front.points() == brute_front(FIG4_ROWS, FIG4_DECISIONS, x, y)
+            assert _relate(t, x, y, engine).front.points() == brute_front(
+                FIG4_ROWS, FIG4_DECISIONS, x, y
+            )
         s = r.stats
         assert (s.subtables, s.bundles, s.edges) == (7, 5, 12)
 
@@ -394,12 +465,12 @@ def _minimal_table(table: Table, fails, budget: int = 400) -> Table:
         changed = False
         for i in reversed(range(len(rows))):
             if len(rows) > 1 and i < len(rows):
-                r, d = rows[:i] + rows[i + 1:], dec[:i] + dec[i + 1:]
+                r, d = rows[:i] + rows[i + 1 :], dec[:i] + dec[i + 1 :]
                 if ok(r, d):
                     rows, dec, changed = r, d, True
         for j in reversed(range(len(rows[0]))):
             if len(rows[0]) > 1 and j < len(rows[0]):
-                r = [x[:j] + x[j + 1:] for x in rows]
+                r = [x[:j] + x[j + 1 :] for x in rows]
                 if ok(r, dec):
                     rows, changed = r, True
         for i in range(len(rows)):
@@ -412,7 +483,7 @@ def _minimal_table(table: Table, fails, budget: int = 400) -> Table:
                         break
             for lab in labels:
                 if lab != dec[i]:
-                    d = dec[:i] + [lab] + dec[i + 1:]
+                    d = dec[:i] + [lab] + dec[i + 1 :]
                     if ok(rows, d):
                         dec, changed = d, True
                         break
@@ -426,6 +497,7 @@ def _minimized(check):
         try:
             check(table, *args)
         except Exception as err:  # noqa: BLE001 - crashes of the engine count as failures
+
             def fails(t):
                 try:
                     check(t, *args)
@@ -492,8 +564,9 @@ def _check_invariants(table, x, y, duplicates, engine):
     # every point is realised by a tree, and no tree dominates a point
     for px, py in points:
         assert any(v[ix] == px and v[iy] == py for v in vectors), f"({px}, {py}) is no tree's costs"
-        assert not any(v[ix] <= px and v[iy] <= py and (v[ix], v[iy]) != (px, py) for v in vectors), \
-            f"({px}, {py}) is dominated"
+        assert not any(
+            v[ix] <= px and v[iy] <= py and (v[ix], v[iy]) != (px, py) for v in vectors
+        ), f"({px}, {py}) is dominated"
     assert points[0][0] == min(v[ix] for v in vectors)
     assert points[-1][1] == min(v[iy] for v in vectors)
     if (x, y) == (LAMBDA, MU):
@@ -507,8 +580,12 @@ def _check_invariants(table, x, y, duplicates, engine):
 
 @needs_engine
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=mixed_tables(), pair=st.sampled_from(COST_PAIRS),
-       duplicates=st.sampled_from(["keep", "merge"]), engine=st.sampled_from(["fast", "baseline"]))
+@given(
+    table=mixed_tables(),
+    pair=st.sampled_from(COST_PAIRS),
+    duplicates=st.sampled_from(["keep", "merge"]),
+    engine=st.sampled_from(["fast", "baseline"]),
+)
 def test_front_invariants(table, pair, duplicates, engine):
     """Shape, non-domination, end points, Proposition 3 (F/G inverse), F and G == brute."""
     _minimized(_check_invariants)(table, pair[0], pair[1], duplicates, engine)
@@ -521,12 +598,15 @@ def _check_stats(table, duplicates):
     for engine in ("fast", "baseline", "paper"):
         s = _relate(t, LAMBDA, MU, engine).stats
         got = (s.subtables, s.bundles, s.edges)
-        assert got == want, (f"{engine}, duplicates={duplicates}: {table!r}\n"
-                             f"  engine (subtables, bundles, edges) = {got}, DAG = {want}")
+        assert got == want, (
+            f"{engine}, duplicates={duplicates}: {table!r}\n"
+            f"  engine (subtables, bundles, edges) = {got}, DAG = {want}"
+        )
         # terminal = nodes without bundles (differs from "nodes with one decision" only for
         # equal rows with different decisions, kept)
-        assert s.terminal == terminal[1], \
+        assert s.terminal == terminal[1], (
             f"{engine}: terminal {s.terminal}, DAG (one decision, no bundles) = {terminal}"
+        )
 
 
 @needs_engine
@@ -550,9 +630,18 @@ def _check_larger(table, x, y, duplicates):
 
 @needs_engine
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=mixed_tables(min_rows=6, max_rows=12, max_attributes=5, max_values=4, max_decisions=4,
-                          labels=("0", "1", "2", "3")),
-       pair=st.sampled_from(COST_PAIRS), duplicates=st.sampled_from(["keep", "merge"]))
+@given(
+    table=mixed_tables(
+        min_rows=6,
+        max_rows=12,
+        max_attributes=5,
+        max_values=4,
+        max_decisions=4,
+        labels=("0", "1", "2", "3"),
+    ),
+    pair=st.sampled_from(COST_PAIRS),
+    duplicates=st.sampled_from(["keep", "merge"]),
+)
 def test_larger_tables_match_bruteforce(table, pair, duplicates):
     """Beyond the 7-row tables of the brief: up to 12 rows, 5 attributes, 4 values."""
     _minimized(_check_larger)(table, pair[0], pair[1], duplicates)
@@ -574,8 +663,9 @@ def _check_extracted_trees(table, x, y, duplicates):
         d = tree.root.to_dict()
         check_valid_tree(d, header, records)
         c = evaluate_tree(d, header, records)
-        assert (c[key.get(x, x)], c[key.get(y, y)]) == (px, py), \
+        assert (c[key.get(x, x)], c[key.get(y, y)]) == (px, py), (
             f"tree of point {k} = ({px}, {py}) has costs {c}: {d}"
+        )
         assert cost_vector(d, header, records) in vectors
         for name, v in c.items():
             assert tree.table_costs[name] == v, f"Tree.table_costs[{name!r}]"
@@ -584,8 +674,11 @@ def _check_extracted_trees(table, x, y, duplicates):
 @needs_engine
 @pytest.mark.skipif(not TREES_FILE.exists(), reason="dagger_cli/trees.py not written yet")
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=mixed_tables(max_rows=9), pair=st.sampled_from(COST_PAIRS),
-       duplicates=st.sampled_from(["keep", "merge"]))
+@given(
+    table=mixed_tables(max_rows=9),
+    pair=st.sampled_from(COST_PAIRS),
+    duplicates=st.sampled_from(["keep", "merge"]),
+)
 def test_extracted_trees_are_valid_and_realise_their_points(table, pair, duplicates):
     """(Beyond the contract) dagger_cli.trees.extract_tree: every front point's tree is a
     valid decision tree for the prepared table whose evaluated costs are the point."""
@@ -601,7 +694,9 @@ def test_single_row_engine(table, duplicates):
     for engine in ("fast", "baseline"):
         for x, y in COST_PAIRS:
             leaf = (0, 0, 1, 1, 0)
-            assert _relate(t, x, y, engine).front.points() == [(leaf[COST_INDEX[x]], leaf[COST_INDEX[y]])]
+            assert _relate(t, x, y, engine).front.points() == [
+                (leaf[COST_INDEX[x]], leaf[COST_INDEX[y]])
+            ]
     assert _relate(t, LAMBDA, MU, "paper").front.points() == [(0, 0)]
 
 
@@ -630,7 +725,9 @@ def test_one_decision_engine(table, duplicates):
         assert (s.subtables, s.bundles, s.edges) == (1, 0, 0)
         for x, y in COST_PAIRS:
             leaf = (0, 0, 1, 1, 0)
-            assert _relate(t, x, y, engine).front.points() == [(leaf[COST_INDEX[x]], leaf[COST_INDEX[y]])]
+            assert _relate(t, x, y, engine).front.points() == [
+                (leaf[COST_INDEX[x]], leaf[COST_INDEX[y]])
+            ]
 
 
 @needs_engine

@@ -37,14 +37,18 @@ def test_example_csv_file_exact_columns(run, tmp_path):
     out = tmp_path / "curve.csv"
     r = run("relate", "--example", "-o", str(out), "--format", "csv")
     assert r.exit_code == 0
-    assert out.read_text() == "total_path_length,average_depth,misclassifications\n0,0.0,2\n4,1.0,0\n"
+    assert (
+        out.read_text() == "total_path_length,average_depth,misclassifications\n0,0.0,2\n4,1.0,0\n"
+    )
     assert r.stdout == out.read_text()
 
 
 def test_json_has_points_queries_and_stats(run):
     r = run("relate", "--example", "--format", "json", "--stats", "--max-misclassifications", "1")
     doc = json.loads(r.stdout)
-    assert doc["points"] == [{"total_path_length": 4, "average_depth": 1.0, "misclassifications": 0}]
+    assert doc["points"] == [
+        {"total_path_length": 4, "average_depth": 1.0, "misclassifications": 0}
+    ]
     assert doc["queries"]["G"]["value"] == 4
     assert doc["stats"] == {"subtables": 7, "terminal": 4, "bundles": 5, "edges": 12}
 
@@ -56,8 +60,10 @@ def test_F_query_in_text(run):
 
 
 def test_engines_same_output(run):
-    outs = {e: run("relate", "--example", "--format", "csv", "--engine", e).stdout
-            for e in ("fast", "baseline", "paper")}
+    outs = {
+        e: run("relate", "--example", "--format", "csv", "--engine", e).stdout
+        for e in ("fast", "baseline", "paper")
+    }
     assert len(set(outs.values())) == 1
 
 
@@ -126,7 +132,9 @@ def test_max_subtables_stops_with_message(run, tmp_path):
 def test_output_not_half_written_on_error(run, tmp_path):
     out = tmp_path / "curve.csv"
     rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
-    run("relate", write(tmp_path, "a,b,c,d\n" + rows + "\n"), "--max-subtables", "3", "-o", str(out))
+    run(
+        "relate", write(tmp_path, "a,b,c,d\n" + rows + "\n"), "--max-subtables", "3", "-o", str(out)
+    )
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "t.csv"]
 
 

@@ -132,8 +132,9 @@ def test_fetch_all_into_empty_cache(server, cache):
         ds = REGISTRY[name]
         assert path == cache / ds.folder / ds.filename
         assert valid(path, name)
-    assert sorted(server.requests) == sorted(f"/{REGISTRY[n].folder}/{REGISTRY[n].filename}"
-                                             for n in NAMES)
+    assert sorted(server.requests) == sorted(
+        f"/{REGISTRY[n].folder}/{REGISTRY[n].filename}" for n in NAMES
+    )
     assert files_in(cache) == sorted(paths.values())  # no temporary files left behind
 
 
@@ -260,8 +261,12 @@ def test_crlf_mirror_passes_the_checksum(server, cache):
 @needs_mirror
 def test_progress_callback_sees_every_byte(server, cache):
     calls = []
-    path = fetch("mushroom", data_home=cache, mirror=server.url,
-                 progress=lambda done, total: calls.append((done, total)))
+    path = fetch(
+        "mushroom",
+        data_home=cache,
+        mirror=server.url,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     size = path.stat().st_size
     assert len(calls) > 1
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
@@ -405,7 +410,10 @@ def test_prepared_shape(prepared, name):
 
 def test_prepared_expected_figures(prepared):
     assert {n: REGISTRY[n].prepared_shape for n in NAMES} == {
-        "lymphography": (148, 19), "mushroom": (8124, 23), "nursery": (12960, 9), "zoo": (59, 17),
+        "lymphography": (148, 19),
+        "mushroom": (8124, 23),
+        "nursery": (12960, 9),
+        "zoo": (59, 17),
     }
     zoo = prepared["zoo"][1]
     assert zoo.report.dropped == ("animal_name",) and zoo.report.merged_rows == 42

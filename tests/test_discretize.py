@@ -41,7 +41,8 @@ def test_labels_show_the_interval_with_six_significant_digits():
     assert interval_labels([1 / 3, 2 / 3], 1.0) == ["[0.333333, 0.666667)", "[0.666667, 1]"]
     # Cut points that would print alike get more digits instead of merging two bins.
     assert interval_labels([1.0000001, 1.0000002], 2) == [
-        "[1.0000001, 1.0000002)", "[1.0000002, 2]",
+        "[1.0000001, 1.0000002)",
+        "[1.0000002, 2]",
     ]
     assert interval_labels([-0.0, 1e6], 2.5e6) == ["[0, 1e+06)", "[1e+06, 2.5e+06]"]
 
@@ -92,8 +93,11 @@ def test_bad_arguments():
 def test_discretized_columns_build_a_table():
     n = 40
     header = ["age", "colour", "d"]
-    columns = [[str(18 + (i * 7) % 50) for i in range(n)], ["red", "blue"] * (n // 2),
-               [str(i % 2) for i in range(n)]]
+    columns = [
+        [str(18 + (i * 7) % 50) for i in range(n)],
+        ["red", "blue"] * (n // 2),
+        [str(i % 2) for i in range(n)],
+    ]
     out, _ = discretize(header, columns, 4, skip=("d",))
     t = DecisionTable.from_rows(list(zip(out[0], out[1])), out[2], attributes=header[:2])
     assert len(t.values[0]) == 4 and t.values[1] == ("blue", "red")
@@ -102,8 +106,12 @@ def test_discretized_columns_build_a_table():
 def test_wide_columns_rule():
     n = 100
     header = ["id", "small", "word", "d"]
-    columns = [[str(i) for i in range(n)], [str(i % 20) for i in range(n)],
-               [f"w{i}" for i in range(n)], [str(i) for i in range(n)]]
+    columns = [
+        [str(i) for i in range(n)],
+        [str(i % 20) for i in range(n)],
+        [f"w{i}" for i in range(n)],
+        [str(i) for i in range(n)],
+    ]
     assert wide_columns(header, columns, skip=("d",)) == [("id", 100)]
     assert wide_columns(header, columns, threshold=19, skip=("d",)) == [("id", 100), ("small", 20)]
     assert wide_columns(header, columns) == [("id", 100), ("d", 100)]

@@ -20,8 +20,11 @@ PAIRS = [p for p in COST_PAIRS if "misclassifications" not in p]
 @given(data=mixed_tables())
 def test_exact_only_matches_bruteforce(x, y, data):
     t = DecisionTable.from_rows(list(data.rows), list(data.decisions))  # merged: µ = 0 trees exist
-    vecs = {v for v in all_cost_vectors(t.rows(), t.decision_labels())
-            if v[COST_INDEX["misclassifications"]] == 0}
+    vecs = {
+        v
+        for v in all_cost_vectors(t.rows(), t.decision_labels())
+        if v[COST_INDEX["misclassifications"]] == 0
+    }
     expect = pareto_front([(v[COST_INDEX[x]], v[COST_INDEX[y]]) for v in vecs])
     for engine in ("fast", "baseline"):
         assert relate(t, x, y, engine=engine, exact_only=True).front.points() == expect, engine

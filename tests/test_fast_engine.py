@@ -48,13 +48,23 @@ def test_fast_equals_baseline_on_medium_tables(m, n, values, decisions, seed, st
     assert np.bincount(fast.dag.node_size).max() >= 32
 
 
-@pytest.mark.parametrize("x,y", [("depth", "misclassifications"), ("nodes", "leaves"),
-                                 ("misclassifications", "total-path-length")])
+@pytest.mark.parametrize(
+    "x,y",
+    [
+        ("depth", "misclassifications"),
+        ("nodes", "leaves"),
+        ("misclassifications", "total-path-length"),
+    ],
+)
 def test_fast_equals_baseline_other_pairs(x, y):
     table = random_table(6, 70, 3, 3, 7, True)
-    assert relate(table, x, y).front.points() == relate(table, x, y, engine="baseline").front.points()
-    assert (relate(table, x, y, exact_only=True).front.points()
-            == relate(table, x, y, engine="baseline", exact_only=True).front.points())
+    assert (
+        relate(table, x, y).front.points() == relate(table, x, y, engine="baseline").front.points()
+    )
+    assert (
+        relate(table, x, y, exact_only=True).front.points()
+        == relate(table, x, y, engine="baseline", exact_only=True).front.points()
+    )
 
 
 def _arrays(table, threads):
@@ -65,9 +75,20 @@ def _arrays(table, threads):
         store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
     finally:
         numba.set_num_threads(before)
-    arrays = {k: getattr(dag, k) for k in ("node_start", "node_size", "node_mis", "node_major",
-                                           "node_bundle_start", "row_pool", "bundle_attr",
-                                           "bundle_edge_start", "edge_child")}
+    arrays = {
+        k: getattr(dag, k)
+        for k in (
+            "node_start",
+            "node_size",
+            "node_mis",
+            "node_major",
+            "node_bundle_start",
+            "row_pool",
+            "bundle_attr",
+            "bundle_edge_start",
+            "edge_child",
+        )
+    }
     arrays.update(fref=store.fref, fxy=store.fxy, fch=store.fch)
     return arrays
 
@@ -186,8 +207,12 @@ def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
     csv.write_text("\n".join(lines) + "\n")
     out = tmp_path / "front.csv"
     exe = [sys.executable, "-c", "from dagger_cli.cli import main; main()"]
-    proc = subprocess.Popen([*exe, "relate", str(csv), "-o", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*exe, "relate", str(csv), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     # Progress lines start after about 2 s of work: interrupt at the first one.
     deadline = time.monotonic() + 120
     seen = ""

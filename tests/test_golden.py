@@ -83,10 +83,19 @@ def test_curve_matches_golden_file(path):
     got = front_csv(relate(table).front)
     want = path.read_text(encoding="utf-8")
     if got != want:
-        diff = "".join(difflib.unified_diff(
-            want.splitlines(True), got.splitlines(True), f"stored {path.name}", "recomputed", n=1))
-        pytest.fail(f"the recomputed curve of {path.stem} differs from {path} (run `make curves` "
-                    f"if the change is intended):\n{diff[:3000]}")
+        diff = "".join(
+            difflib.unified_diff(
+                want.splitlines(True),
+                got.splitlines(True),
+                f"stored {path.name}",
+                "recomputed",
+                n=1,
+            )
+        )
+        pytest.fail(
+            f"the recomputed curve of {path.stem} differs from {path} (run `make curves` "
+            f"if the change is intended):\n{diff[:3000]}"
+        )
     # First point: the single-leaf tree, which misclassifies every row not of the majority.
     majority = int(np.bincount(table.decisions).max())
     assert want.split("\n")[1] == f"0,0.0,{table.n_rows - majority}"
@@ -123,6 +132,7 @@ def test_base_points_of_the_paper(name):
 
 # ---------------------------------------------------------------- make figures
 
+
 def _make_dry_run(*targets, out):
     """The commands `make` would run for ``targets`` (nothing is executed)."""
     if shutil.which("make") is None:
@@ -131,8 +141,7 @@ def _make_dry_run(*targets, out):
     dagger = Path(sys.executable).with_name("dagger")
     if dagger.exists():  # the dagger of the running tests, wherever its venv is
         args.append(f"DAGGER={shlex.quote(str(dagger))}")
-    proc = subprocess.run([*args, *targets],
-                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([*args, *targets], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return [ln for ln in proc.stdout.splitlines() if " relate " in ln]
 

@@ -47,8 +47,12 @@ def shape(node):
     """Everything about a tree, as nested tuples (for equality)."""
     if node.is_leaf:
         return ("leaf", node.decision, node.counts)
-    return (node.attribute, node.decision, node.counts,
-            tuple((v, shape(c)) for v, c in node.children))
+    return (
+        node.attribute,
+        node.decision,
+        node.counts,
+        tuple((v, shape(c)) for v, c in node.children),
+    )
 
 
 def is_pruning(small, big) -> bool:
@@ -59,8 +63,10 @@ def is_pruning(small, big) -> bool:
         return True
     if big.is_leaf or small.attribute != big.attribute:
         return False
-    return all(vs == vb and is_pruning(cs, cb)
-               for (vs, cs), (vb, cb) in zip(small.children, big.children, strict=True))
+    return all(
+        vs == vb and is_pruning(cs, cb)
+        for (vs, cs), (vb, cb) in zip(small.children, big.children, strict=True)
+    )
 
 
 def nodes_of(node, depth=0):
@@ -167,8 +173,13 @@ def test_greedy_cost_vectors_are_tree_cost_vectors(t):
     for crit in CRITERIA:
         for sweep in ("threshold", "depth"):
             for _, c in sweep_costs(table, crit, sweep):
-                assert (c["depth"], c["total_path_length"], c["nodes"], c["leaves"],
-                        c["misclassifications"]) in vectors
+                assert (
+                    c["depth"],
+                    c["total_path_length"],
+                    c["nodes"],
+                    c["leaves"],
+                    c["misclassifications"],
+                ) in vectors
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -191,8 +202,11 @@ def test_greedy_points_never_beat_the_front(t):
 
 # =========================================================================== fixed tables
 def fixed_tables():
-    return [example_table()] + [random_table(s) for s in (1, 2, 3)] + [
-        random_table(4, n=12, m=3, values=3, decisions=2)]
+    return (
+        [example_table()]
+        + [random_table(s) for s in (1, 2, 3)]
+        + [random_table(4, n=12, m=3, values=3, decisions=2)]
+    )
 
 
 @pytest.mark.parametrize("k", range(5))
@@ -216,8 +230,11 @@ def test_all_cost_pairs_never_beat_the_front(k):
             for a, b in zip(gx.tolist(), gy.tolist()):
                 assert front.least_y(a) <= b
             # the points are exactly the Pareto filter of the swept trees' costs
-        want = [(c[cx], c[cy]) for _, t in greedy_sweep(table, "gini")
-                for c in [tree_costs(t, table.n_rows)]]
+        want = [
+            (c[cx], c[cy])
+            for _, t in greedy_sweep(table, "gini")
+            for c in [tree_costs(t, table.n_rows)]
+        ]
         wx, wy = np.array(want).T
         keep = pareto(wx, wy)
         assert pts["gini"][0].tolist() == wx[keep].tolist()
@@ -241,8 +258,13 @@ def test_example_table_by_hand():
         assert greedy_points(t)[crit][0].tolist() == [0, 4]
         assert greedy_points(t)[crit][1].tolist() == [2, 0]
         r = compare(front, greedy_points(t))[crit]
-        assert r == {"points": 2, "on_front": 2, "extra_x_at_min_y": 0, "area": 0,
-                     "area_normalized": 0.0}
+        assert r == {
+            "points": 2,
+            "on_front": 2,
+            "extra_x_at_min_y": 0,
+            "area": 0,
+            "area_normalized": 0.0,
+        }
         # depth caps: the leaf (d=0) and the full tree (d=1)
         assert [d for d, _ in greedy_depth_sweep(t, crit)] == [0, 1]
 
@@ -271,13 +293,19 @@ ENT_VS_GINI = cont([(0, 1), (2, 4)], [(1, 4), (1, 1)])
 ENT_VS_RATIO = cont([(1, 1), (1, 0), (0, 1)], [(1, 2), (1, 0)])
 
 
-@pytest.mark.parametrize("table, want, strict", [
-    # error ties in ENT_VS_GINI (2 and 2) and ENT_VS_RATIO (1 and 1): the first attribute
-    (ERR_VS_ENT, {"error": 0, "entropy": 1, "gini": 0, "gain-ratio": 0}, ("error", "entropy")),
-    (ENT_VS_GINI, {"error": 0, "entropy": 0, "gini": 1, "gain-ratio": 0}, ("entropy", "gini")),
-    (ENT_VS_RATIO, {"error": 0, "entropy": 0, "gini": 0, "gain-ratio": 1},
-     ("entropy", "gain-ratio")),
-])
+@pytest.mark.parametrize(
+    "table, want, strict",
+    [
+        # error ties in ENT_VS_GINI (2 and 2) and ENT_VS_RATIO (1 and 1): the first attribute
+        (ERR_VS_ENT, {"error": 0, "entropy": 1, "gini": 0, "gain-ratio": 0}, ("error", "entropy")),
+        (ENT_VS_GINI, {"error": 0, "entropy": 0, "gini": 1, "gain-ratio": 0}, ("entropy", "gini")),
+        (
+            ENT_VS_RATIO,
+            {"error": 0, "entropy": 0, "gini": 0, "gain-ratio": 1},
+            ("entropy", "gain-ratio"),
+        ),
+    ],
+)
 def test_choose_attribute_by_hand(table, want, strict):
     assert {c: choose_attribute(table, c) for c in CRITERIA} == want
     # the same attributes listed the other way round: strict choices follow them
@@ -342,14 +370,29 @@ def test_compare_by_hand():
     r = compare(front, pts)
     # a: X = 12; F_exact = 5 on [0,4), 2 on [4,10), 0 on [10,12);
     #    F_a     = 5 on [0,6), 2 on [6,12): differences 3·2 on [4,6) and 2·2 on [10,12)
-    assert r["a"] == {"points": 3, "on_front": 1, "extra_x_at_min_y": 2, "area": 10,
-                      "area_normalized": 10 / (12 * 5)}
+    assert r["a"] == {
+        "points": 3,
+        "on_front": 1,
+        "extra_x_at_min_y": 2,
+        "area": 10,
+        "area_normalized": 10 / (12 * 5),
+    }
     # b: nothing before x = 4 -> charged front.y[0] = 5 (no difference); 3 − 2 on [4,10)
-    assert r["b"] == {"points": 2, "on_front": 1, "extra_x_at_min_y": 0, "area": 6,
-                      "area_normalized": 6 / (10 * 5)}
+    assert r["b"] == {
+        "points": 2,
+        "on_front": 1,
+        "extra_x_at_min_y": 0,
+        "area": 6,
+        "area_normalized": 6 / (10 * 5),
+    }
     # c never reaches y = 0: no extra x; equal to the front on [0, 10)
-    assert r["c"] == {"points": 2, "on_front": 2, "extra_x_at_min_y": None, "area": 0,
-                      "area_normalized": 0.0}
+    assert r["c"] == {
+        "points": 2,
+        "on_front": 2,
+        "extra_x_at_min_y": None,
+        "area": 0,
+        "area_normalized": 0.0,
+    }
     text = comparison_text(front, pts)
     lines = text.splitlines()
     assert "least y = 0 needs x >= 10" in lines[0]
@@ -363,8 +406,13 @@ def test_compare_by_hand():
 def test_compare_single_point_front():
     front = Front(COSTS[LAMBDA], COSTS[MU], [0], [0], 3)
     r = compare(front, {"g": (np.array([0]), np.array([0]))})["g"]
-    assert r == {"points": 1, "on_front": 1, "extra_x_at_min_y": 0, "area": 0,
-                 "area_normalized": 0.0}
+    assert r == {
+        "points": 1,
+        "on_front": 1,
+        "extra_x_at_min_y": 0,
+        "area": 0,
+        "area_normalized": 0.0,
+    }
 
 
 # =========================================================================== UCI

@@ -22,7 +22,6 @@ from dagger_cli.plots import (  # noqa: E402
     G_LABEL,
     PARETO_LABEL,
     STEP_GID,
-    PlotError,
     plot_front,
     save_figure,
 )
@@ -39,7 +38,9 @@ def _close_figures():
 @pytest.fixture
 def front():
     # A small lymphography-like front: base point (0, 67) then a descending staircase.
-    return Front(TPL, MIS, np.array([0, 148, 200, 290, 400]), np.array([67, 20, 9, 3, 0]), n_rows=148)
+    return Front(
+        TPL, MIS, np.array([0, 148, 200, 290, 400]), np.array([67, 20, 9, 3, 0]), n_rows=148
+    )
 
 
 def _line(ax, gid):
@@ -185,8 +186,11 @@ def test_title(front):
 
 
 def test_extra_overlays_in_legend(front):
-    ax = plot_front(front, kind="average-depth",
-                    extra=[("greedy gini", [200, 296], [12, 5]), ("greedy entropy", [150], [30])]).axes[0]
+    ax = plot_front(
+        front,
+        kind="average-depth",
+        extra=[("greedy gini", [200, 296], [12, 5]), ("greedy entropy", [150], [30])],
+    ).axes[0]
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert {"greedy gini", "greedy entropy", PARETO_LABEL, F_LABEL} <= set(texts)
     gini = _line(ax, "extra: greedy gini")
@@ -212,7 +216,9 @@ def test_single_point_and_empty_front():
     assert _points(ax)[0].size == 0
 
 
-@pytest.mark.parametrize("ext,magic", [("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<?xml"), ("pdf", b"%PDF-")])
+@pytest.mark.parametrize(
+    "ext,magic", [("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<?xml"), ("pdf", b"%PDF-")]
+)
 def test_save_figure_formats(front, tmp_path, ext, magic):
     path = tmp_path / f"front.{ext.upper() if ext == 'pdf' else ext}"
     save_figure(plot_front(front, table_name="lymphography", n_attributes=18), path)
@@ -253,7 +259,9 @@ def test_module_does_not_import_pyplot_at_import_time():
     import subprocess
     import sys
 
-    code = ("import sys, dagger_cli.plots, dagger_cli.fronts, dagger_cli.costs; "
-            "print('matplotlib' in sys.modules)")
+    code = (
+        "import sys, dagger_cli.plots, dagger_cli.fronts, dagger_cli.costs; "
+        "print('matplotlib' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -32,13 +32,17 @@ def test_csv_default_decision_is_last_column(tmp_path):
 
 
 def test_decision_and_drop_options(tmp_path):
-    t = DecisionTable.from_csv(write(tmp_path, "id,cls,a\n1,p,0\n2,q,1\n"), decision="cls", drop=["id"])
+    t = DecisionTable.from_csv(
+        write(tmp_path, "id,cls,a\n1,p,0\n2,q,1\n"), decision="cls", drop=["id"]
+    )
     assert t.attributes == ("a",)
     assert t.report.dropped == ("id",)
 
 
 def test_missing_values_filled_with_mode(tmp_path):
-    t = DecisionTable.from_csv(write(tmp_path, "a,b,d\n?,1,0\nx,,1\nx,1,0\ny,2,1\n"), duplicates="keep")
+    t = DecisionTable.from_csv(
+        write(tmp_path, "a,b,d\n?,1,0\nx,,1\nx,1,0\ny,2,1\n"), duplicates="keep"
+    )
     assert [r[0] for r in t.rows()] == ["x", "x", "x", "y"]
     assert t.report.filled == {"a": (1, "x"), "b": (1, "1")}
 

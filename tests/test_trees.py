@@ -38,9 +38,15 @@ def test_example_trees():
 
 
 @needs_mirror
-@pytest.mark.parametrize("name, every, stride", [
-    ("zoo", 1, 1), ("lymphography", 1, 1), ("mushroom", 1, 1),
-    pytest.param("nursery", 300, 10, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name, every, stride",
+    [
+        ("zoo", 1, 1),
+        ("lymphography", 1, 1),
+        ("mushroom", 1, 1),
+        pytest.param("nursery", 300, 10, marks=pytest.mark.slow),
+    ],
+)
 def test_every_point_of_uci_tables(name, every, stride):
     """Every point's tree has exactly its (Λ, µ) and the independent evaluator agrees. For
     time, nursery (1498 points, ~30 ms per tree) checks every 10th point and the last, and
@@ -117,10 +123,12 @@ def test_relate_trees_dir(tmp_path):
     r = CliRunner().invoke(main, ["relate", "--example", "--trees", str(tmp_path / "trees")])
     assert r.exit_code == 0
     files = sorted(p.name for p in (tmp_path / "trees").iterdir())
-    assert files == ["point-0-total_path_length-0-misclassifications-2.json",
-                     "point-0-total_path_length-0-misclassifications-2.txt",
-                     "point-1-total_path_length-4-misclassifications-0.json",
-                     "point-1-total_path_length-4-misclassifications-0.txt"]
+    assert files == [
+        "point-0-total_path_length-0-misclassifications-2.json",
+        "point-0-total_path_length-0-misclassifications-2.txt",
+        "point-1-total_path_length-4-misclassifications-0.json",
+        "point-1-total_path_length-4-misclassifications-0.txt",
+    ]
 
 
 def test_extraction_needs_fast_engine():
