@@ -21,6 +21,7 @@ import numpy as np
 from .costs import MAX
 from .errors import InputError
 from .fronts import pareto
+from .values import cell_text
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,9 +180,7 @@ def _num(v):
 
 
 def _string_records(df, cols):
-    from .table import _cell
-
-    data = {c: [_cell(v) for v in df[c].tolist()] for c in cols}
+    data = {c: [cell_text(v) for v in df[c].tolist()] for c in cols}
     n = len(df)
     return [{c: data[c][i] for c in cols} for i in range(n)]
 
