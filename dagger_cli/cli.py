@@ -525,11 +525,11 @@ def tree(
 
 
 def _costs_line(t) -> str:
+    """The tree's costs in one line, for a drawing's title (every cost, default pair first)."""
+    from .costs import summary_costs
+
     c = t.costs()
-    return (
-        f"total path length {c['total_path_length']}, misclassifications "
-        f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves"
-    )
+    return ", ".join(f"{cost.name.replace('-', ' ')} {c[cost.column]}" for cost in summary_costs())
 
 
 @main.command(context_settings=CONTEXT)
