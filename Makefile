@@ -12,7 +12,7 @@ endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench figures curves clean
+.PHONY: help install check test test-fast bench figures curves clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_%-]+:.*?## ' $(MAKEFILE_LIST) | awk -F ':.*?## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -25,6 +25,15 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed ## Create .venv and install dagger with its test tools
+
+# The gates CI runs before the tests (configured in pyproject.toml): formatting, lint, types,
+# and the examples in the modules' docstrings, which `make test` does not collect.
+LINTED := dagger_cli tests scripts
+check: install ## Check formatting, lint (ruff), types (mypy) and the doctests
+	$(VENV)/bin/ruff format --check $(LINTED)
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q --doctest-modules dagger_cli
 
 test: install ## Run the test suite (2 workers)
 	$(PY) -m pytest -n 2 -q

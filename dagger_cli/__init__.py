@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "DecisionTable": "table",
+    "Recipe": "recipe",
     "example_table": "table",
     "relate": "engine",
     "Relation": "engine",

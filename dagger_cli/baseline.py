@@ -30,7 +30,7 @@ PAPER_MAX_LAMBDA = 2000
 class _Walker:
     """Memoised recursion over row sets shared by the plain engines."""
 
-    def __init__(self, table, max_subtables=None):
+    def __init__(self, table, max_subtables=None) -> None:
         self.codes = table.codes
         self.dec = table.decisions
         self.n_dec = len(table.decision_values)
@@ -51,7 +51,8 @@ class _Walker:
             return hit
         if self.max_subtables is not None and len(self.memo) >= self.max_subtables:
             raise LimitError(
-                f"more than {self.max_subtables} subtables; raise --max-subtables or use a smaller table"
+                f"more than {self.max_subtables} subtables; "
+                "raise --max-subtables or use a smaller table"
             )
         mis = self.leaf_stats(rows)
         splits = []
@@ -113,7 +114,7 @@ class _ParetoWalker(_Walker):
 class _PaperWalker(_Walker):
     """Dense F_Θ over B_Λ = {0..mN}: F[n] = least µ among trees with Λ <= n."""
 
-    def __init__(self, table, max_subtables=None):
+    def __init__(self, table, max_subtables=None) -> None:
         super().__init__(table, max_subtables)
         self.size = table.codes.shape[0] * table.codes.shape[1] + 1
 

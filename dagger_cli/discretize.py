@@ -152,14 +152,14 @@ def discretize(
         raise InputError(f"the number of bins must be an integer of at least 2, got {bins!r}")
     if len(header) != len(columns):
         raise InputError(f"{len(header)} column names for {len(columns)} columns")
-    skip = set(skip)
+    skipped = set(skip)
     out, notes = [], []
     for name, column in zip(header, columns):
-        numbers = None if name in skip else numeric_values(column)
-        distinct = len(set(numbers)) if numbers else 0
-        if distinct <= bins:
+        numbers = None if name in skipped else numeric_values(column)
+        if numbers is None or len(set(numbers)) <= bins:
             out.append(list(column))
             continue
+        distinct = len(set(numbers))
         bounds = cut_points(numbers, bins)
         labels = interval_labels(bounds, max(numbers))
         new = []
@@ -193,10 +193,10 @@ def wide_columns(
     >>> wide_columns(["age", "d"], [[str(i) for i in range(30)], ["y"] * 30])
     [('age', 30)]
     """
-    skip = set(skip)
+    skipped = set(skip)
     out = []
     for name, column in zip(header, columns):
-        if name in skip:
+        if name in skipped:
             continue
         numbers = numeric_values(column)
         if numbers is not None:

@@ -403,8 +403,9 @@ def build_dag(
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
         if status == 3:
             raise LimitError(
-                f"the DAG has more than {max_subtables:,} subtables (--max-subtables); stopped after "
-                f"processing {done:,} of {nodes:,} discovered. {_estimate(done, nodes)}"
+                f"the DAG has more than {max_subtables:,} subtables (--max-subtables); "
+                f"stopped after processing {done:,} of {nodes:,} discovered. "
+                f"{_estimate(done, nodes)}"
             )
         if status == 2:
             nb = int(counters[fast.C_BUNDLES])

@@ -381,7 +381,7 @@ def compare(front: Front, points: dict) -> dict[str, dict]:
     if fx.size == 0:
         raise InputError("the exact front is empty")
     y_min = int(fy[-1])
-    g_min = front.least_x(y_min)
+    g_min = int(fx[-1])  # G(y_min): y strictly descends, so the last point has the least y
     front_set = set(zip(fx.tolist(), fy.tolist()))
     out = {}
     for name, (gx, gy) in points.items():

@@ -275,8 +275,8 @@ def plot_front(
 
     overlays = []
     for i, item in enumerate(extra or ()):
-        label, ex, ey = item
-        ex, ey = np.asarray(ex), np.asarray(ey)
+        label, ex_given, ey_given = item
+        ex, ey = np.asarray(ex_given), np.asarray(ey_given)
         if ex.shape != ey.shape:
             raise PlotError(
                 f"overlay {label!r}: xs and ys differ in length ({ex.size} and {ey.size})"
@@ -297,7 +297,7 @@ def plot_front(
     xlim = _limits(all_h, x_integer)
     ylim = _limits(all_v, y_integer)
 
-    if px.size:
+    if px.size and xlim is not None:  # xlim is None only without any point
         right = xlim[1]
         step_x = np.append(px, right)
         step_y = np.append(py, py[-1])
@@ -447,7 +447,7 @@ def draw_tree(tree, *, title: str | None = None):
 
     cmap = colormaps["tab10"]
     decisions = list(tree.decision_values)
-    pos = {}
+    pos: dict[int, tuple[float, float]] = {}
     edges = []
     leaves = [0]
 

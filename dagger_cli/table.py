@@ -70,7 +70,8 @@ class PreprocessReport:
             out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")
         if self.merged_rows:
             out.append(
-                f"merged {self.merged_rows} equal row(s): {self.rows_read} -> {self.rows_after} rows"
+                f"merged {self.merged_rows} equal row(s): "
+                f"{self.rows_read} -> {self.rows_after} rows"
                 + (
                     f" ({self.conflicting_groups} group(s) had different decisions;"
                     " each keeps its most common decision)"
@@ -401,7 +402,8 @@ def _build(
             i = holes[0]
             raise InputError(
                 f"{source}, {where(i)}, column {attributes[j]!r}: missing value {col[i]!r} "
-                f"({len(holes)} in this column); use --missing mode or --missing value to accept them"
+                f"({len(holes)} in this column); "
+                "use --missing mode or --missing value to accept them"
             )
         if missing == "value":
             for i in holes:

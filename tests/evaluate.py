@@ -51,10 +51,10 @@ def structure(tree) -> tuple[int, int, int]:
         return 0, 1, 1
     depth, nodes, leaves = 0, 1, 0
     for child in tree["children"].values():
-        d, n, l = structure(child)
+        d, n, lv = structure(child)
         depth = max(depth, d + 1)
         nodes += n
-        leaves += l
+        leaves += lv
     return depth, nodes, leaves
 
 
@@ -150,12 +150,14 @@ def check_valid_tree(tree, header, records) -> None:
             f"{next(iter(counts))!r} (only a leaf is allowed)"
         )
         assert attr in col, (
-            f"at {where}: split attribute {attr!r} is not a conditional attribute (columns: {list(col)})"
+            f"at {where}: split attribute {attr!r} is not a conditional attribute "
+            f"(columns: {list(col)})"
         )
         j = col[attr]
         present = {r[j] for r in sub}
         assert len(present) >= 2, (
-            f"at {where}: split attribute {attr!r} is constant ({next(iter(present))!r}) on its subtable"
+            f"at {where}: split attribute {attr!r} is constant ({next(iter(present))!r}) "
+            "on its subtable"
         )
         keys = [str(k) for k in node["children"]]
         assert len(set(keys)) == len(keys), f"at {where}: duplicate child keys {keys}"

@@ -53,8 +53,8 @@ def tables(
     Rows are drawn independently (so equal rows, possibly with different decisions, are
     common); sometimes a duplicate of an earlier row is forced in as well.  Half of the
     tables come from hypothesis' own draws (which favour small, simple tables and shrink
-    well), half from a uniform generator seeded by hypothesis (which gives varied tables: more distinct
-    rows and decisions, hence longer fronts).
+    well), half from a uniform generator seeded by hypothesis (which gives varied tables: more
+    distinct rows and decisions, hence longer fronts).
 
     ``nontrivial=True`` makes sure that the table has two distinct decisions and two
     distinct attribute rows (needs ``max_rows``, ``max_values`` and ``max_decisions`` >= 2

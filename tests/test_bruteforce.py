@@ -7,6 +7,7 @@ second half compares ``dagger_cli.engine.relate`` with the oracle on random smal
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from pathlib import Path
@@ -355,7 +356,9 @@ def test_brute_front_properties(table):
         f = brute_front(table.rows, table.decisions, x, y)
         _check_front_shape(f)
         _check_proposition3(
-            lambda k: least_y_brute(vectors, x, y, k), lambda k: least_x_brute(vectors, x, y, k), f
+            functools.partial(least_y_brute, vectors, x, y),
+            functools.partial(least_x_brute, vectors, x, y),
+            f,
         )
 
 
@@ -512,7 +515,8 @@ def _minimized(check):
             except Exception as err2:  # noqa: BLE001
                 detail = f"{type(err2).__name__}: {err2}"
             raise AssertionError(
-                f"{type(err).__name__}: {err}\n\nMINIMAL FAILING TABLE {small!r}, args {args}:\n{detail}"
+                f"{type(err).__name__}: {err}\n\n"
+                f"MINIMAL FAILING TABLE {small!r}, args {args}:\n{detail}"
             ) from err
 
     return run
