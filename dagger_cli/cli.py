@@ -127,7 +127,7 @@ def main():
 
 def pair_options(func):
     """--x/--y cost pair and the bounds that query it."""
-    from .costs import COSTS
+    from .costs import COSTS, DEFAULT_X, DEFAULT_Y
 
     names = click.Choice(list(COSTS))
     opts = [
@@ -135,7 +135,7 @@ def pair_options(func):
             "--x",
             "x_cost",
             type=names,
-            default="total-path-length",
+            default=DEFAULT_X,
             show_default=True,
             help="First cost (x axis).",
         ),
@@ -143,7 +143,7 @@ def pair_options(func):
             "--y",
             "y_cost",
             type=names,
-            default="misclassifications",
+            default=DEFAULT_Y,
             show_default=True,
             help="Second cost (y axis).",
         ),
