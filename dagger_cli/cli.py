@@ -41,6 +41,10 @@ def handle_errors(func):
             sys.exit(3)
         except BrokenPipeError:
             sys.exit(0)
+        except OSError as err:  # an I/O failure no layer below turned into a DaggerError
+            where = f"{err.filename}: " if err.filename else ""
+            _echo_err(f"error: {where}{err.strerror or err}")
+            sys.exit(5)
 
     return wrapper
 
@@ -191,7 +195,10 @@ def engine_options(func):
         click.option(
             "--max-memory",
             metavar="SIZE",
-            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, 2G).",
+            default="auto",
+            show_default=True,
+            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, "
+            "2G); auto: 80% of the memory available at start; none: no ceiling.",
         ),
         click.option(
             "--quiet", "-q", is_flag=True, help="No preprocessing report or progress on stderr."
@@ -331,9 +338,13 @@ def relate(
     from . import output as out
     from .costs import check_pair
     from .engine import relate as run
+    from .safeio import write_file
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+    output, plot_path = _relate_outputs(
+        table, example, output, plot, trees_dir, kind, x_cost, y_cost
+    )
     tab = _get_table(
         table,
         example,
@@ -373,29 +384,22 @@ def relate(
             "given": front.x_cost.name,
         }
     shown = front.restrict(x_max=max_x, y_max=max_y)
-    if plot == "" and output is None:
-        output = Path(f"{tab.name}.csv")
     comparison = points = None
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
 
         points = greedy_points(tab, x_cost, y_cost)
         comparison = compare(front, points)
+    # Everything is rendered in memory first, then written: a figure that cannot be drawn
+    # leaves no CSV behind, and each file is written atomically (dagger_cli.safeio).
     written = []
     if output is not None:
         written.append((output, out.front_csv(shown)))
     if trees_dir is not None:
         written.extend(_tree_files(rel, trees_dir))
-    for path, data in written:
-        out.atomic_write(path, data)
-    if output is not None and not quiet:
-        _echo_err(f"wrote {len(shown)} point(s) to {output}")
-    if trees_dir is not None and not quiet:
-        _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
-    if plot is not None:
-        from .plots import plot_front, save_figure
+    if plot_path is not None:
+        from .plots import figure_bytes, plot_front
 
-        path = Path(plot) if plot else output.with_suffix(".png")
         extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
         fig = plot_front(
             shown,
@@ -406,12 +410,19 @@ def relate(
             n_attributes=tab.n_attributes,
             extra=extra,
         )
-        try:
-            save_figure(fig, path)
-        except ValueError as err:
-            raise InputError(str(err)) from None
-        if not quiet:
-            _echo_err(f"wrote {path}")
+        written.append((plot_path, figure_bytes(fig, _extension(plot_path, "png"))))
+    if trees_dir is not None:
+        from .safeio import make_folder
+
+        make_folder(trees_dir)
+    for path, data in written:
+        write_file(path, data)
+    if output is not None and not quiet:
+        _echo_err(f"wrote {len(shown)} point(s) to {output}")
+    if trees_dir is not None and not quiet:
+        _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
+    if plot_path is not None and not quiet:
+        _echo_err(f"wrote {plot_path}")
     st = rel.stats if stats else None
     if fmt == "csv":
         click.echo(out.front_csv(shown), nl=False)
@@ -437,6 +448,94 @@ def _tree_files(rel, folder: Path):
         stem = f"point-{k:0{width}d}-{rel.front.x_cost.column}-{a}-{rel.front.y_cost.column}-{b}"
         yield folder / f"{stem}.json", tree.to_json()
         yield folder / f"{stem}.txt", tree.to_text()
+
+
+#: Extensions of the files `tree -o` writes, and the format each means.
+TREE_FORMATS = {
+    "png": "png",
+    "svg": "svg",
+    "pdf": "pdf",
+    "json": "json",
+    "dot": "dot",
+    "gv": "dot",
+    "txt": "text",
+}
+
+
+def _extension(path, default: str) -> str:
+    ext = Path(path).suffix.lower().lstrip(".")
+    return ext or default
+
+
+def _table_name(table, example) -> str:
+    """The name the table will have (file stem or dataset name), known before reading it."""
+    from .datasets import get_dataset, is_registered
+
+    if example or table is None:
+        return "paper-fig4"
+    if is_registered(table) and not Path(table).exists():
+        return get_dataset(table).name
+    return Path(table).stem
+
+
+def _inputs(table, example) -> list:
+    """The files a command reads: the table's file, or a dataset's cached copy."""
+    from .datasets import cache_path, is_registered
+
+    if example or table is None:
+        return []
+    if Path(table).exists():
+        return [Path(table)]
+    if is_registered(table):
+        return [cache_path(table)]
+    return []
+
+
+def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost):
+    """Check every output of `relate` before any work; return (csv path, figure path).
+
+    ``--plot`` without a path writes the figure beside ``-o`` (same stem, ``.png``), or,
+    without ``-o``, ``<table>.curve.csv`` and ``<table>.curve.png`` in the current folder:
+    names that are never the input (``t.csv`` gives ``t.curve.csv``). Every path is checked
+    (format from its extension, folder existing and writable, not an input, not another
+    output), so a mistake costs no computation and leaves no file.
+    """
+    from .plots import FORMATS, check_view
+    from .safeio import check_distinct, check_output, check_output_folder, is_special
+
+    inputs = _inputs(table, example)
+    if plot is not None:
+        check_view(kind, x_cost, y_cost)
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=inputs)
+    plot_path = None
+    if plot == "":
+        if output is None:
+            output = Path(f"{_table_name(table, example)}.curve.csv")
+            check_output(output, extensions=("csv",), what="-o", inputs=inputs)
+        if is_special(output):
+            plot_path = Path(f"{_table_name(table, example)}.curve.png")
+        else:
+            plot_path = output.with_suffix(".png")
+    elif plot is not None:
+        plot_path = Path(plot)
+    if plot_path is not None:
+        check_output(plot_path, extensions=FORMATS, what="--plot", inputs=inputs)
+    if trees_dir is not None:
+        check_output_folder(trees_dir)
+    check_distinct([output, plot_path])
+    return output, plot_path
+
+
+def _check_tree_output(table, example, output, fmt) -> str:
+    """Check `tree -o` before any work; return the format to write."""
+    from .safeio import check_output, is_special
+
+    if is_special(output):
+        check_output(output, inputs=_inputs(table, example))
+        return fmt
+    check_output(output, extensions=tuple(TREE_FORMATS), what="-o", inputs=_inputs(table, example))
+    return TREE_FORMATS[_extension(output, "")]
 
 
 @main.command(context_settings=CONTEXT)
@@ -489,9 +588,9 @@ def tree(
     --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
     i.e. F(N). Ties are broken by a fixed rule (see the README).
     """
-    from . import output as out
     from .costs import check_pair
     from .engine import relate as run
+    from .safeio import write_file
     from .trees import tree_for
 
     check_pair(x_cost, y_cost)
@@ -501,6 +600,8 @@ def tree(
             "give exactly one bound: --max-misclassifications/--max-y or "
             "--max-total-path-length/--max-x"
         )
+    if output is not None:
+        fmt = _check_tree_output(table, example, output, fmt)
     tab = _get_table(
         table,
         example,
@@ -525,14 +626,13 @@ def tree(
     if output is None:
         click.echo(render[fmt](), nl=False)
         return
-    ext = output.suffix.lower().lstrip(".")
-    if ext in ("png", "svg", "pdf"):
-        from .plots import draw_tree, save_figure
+    if fmt in ("png", "svg", "pdf"):
+        from .plots import draw_tree, figure_bytes
 
-        save_figure(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), output)
+        data = figure_bytes(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), fmt)
     else:
-        fmt = {"json": "json", "dot": "dot", "gv": "dot", "txt": "text"}.get(ext, fmt)
-        out.atomic_write(output, render[fmt]())
+        data = render[fmt]()
+    write_file(output, data)
     if not quiet:
         _echo_err(f"wrote {output}")
 
@@ -631,8 +731,10 @@ def prepare(table, decision, drop, missing, duplicates, bins, output):
     import csv
     import io
 
-    from .output import atomic_write
+    from .safeio import check_output, write_file
 
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
     tab = load_table(
         table, decision=decision, drop=drop, missing=missing, duplicates=duplicates, bins=bins
     )
@@ -644,7 +746,7 @@ def prepare(table, decision, drop, missing, duplicates, bins, output):
     if output is None:
         click.echo(buf.getvalue(), nl=False)
     else:
-        atomic_write(output, buf.getvalue())
+        write_file(output, buf.getvalue())
         _echo_err(f"wrote {tab.n_rows} rows x {len(header)} columns to {output}")
 
 

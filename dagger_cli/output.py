@@ -7,9 +7,9 @@ Average depth is written with Python's shortest round-trip float representation,
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from .safeio import write_file
 
 FORMATS = ("text", "csv", "json")
 
@@ -85,21 +85,6 @@ def queries_text(queries: dict) -> list[str]:
 
 
 def atomic_write(path, data: str | bytes) -> Path:
-    """Write to a temporary file beside ``path``, then rename (nothing half-written)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a result file is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+    """Write ``data`` to ``path`` with :func:`dagger_cli.safeio.atomic_write` (all or nothing)."""
+    write_file(path, data)
+    return Path(path)
