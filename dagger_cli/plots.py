@@ -506,7 +506,10 @@ def draw_tree(tree, *, title: str | None = None):
     def draw(node):
         x, y = pos[id(node)]
         if node.is_leaf:
-            color = cmap(decisions.index(node.decision) % 10)
+            # The decision's color lightened on white, opaque: edges end under the box, and a
+            # see-through box (alpha) let them cross the leaf's text.
+            rgb = np.asarray(cmap(decisions.index(node.decision) % 10)[:3])
+            color = tuple(0.45 + 0.55 * rgb)
             counts = "/".join(str(c) for c in node.counts)
             ax.text(
                 x,
@@ -516,7 +519,7 @@ def draw_tree(tree, *, title: str | None = None):
                 va="center",
                 fontsize=8,
                 gid="leaf",
-                bbox={"boxstyle": "round,pad=0.3", "fc": color, "alpha": 0.55, "ec": "0.3"},
+                bbox={"boxstyle": "round,pad=0.3", "fc": color, "ec": "0.3"},
                 zorder=3,
             )
         else:

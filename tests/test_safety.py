@@ -351,3 +351,44 @@ def test_memory_available_reads_meminfo():
     avail = engine.memory_available()
     if os.path.exists("/proc/meminfo"):
         assert avail is not None and avail > 0
+
+
+# ---------------------------------------------------------------- figures
+def test_depth_vs_average_depth_step_is_labelled_in_the_axes_words():
+    from dagger_cli.costs import COSTS
+    from dagger_cli.fronts import Front
+    from dagger_cli.plots import F_LABEL, G_LABEL, STEP_GID, plot_front
+
+    fr = Front(COSTS["depth"], COSTS["total-path-length"], np.array([2, 3]), np.array([40, 30]), 20)
+    ax = plot_front(fr, kind="average-depth").axes[0]
+    step = next(ln for ln in ax.lines if ln.get_gid() == STEP_GID)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("Average depth", "Depth")
+    assert step.get_label() == "least depth with average depth ≤ t"
+    assert step.get_label() not in (F_LABEL, G_LABEL)
+
+
+def test_tree_drawing_keeps_edge_labels_off_the_boxes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from dagger_cli.plots import draw_tree
+    from dagger_cli.table import DecisionTable
+    from dagger_cli.trees import tree_for
+
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 3, (60, 5))
+    decisions = [f"class-{(r[0] + r[1] * r[2]) % 4}" for r in rows]
+    table = DecisionTable.from_rows(rows.tolist(), decisions)
+    tree = tree_for(engine.relate(table), max_y=0)
+    fig = draw_tree(tree, title="t")
+    FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes: dict = {}
+    for text in fig.axes[0].texts:
+        boxes.setdefault(text.get_gid(), []).append(
+            text.get_bbox_patch().get_window_extent(renderer)
+        )
+    assert len(boxes["edge"]) >= 6 and len(boxes["leaf"]) >= 6
+    for edge in boxes["edge"]:
+        for box in boxes["leaf"] + boxes["split"]:
+            assert not edge.overlaps(box)
