@@ -86,6 +86,13 @@ def table_options(func):
             help="Discretize numeric columns with more than K distinct values into K "
             "equal-frequency bins.",
         ),
+        click.option(
+            "--sep",
+            metavar="CHAR",
+            default=None,
+            help="Field separator of a CSV file: one character, or tab (default: detected "
+            "among , ; tab |).",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -93,13 +100,23 @@ def table_options(func):
 
 
 def load_table(
-    source: str, *, decision=None, drop=(), missing=None, duplicates=None, bins=None, quiet=False
+    source: str,
+    *,
+    decision=None,
+    drop=(),
+    missing=None,
+    duplicates=None,
+    bins=None,
+    quiet=False,
+    sep=None,
 ):
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
+    from .table import parse_separator
 
     table = resolve_table(
         source,
+        sep=None if sep is None else parse_separator(sep),
         decision=decision,
         drop=tuple(drop) or None,
         missing=missing,
@@ -309,6 +326,7 @@ def relate(
     missing,
     duplicates,
     bins,
+    sep,
     example,
     x_cost,
     y_cost,
@@ -354,6 +372,7 @@ def relate(
         duplicates=duplicates,
         bins=bins,
         quiet=quiet,
+        sep=sep,
     )
     rel = run(
         tab,
@@ -567,6 +586,7 @@ def tree(
     missing,
     duplicates,
     bins,
+    sep,
     example,
     x_cost,
     y_cost,
@@ -611,6 +631,7 @@ def tree(
         duplicates=duplicates,
         bins=bins,
         quiet=quiet,
+        sep=sep,
     )
     rel = run(
         tab,
@@ -723,7 +744,7 @@ def datasets_cmd(data_home):
     help="Write the prepared table here (default: stdout).",
 )
 @handle_errors
-def prepare(table, decision, drop, missing, duplicates, bins, output):
+def prepare(table, decision, drop, missing, duplicates, bins, sep, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
     This is exactly the table `relate` computes on.
@@ -736,7 +757,13 @@ def prepare(table, decision, drop, missing, duplicates, bins, output):
     if output is not None:
         check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
     tab = load_table(
-        table, decision=decision, drop=drop, missing=missing, duplicates=duplicates, bins=bins
+        table,
+        decision=decision,
+        drop=drop,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+        sep=sep,
     )
     header, records = tab.to_records()
     buf = io.StringIO()

@@ -819,6 +819,7 @@ def resolve_table(
     name: str | None = None,
     header: Sequence[str] | None = None,
     bins: int | None = None,
+    sep: str | None = None,
     **fetch_kwargs,
 ):
     """A table from a registered dataset name or a CSV path.
@@ -837,6 +838,8 @@ def resolve_table(
         Table name for a CSV file (default: the file stem); a dataset keeps its own name.
     header : sequence of str, optional
         Column names for a CSV file without a header line; ignored for a dataset.
+    sep : str, optional
+        Field separator of a CSV file (default: detected); ignored for a dataset.
     **fetch_kwargs
         Passed to :func:`fetch` for a dataset (``data_home``, ``mirror``, ``offline``,
         ``progress``, ``timeout``, ``retries``).
@@ -861,5 +864,6 @@ def resolve_table(
         "name": name,
         "header": header,
         "bins": bins,
+        "sep": sep,
     }
     return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})

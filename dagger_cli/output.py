@@ -54,8 +54,9 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     out = []
     if table is not None:
         out.append(
-            f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
-            f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}"
+            f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} "
+            f"attributes; {len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs "
+            f"{front.y_cost.name}"
         )
     for row in cells:
         out.append("  ".join(v.rjust(w) for v, w in zip(row, widths)))
@@ -64,6 +65,24 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     if stats is not None:
         out.append(stats_text(stats))
     return "\n".join(out) + "\n"
+
+
+def merge_text(table) -> str:
+    """`` (merged from R rows read; K of them outvoted)`` when merging changed the rows.
+
+    Misclassifications count the merged rows: a row whose decision lost its group's vote
+    is misclassified by every tree, and the summary must say so.
+    """
+    report = getattr(table, "report", None)
+    if report is None or not report.merged_rows:
+        return ""
+    outvoted = getattr(report, "outvoted_rows", 0)
+    lost = (
+        f"; {outvoted} of them outvoted in their group, so no tree classifies them"
+        if outvoted
+        else ""
+    )
+    return f" (merged from {report.rows_read} rows read{lost})"
 
 
 def stats_text(stats) -> str:

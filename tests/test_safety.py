@@ -5,6 +5,7 @@ import errno
 import os
 import stat
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -392,3 +393,110 @@ def test_tree_drawing_keeps_edge_labels_off_the_boxes():
     for edge in boxes["edge"]:
         for box in boxes["leaf"] + boxes["split"]:
             assert not edge.overlaps(box)
+
+
+# ---------------------------------------------------------------- 5. honest input
+def front_csv_of(*args):
+    r = invoke("relate", *args, "--format", "csv", "-q")
+    assert r.exit_code == 0, r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("sep,name", [(";", "semicolon"), ("\t", "tab"), ("|", "pipe")])
+def test_other_separators_are_read_right_and_reported(here, sep, name):
+    (here / "s.csv").write_text(TABLE.replace(",", sep))
+    r = invoke("relate", "s.csv")
+    assert r.exit_code == 0
+    assert f"read as {name}-separated" in r.stderr
+    assert front_csv_of("s.csv") == front_csv_of("t.csv") == CURVE
+
+
+def test_semicolon_file_with_decimal_commas(here):
+    (here / "s.csv").write_text("a;b;c\n0,5;1;x\n1,5;0;y\n1,5;1;y\n0,5;0;x\n")
+    assert front_csv_of("s.csv") == CURVE
+    r = invoke("prepare", "s.csv")
+    assert r.stdout.splitlines()[1] == "0,5,1,x" or r.stdout.splitlines()[1] == '"0,5",1,x'
+
+
+def test_wrong_sep_is_refused_naming_the_likely_one(here, no_engine):
+    (here / "s.csv").write_text(TABLE.replace(",", ";"))
+    r = invoke("relate", "s.csv", "--sep", ",")
+    assert r.exit_code == 2
+    assert "semicolon-separated (--sep ';')" in r.stderr
+    assert not no_engine
+
+
+def test_sep_option_reads_the_file(here):
+    (here / "s.csv").write_text(TABLE.replace(",", ";"))
+    assert front_csv_of("s.csv", "--sep", ";") == CURVE
+    (here / "tab.csv").write_text(TABLE.replace(",", "\t"))
+    assert front_csv_of("tab.csv", "--sep", "tab") == CURVE
+
+
+def test_one_column_file_is_refused(here, no_engine):
+    (here / "one.csv").write_text("abc\n0\n1\n")
+    r = invoke("relate", "one.csv")
+    assert r.exit_code == 2
+    assert "single column" in r.stderr and "one.csv" in r.stderr
+
+
+def test_table_without_attributes_is_refused(here, no_engine):
+    from dagger_cli.table import DecisionTable
+
+    r = invoke("relate", "t.csv", "--drop", "a", "--drop", "b")
+    assert r.exit_code == 2
+    assert "no attribute column" in r.stderr
+    import pandas as pd
+
+    with pytest.raises(InputError, match="no attribute column"):
+        DecisionTable.from_dataframe(pd.DataFrame({"d": ["x", "y"]}))
+
+
+def test_report_names_the_decision_column(here):
+    r = invoke("relate", "t.csv")
+    assert "decision column: 'c' (the last of 3 columns" in r.stderr
+    r = invoke("relate", "t.csv", "--decision", "b")
+    assert "decision column: 'b'" in r.stderr
+
+
+def test_identifier_like_column_is_warned_about(here):
+    rows = "\n".join(f"{i},{i % 2},{(i // 2) % 2}" for i in range(30))
+    (here / "ids.csv").write_text("id,a,d\n" + rows + "\n")
+    r = invoke("relate", "ids.csv")
+    assert r.exit_code == 0
+    assert "'id' looks like an identifier" in r.stderr and "--drop id" in r.stderr
+    assert "distinct numbers" not in r.stderr  # one warning per column, the telling one
+    assert "looks like an identifier" not in invoke("relate", "ids.csv", "--drop", "id").stderr
+    # A tiny table may have a distinct value in every row: not a warning.
+    assert "identifier" not in invoke("relate", "t.csv").stderr
+
+
+def test_summary_says_what_merging_did(here):
+    (here / "m.csv").write_text("a,b,d\n1,0,x\n1,0,y\n1,0,x\n2,1,y\n2,1,y\n3,0,x\n")
+    r = invoke("relate", "m.csv")
+    head = r.stdout.splitlines()[0]
+    assert head.startswith("m: 3 rows (merged from 6 rows read; 1 of them outvoted")
+    assert "1 row(s) read can be classified by no tree" in r.stderr
+    assert invoke("relate", "t.csv").stdout.startswith("t: 4 rows, 2 attributes;")
+
+
+def test_predict_and_costs_report_unseen_values():
+    import pandas as pd
+
+    from dagger_cli.table import DecisionTable
+    from dagger_cli.trees import UnseenValueWarning, tree_for
+
+    table = DecisionTable.from_rows([(0, 0), (1, 0), (0, 1), (1, 1)], ["x", "y", "x", "y"])
+    tree = tree_for(engine.relate(table), max_y=0)
+    seen = pd.DataFrame({"f1": ["0", "1"], "f2": ["0", "0"], "d": ["x", "y"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tree.predict(seen) == ["x", "y"]
+        assert tree.costs(seen)["misclassifications"] == 0
+    assert tree.unseen(seen) == {}
+    new = pd.DataFrame({"f1": ["7", "1", "7"], "f2": ["0", "0", "0"], "d": ["y", "y", "x"]})
+    with pytest.warns(UnseenValueWarning, match="2 of 3 row.*f1 = '7'"):
+        tree.predict(new)
+    with pytest.warns(UnseenValueWarning):
+        tree.costs(new)
+    assert tree.unseen(new) == {("f1", "7"): 2}
