@@ -248,6 +248,9 @@ class DecisionTable:
         ``|`` (:func:`detect_separator`; a file whose header has one column is refused).
         """
         path = Path(path)
+        fast = _read_columnar(path, decision, drop, name, missing, duplicates, header, bins, sep)
+        if fast is not None:
+            return fast
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
@@ -278,6 +281,48 @@ class DecisionTable:
             bins=bins,
         )
         return _with_note(table, sep_note)
+
+
+#: Bytes read from the start of a file to detect its separator and header (columnar reader).
+HEAD_BYTES = 2**20
+
+
+def _read_columnar(path, decision, drop, name, missing, duplicates, header, bins, sep):
+    """The table from :mod:`dagger_cli.csvfast` (large files), or None for the Python reader.
+
+    The separator and the header come from the file's first lines, as the Python reader
+    finds them; they must all be in the first :data:`HEAD_BYTES` bytes.
+    """
+    from . import csvfast
+
+    if header is not None or bins is not None or not csvfast.wanted(path):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(HEAD_BYTES + 1)
+        head = raw[:HEAD_BYTES].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = head.splitlines()
+    if len(raw) > HEAD_BYTES:
+        lines = lines[:-1]  # the last one may be cut
+        if len(lines) < 200:
+            return None
+    if not lines or not lines[0].strip():
+        return None
+    delimiter, note = detect_separator("\n".join(lines), str(path), sep)
+    names = next(csv.reader([lines[0]], delimiter=delimiter))
+    table = csvfast.read_table(
+        path,
+        names,
+        delimiter=delimiter,
+        decision=decision,
+        drop=tuple(drop),
+        name=name or path.stem,
+        missing=missing,
+        duplicates=duplicates,
+    )
+    return None if table is None else _with_note(table, note)
 
 
 def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
