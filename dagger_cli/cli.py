@@ -293,7 +293,7 @@ def _get_table(table, example, **opts):
     default=None,
     metavar="[PATH]",
     help="Draw the front (png, svg or pdf from the extension). Without PATH: beside "
-    "the CSV, or <table>.png (and <table>.csv) in the current folder.",
+    "the CSV of -o, or <table>.curve.png (and <table>.curve.csv) in the current folder.",
 )
 @click.option(
     "--kind",
