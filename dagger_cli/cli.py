@@ -749,10 +749,8 @@ def prepare(table, decision, drop, missing, duplicates, bins, sep, output):
 
     This is exactly the table `relate` computes on.
     """
-    import csv
-    import io
-
-    from .safeio import check_output, write_file
+    from .csvfast import write_prepared
+    from .safeio import atomic_write, check_output
 
     if output is not None:
         check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
@@ -765,16 +763,10 @@ def prepare(table, decision, drop, missing, duplicates, bins, sep, output):
         bins=bins,
         sep=sep,
     )
-    header, records = tab.to_records()
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(records)
-    if output is None:
-        click.echo(buf.getvalue(), nl=False)
-    else:
-        write_file(output, buf.getvalue())
-        _echo_err(f"wrote {tab.n_rows} rows x {len(header)} columns to {output}")
+    with atomic_write("-" if output is None else output, "wb") as fh:
+        write_prepared(tab, fh)
+    if output is not None:
+        _echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")
 
 
 if __name__ == "__main__":  # pragma: no cover

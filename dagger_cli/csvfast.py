@@ -382,3 +382,52 @@ def _vote_dense(gid, decisions, counts, n_dec):
             several += 1
             outvoted += size - best
     return chosen, np.array([several, outvoted], dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------- writing
+#: Tables of at least this many rows are written by pyarrow's CSV writer.
+WRITE_MIN_ROWS = 100_000
+#: Rows per batch handed to pyarrow's writer.
+WRITE_BATCH = 1 << 18
+_STRUCTURAL = (",", '"', "\r", "\n")
+
+
+def write_prepared(table, fh, *, min_rows: int = WRITE_MIN_ROWS) -> None:
+    """Write ``table`` as CSV (header, then rows, decision last) to the binary file ``fh``.
+
+    Byte for byte what :class:`csv.writer` writes (``\\n`` line ends, minimal quoting). A
+    large table whose values need no quoting goes through pyarrow's writer in batches, from
+    the codes (each value's text built once); otherwise rows are built in Python.
+    """
+    import csv
+    import io
+
+    header = [*table.attributes, table.decision_name]
+    head = io.StringIO()
+    csv.writer(head, lineterminator="\n").writerow(header)
+    fh.write(head.getvalue().encode("utf-8"))
+    labels = [*table.values, table.decision_values]
+    plain = not any(c in v for vals in labels for v in vals for c in _STRUCTURAL)
+    plain = plain and all(v != "" for vals in labels for v in vals)
+    if table.n_rows < min_rows or not plain:
+        _, records = table.to_records()
+        body = io.StringIO()
+        csv.writer(body, lineterminator="\n").writerows(records)
+        fh.write(body.getvalue().encode("utf-8"))
+        return
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    dictionaries = [pa.array(list(v), type=pa.string()) for v in labels]
+    rows = [*table.codes, table.decisions]
+    names = [f"c{j}" for j in range(len(rows))]
+    options = pacsv.WriteOptions(include_header=False, quoting_style="none")
+    schema = pa.schema([(nm, pa.string()) for nm in names])
+    with pacsv.CSVWriter(fh, schema, write_options=options) as writer:
+        for start in range(0, table.n_rows, WRITE_BATCH):
+            stop = min(start + WRITE_BATCH, table.n_rows)
+            cols = [
+                pa.DictionaryArray.from_arrays(pa.array(r[start:stop]), d).cast(pa.string())
+                for r, d in zip(rows, dictionaries)
+            ]
+            writer.write_batch(pa.record_batch(cols, names=names))

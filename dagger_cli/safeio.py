@@ -113,6 +113,8 @@ def atomic_write(path, mode: str = "w") -> Iterator[IO[Any]]:
         try:
             yield stream
             stream.flush()
+        except BrokenPipeError:
+            raise  # the reader stopped (`| head`): not a failure, the CLI exits quietly
         except OSError as err:
             raise WriteError(f"cannot write to standard output ({_reason(err)})") from None
         return

@@ -105,3 +105,25 @@ def test_factorize_numbers_in_order_of_appearance():
     ids, first = csvfast._factorize(keys)
     assert ids.tolist() == [0, 1, 0, 2, 1, 3]
     assert first.tolist() == [0, 1, 3, 5]
+
+
+@pytest.mark.parametrize("structural", [False, True])
+def test_fast_writer_writes_the_csv_writer_bytes(structural):
+    import csv
+    import io
+
+    from dagger_cli.csvfast import write_prepared
+
+    rng = random.Random(7)
+    vals = ["0", "1", "2", "a", "b b", "1.5", "?", "é"] + (["x,y", 'q"q'] if structural else [])
+    for _ in range(40):
+        m, n = rng.randint(1, 4), rng.randint(1, 50)
+        rows = [[rng.choice(vals) for _ in range(m)] for _ in range(n)]
+        dec = [rng.choice(["y", "n", "1"] + (["z,z"] if structural else [])) for _ in range(n)]
+        table = DecisionTable.from_rows(rows, dec, missing=rng.choice(["mode", "value"]))
+        want = io.StringIO()
+        header, records = table.to_records()
+        csv.writer(want, lineterminator="\n").writerows([header, *records])
+        fast = io.BytesIO()
+        write_prepared(table, fast, min_rows=0)
+        assert fast.getvalue() == want.getvalue().encode("utf-8")
