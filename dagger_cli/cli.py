@@ -41,6 +41,10 @@ def handle_errors(func):
             sys.exit(3)
         except BrokenPipeError:
             sys.exit(0)
+        except OSError as err:  # an I/O failure no layer below turned into a DaggerError
+            where = f"{err.filename}: " if err.filename else ""
+            _echo_err(f"error: {where}{err.strerror or err}")
+            sys.exit(5)
 
     return wrapper
 
@@ -96,6 +100,13 @@ def table_options(func):
             help="Discretize numeric columns with more than K distinct values into K "
             "equal-frequency bins.",
         ),
+        click.option(
+            "--sep",
+            metavar="CHAR",
+            default=None,
+            help="Field separator of a CSV file: one character, or tab (default: detected "
+            "among , ; tab |).",
+        ),
     ]
     wrapped = with_recipe
     for opt in reversed(opts):
@@ -103,11 +114,12 @@ def table_options(func):
     return wrapped
 
 
-def load_table(source: str, recipe, *, quiet: bool = False):
+def load_table(source: str, recipe, *, quiet: bool = False, sep: str | None = None):
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
+    from .table import parse_separator
 
-    table = resolve_table(source, recipe)
+    table = resolve_table(source, recipe, sep=None if sep is None else parse_separator(sep))
     if not quiet:
         for line in table.report.lines():
             _echo_err(f"{table.name}: {line}")
@@ -197,7 +209,10 @@ def engine_options(func):
         click.option(
             "--max-memory",
             metavar="SIZE",
-            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, 2G).",
+            default="auto",
+            show_default=True,
+            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, "
+            "2G); auto: 80% of the memory available at start; none: no ceiling.",
         ),
         click.option(
             "--quiet", "-q", is_flag=True, help="No preprocessing report or progress on stderr."
@@ -225,21 +240,21 @@ def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
     return max_x, max_y
 
 
-def _get_table(table, example, recipe, quiet):
+def _get_table(table, example, recipe, quiet, sep=None):
     if example == (table is not None):
         raise InputError("give either a TABLE (CSV path or dataset name) or --example")
     if example:
         from .recipe import Recipe
         from .table import example_table
 
-        if recipe != Recipe():
+        if recipe != Recipe() or sep is not None:
             raise InputError(
                 "--example is the paper's table as it is; the table options "
-                "(--decision, --drop, --missing, --duplicates, --bins) apply to a TABLE"
+                "(--decision, --drop, --missing, --duplicates, --bins, --sep) apply to a TABLE"
             )
 
         return example_table()
-    return load_table(table, recipe, quiet=quiet)
+    return load_table(table, recipe, quiet=quiet, sep=sep)
 
 
 @main.command(context_settings=CONTEXT)
@@ -282,7 +297,7 @@ def _get_table(table, example, recipe, quiet):
     default=None,
     metavar="[PATH]",
     help="Draw the front (png, svg or pdf from the extension). Without PATH: beside "
-    "the CSV, or <table>.png (and <table>.csv) in the current folder.",
+    "the CSV of -o, or <table>.curve.png (and <table>.curve.csv) in the current folder.",
 )
 @click.option(
     "--kind",
@@ -311,6 +326,7 @@ def _get_table(table, example, recipe, quiet):
 def relate(
     table,
     recipe,
+    sep,
     example,
     x_cost,
     y_cost,
@@ -340,10 +356,14 @@ def relate(
     from . import output as out
     from .costs import check_pair
     from .engine import relate as run
+    from .safeio import write_file
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
-    tab = _get_table(table, example, recipe, quiet)
+    output, plot_path = _relate_outputs(
+        table, example, output, plot, trees_dir, kind, x_cost, y_cost
+    )
+    tab = _get_table(table, example, recipe, quiet, sep)
     rel = run(
         tab,
         x_cost,
@@ -373,29 +393,22 @@ def relate(
             "given": front.x_cost.name,
         }
     shown = front.restrict(x_max=max_x, y_max=max_y)
-    if plot == "" and output is None:
-        output = Path(f"{tab.name}.csv")
     comparison = points = None
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
 
         points = greedy_points(tab, x_cost, y_cost)
         comparison = compare(front, points)
+    # Everything is rendered in memory first, then written: a figure that cannot be drawn
+    # leaves no CSV behind, and each file is written atomically (dagger_cli.safeio).
     written = []
     if output is not None:
         written.append((output, out.front_csv(shown)))
     if trees_dir is not None:
         written.extend(_tree_files(rel, trees_dir))
-    for path, data in written:
-        out.atomic_write(path, data)
-    if output is not None and not quiet:
-        _echo_err(f"wrote {len(shown)} point(s) to {output}")
-    if trees_dir is not None and not quiet:
-        _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
-    if plot is not None:
-        from .plots import plot_front, save_figure
+    if plot_path is not None:
+        from .plots import figure_bytes, plot_front
 
-        path = Path(plot) if plot else output.with_suffix(".png")
         extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
         fig = plot_front(
             shown,
@@ -406,12 +419,19 @@ def relate(
             n_attributes=tab.n_attributes,
             extra=extra,
         )
-        try:
-            save_figure(fig, path)
-        except ValueError as err:
-            raise InputError(str(err)) from None
-        if not quiet:
-            _echo_err(f"wrote {path}")
+        written.append((plot_path, figure_bytes(fig, _extension(plot_path, "png"))))
+    if trees_dir is not None:
+        from .safeio import make_folder
+
+        make_folder(trees_dir)
+    for path, data in written:
+        write_file(path, data)
+    if output is not None and not quiet:
+        _echo_err(f"wrote {len(shown)} point(s) to {output}")
+    if trees_dir is not None and not quiet:
+        _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
+    if plot_path is not None and not quiet:
+        _echo_err(f"wrote {plot_path}")
     st = rel.stats if stats else None
     if fmt == "csv":
         click.echo(out.front_csv(shown), nl=False)
@@ -439,6 +459,94 @@ def _tree_files(rel, folder: Path):
         yield folder / f"{stem}.txt", tree.to_text()
 
 
+#: Extensions of the files `tree -o` writes, and the format each means.
+TREE_FORMATS = {
+    "png": "png",
+    "svg": "svg",
+    "pdf": "pdf",
+    "json": "json",
+    "dot": "dot",
+    "gv": "dot",
+    "txt": "text",
+}
+
+
+def _extension(path, default: str) -> str:
+    ext = Path(path).suffix.lower().lstrip(".")
+    return ext or default
+
+
+def _table_name(table, example) -> str:
+    """The name the table will have (file stem or dataset name), known before reading it."""
+    from .datasets import get_dataset, is_registered
+
+    if example or table is None:
+        return "paper-fig4"
+    if is_registered(table) and not Path(table).exists():
+        return get_dataset(table).name
+    return Path(table).stem
+
+
+def _inputs(table, example) -> list:
+    """The files a command reads: the table's file, or a dataset's cached copy."""
+    from .datasets import cache_path, is_registered
+
+    if example or table is None:
+        return []
+    if Path(table).exists():
+        return [Path(table)]
+    if is_registered(table):
+        return [cache_path(table)]
+    return []
+
+
+def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost):
+    """Check every output of `relate` before any work; return (csv path, figure path).
+
+    ``--plot`` without a path writes the figure beside ``-o`` (same stem, ``.png``), or,
+    without ``-o``, ``<table>.curve.csv`` and ``<table>.curve.png`` in the current folder:
+    names that are never the input (``t.csv`` gives ``t.curve.csv``). Every path is checked
+    (format from its extension, folder existing and writable, not an input, not another
+    output), so a mistake costs no computation and leaves no file.
+    """
+    from .plots import FORMATS, check_view
+    from .safeio import check_distinct, check_output, check_output_folder, is_special
+
+    inputs = _inputs(table, example)
+    if plot is not None:
+        check_view(kind, x_cost, y_cost)
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=inputs)
+    plot_path = None
+    if plot == "":
+        if output is None:
+            output = Path(f"{_table_name(table, example)}.curve.csv")
+            check_output(output, extensions=("csv",), what="-o", inputs=inputs)
+        if is_special(output):
+            plot_path = Path(f"{_table_name(table, example)}.curve.png")
+        else:
+            plot_path = output.with_suffix(".png")
+    elif plot is not None:
+        plot_path = Path(plot)
+    if plot_path is not None:
+        check_output(plot_path, extensions=FORMATS, what="--plot", inputs=inputs)
+    if trees_dir is not None:
+        check_output_folder(trees_dir)
+    check_distinct([output, plot_path])
+    return output, plot_path
+
+
+def _check_tree_output(table, example, output, fmt) -> str:
+    """Check `tree -o` before any work; return the format to write."""
+    from .safeio import check_output, is_special
+
+    if is_special(output):
+        check_output(output, inputs=_inputs(table, example))
+        return fmt
+    check_output(output, extensions=tuple(TREE_FORMATS), what="-o", inputs=_inputs(table, example))
+    return TREE_FORMATS[_extension(output, "")]
+
+
 @main.command(context_settings=CONTEXT)
 @click.argument("table", required=False)
 @table_options
@@ -464,6 +572,7 @@ def _tree_files(rel, folder: Path):
 def tree(
     table,
     recipe,
+    sep,
     example,
     x_cost,
     y_cost,
@@ -485,9 +594,9 @@ def tree(
     --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
     i.e. F(N). Ties are broken by a fixed rule (see the README).
     """
-    from . import output as out
     from .costs import check_pair
     from .engine import relate as run
+    from .safeio import write_file
     from .trees import tree_for
 
     check_pair(x_cost, y_cost)
@@ -497,7 +606,9 @@ def tree(
             "give exactly one bound: --max-misclassifications/--max-y or "
             "--max-total-path-length/--max-x"
         )
-    tab = _get_table(table, example, recipe, quiet)
+    if output is not None:
+        fmt = _check_tree_output(table, example, output, fmt)
+    tab = _get_table(table, example, recipe, quiet, sep)
     rel = run(
         tab,
         x_cost,
@@ -512,14 +623,13 @@ def tree(
     if output is None:
         click.echo(render[fmt](), nl=False)
         return
-    ext = output.suffix.lower().lstrip(".")
-    if ext in ("png", "svg", "pdf"):
-        from .plots import draw_tree, save_figure
+    if fmt in ("png", "svg", "pdf"):
+        from .plots import draw_tree, figure_bytes
 
-        save_figure(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), output)
+        data = figure_bytes(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), fmt)
     else:
-        fmt = {"json": "json", "dot": "dot", "gv": "dot", "txt": "text"}.get(ext, fmt)
-        out.atomic_write(output, render[fmt]())
+        data = render[fmt]()
+    write_file(output, data)
     if not quiet:
         _echo_err(f"wrote {output}")
 
@@ -610,27 +720,21 @@ def datasets_cmd(data_home):
     help="Write the prepared table here (default: stdout).",
 )
 @handle_errors
-def prepare(table, recipe, output):
+def prepare(table, recipe, sep, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
     This is exactly the table `relate` computes on.
     """
-    import csv
-    import io
+    from .csvfast import write_prepared
+    from .safeio import atomic_write, check_output
 
-    from .output import atomic_write
-
-    tab = load_table(table, recipe)
-    header, records = tab.to_records()
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(records)
-    if output is None:
-        click.echo(buf.getvalue(), nl=False)
-    else:
-        atomic_write(output, buf.getvalue())
-        _echo_err(f"wrote {tab.n_rows} rows x {len(header)} columns to {output}")
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
+    tab = load_table(table, recipe, sep=sep)
+    with atomic_write("-" if output is None else output, "wb") as fh:
+        write_prepared(tab, fh)
+    if output is not None:
+        _echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")
 
 
 if __name__ == "__main__":  # pragma: no cover

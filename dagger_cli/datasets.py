@@ -34,7 +34,6 @@ import io
 import logging
 import os
 import sys
-import tempfile
 import time
 import urllib.parse
 from collections.abc import Callable, Sequence
@@ -494,10 +493,12 @@ def fetch(
     replaced only once the new copy is verified; offline it is an error asking the user to
     delete it or fetch again online.
 
-    Downloads go to a uniquely named temporary file (``.<file>.*.part``) in the destination
+    Downloads go to a uniquely named temporary file (``.<file>.*.tmp``) in the destination
     folder and are renamed into place with :func:`os.replace`, which is atomic, so concurrent
     fetches of one file are safe (each downloads its own copy; the last rename wins, and both
-    copies are identical and verified). On any failure the temporary file is deleted.
+    copies are identical and verified). On any failure the temporary file is deleted. The
+    cached file gets ordinary permissions (``0o666`` minus the umask: readable by everyone
+    under the usual umask 022), through :func:`dagger_cli.safeio.atomic_write`.
     """
     ds = get_dataset(name)
     target = get_data_home(data_home) / ds.relpath
@@ -567,25 +568,35 @@ def _url_to_path(url: str) -> Path:
 
 
 def _install(ds: Dataset, url: str, target: Path, write: Callable) -> None:
-    """Write into a temp file next to ``target`` via ``write(fileobj)``, verify, rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{ds.filename}.", suffix=".part", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            write(out)
-        got = file_sha256(tmp)
+    """Write through :func:`~dagger_cli.safeio.atomic_write` via ``write(fileobj)``, verify.
+
+    The temporary file is renamed into place only when its checksum is right; on any failure
+    (network, checksum, disk) it is removed, so a later run never finds and trusts it.
+    """
+    from .safeio import atomic_write
+
+    with atomic_write(target, "wb") as out:
+        write(out)
+        out.flush()
+        got = _fd_sha256(out.fileno())
         if got != ds.sha256:
             raise DownloadError(
                 f"checksum mismatch for {url}: expected sha256 {ds.sha256}, got {got}; "
                 f"the download was deleted. Check the mirror (or {ENV_MIRROR}) or retry later."
             )
-        os.replace(tmp, target)
-    except BaseException:
-        # Nothing half-written may survive: a later run must never find and trust it.
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+
+
+def _fd_sha256(fd: int) -> str:
+    """:func:`normalized_sha256` of what an open file holds (read back from its start)."""
+    size = os.fstat(fd).st_size
+    parts, pos = [], 0
+    while pos < size:
+        chunk = os.pread(fd, min(CHUNK_SIZE * 16, size - pos), pos)
+        if not chunk:
+            break
+        parts.append(chunk)
+        pos += len(chunk)
+    return normalized_sha256(b"".join(parts))
 
 
 def _copy_local(ds: Dataset, url: str, target: Path, progress) -> None:
@@ -798,6 +809,7 @@ def resolve_table(
     *,
     name: str | None = None,
     header: Sequence[str] | None = None,
+    sep: str | None = None,
     **kwargs: Any,
 ):
     """A table from a registered dataset name or a CSV path, both prepared by ``recipe``.
@@ -816,6 +828,8 @@ def resolve_table(
         Table name for a CSV file (default: the file stem); a dataset keeps its own name.
     header : sequence of str, optional
         Column names for a CSV file without a header line; ignored for a dataset.
+    sep : str, optional
+        Field separator of a CSV file (default: detected); ignored for a dataset.
     **kwargs
         Recipe fields (``drop=["id"]``), and the rest for :func:`fetch` for a dataset
         (``data_home``, ``mirror``, ``offline``, ``progress``, ``timeout``, ``retries``).
@@ -826,4 +840,4 @@ def resolve_table(
     text = os.fspath(name_or_path)
     if is_registered(text) and not Path(text).exists():
         return load_table(text, recipe, **fetch_kwargs)
-    return DecisionTable.from_csv(text, recipe, name=name, header=header)
+    return DecisionTable.from_csv(text, recipe, name=name, header=header, sep=sep)

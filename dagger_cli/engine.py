@@ -221,6 +221,60 @@ def parse_size(text: str | int | None) -> int | None:
         raise InputError(f"cannot read size {text!r}; expected e.g. 500M, 2G or 2GiB") from None
 
 
+#: Share of the memory available at start that the engine may use when no --max-memory is
+#: given: the rest is left to the system and other programs (and to the page cache).
+DEFAULT_MEMORY_FRACTION = 0.8
+#: Values of ``max_memory`` that mean "no ceiling" and "the default ceiling".
+NO_LIMIT = ("none", "off", "unlimited")
+AUTO = "auto"
+
+
+def memory_available() -> int | None:
+    """Bytes the system can give without swapping: ``MemAvailable`` of ``/proc/meminfo``,
+    lowered to the room left under a cgroup (v2) memory limit; None when unknown.
+
+    Under Linux overcommit an allocation "succeeds" far beyond this and the process is killed
+    later without a word (exit 137), so a ceiling must be chosen from this figure up front.
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            fields = dict(line.split(":", 1) for line in fh if ":" in line)
+        avail = int(fields["MemAvailable"].split()[0]) * 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        return None
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as fh:
+            limit = fh.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as fh:
+            current = int(fh.read().strip())
+        if limit.isdigit():
+            avail = min(avail, max(0, int(limit) - current))
+    except (OSError, ValueError):
+        pass
+    return avail
+
+
+def memory_ceiling(max_memory=AUTO) -> tuple[int | None, str]:
+    """``max_memory`` as bytes (None: no ceiling) and the option to name in messages.
+
+    ``"auto"`` (the default) is :data:`DEFAULT_MEMORY_FRACTION` of :func:`memory_available`
+    at start (no ceiling where that is unknown); ``None``, ``"none"``, ``"off"`` and
+    ``"unlimited"`` lift the ceiling; anything else goes through :func:`parse_size`.
+    """
+    if max_memory is None or (isinstance(max_memory, str) and max_memory.lower() in NO_LIMIT):
+        return None, "--max-memory"
+    if isinstance(max_memory, str) and max_memory.lower() == AUTO:
+        avail = memory_available()
+        if avail is None:
+            return None, "--max-memory"
+        ceiling = int(avail * DEFAULT_MEMORY_FRACTION)
+        return ceiling, (
+            f"the default ceiling, {DEFAULT_MEMORY_FRACTION:.0%} of the "
+            f"{avail / 2**20:,.0f} MiB available at start; --max-memory SIZE or none changes it"
+        )
+    return parse_size(max_memory), "--max-memory"
+
+
 _MMAP = sys.platform.startswith("linux") and hasattr(mmap, "MAP_ANONYMOUS")
 
 
@@ -546,7 +600,7 @@ def relate(
     *,
     engine: str = "fast",
     max_subtables: int | None = None,
-    max_memory=None,
+    max_memory=AUTO,
     progress: bool = False,
     exact_only: bool = False,
 ) -> Relation:
@@ -560,8 +614,10 @@ def relate(
     engine : {"fast", "baseline", "paper"}
     max_subtables : int, optional
         Stop with :class:`LimitError` when the DAG has more subtables.
-    max_memory : int or str, optional
+    max_memory : int, str or None
         Stop with :class:`LimitError` when the engine's arrays need more bytes (``"2G"``).
+        The default ``"auto"`` is 80 % of the memory available at start
+        (:func:`memory_ceiling`); ``None`` or ``"none"`` lifts the ceiling.
     progress : bool
         Print progress on stderr for runs longer than about 2 s.
     exact_only : bool
@@ -572,7 +628,7 @@ def relate(
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
-    max_memory = parse_size(max_memory)
+    max_memory, which = memory_ceiling(max_memory)
     t0 = time.perf_counter()
     prog = Progress(progress)
     dag = store = None
@@ -606,6 +662,8 @@ def relate(
 
             fx, fy, st = paper_front(table, max_subtables=max_subtables)
             stats = DagStats(**st)
+    except LimitError as err:
+        raise _limit_hint(err, which, engine == "fast") from None
     finally:
         prog.close()
     front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
@@ -618,3 +676,11 @@ def relate(
         dag=dag,
         store=store,
     )
+
+
+def _limit_hint(err: LimitError, which: str, depth_helps: bool) -> LimitError:
+    """The limit message, naming the ceiling that applied and the way around it."""
+    text = str(err).replace("(--max-memory)", f"({which})")
+    if depth_helps and "--max-depth" not in text:
+        text = text.rstrip() + " Try --max-depth D (trees of depth at most D need fewer subtables)."
+    return LimitError(text)

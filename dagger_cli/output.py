@@ -7,9 +7,9 @@ Average depth is written with Python's shortest round-trip float representation,
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from .safeio import write_file
 
 FORMATS = ("text", "csv", "json")
 
@@ -54,8 +54,9 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     out = []
     if table is not None:
         out.append(
-            f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
-            f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}"
+            f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} "
+            f"attributes; {len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs "
+            f"{front.y_cost.name}"
         )
     for row in cells:
         out.append("  ".join(v.rjust(w) for v, w in zip(row, widths)))
@@ -64,6 +65,24 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     if stats is not None:
         out.append(stats_text(stats))
     return "\n".join(out) + "\n"
+
+
+def merge_text(table) -> str:
+    """`` (merged from R rows read; K of them outvoted)`` when merging changed the rows.
+
+    Misclassifications count the merged rows: a row whose decision lost its group's vote
+    is misclassified by every tree, and the summary must say so.
+    """
+    report = getattr(table, "report", None)
+    if report is None or not report.merged_rows:
+        return ""
+    outvoted = getattr(report, "outvoted_rows", 0)
+    lost = (
+        f"; {outvoted} of them outvoted in their group, so no tree classifies them"
+        if outvoted
+        else ""
+    )
+    return f" (merged from {report.rows_read} rows read{lost})"
 
 
 def stats_text(stats) -> str:
@@ -85,21 +104,6 @@ def queries_text(queries: dict) -> list[str]:
 
 
 def atomic_write(path, data: str | bytes) -> Path:
-    """Write to a temporary file beside ``path``, then rename (nothing half-written)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a result file is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+    """Write ``data`` to ``path`` with :func:`dagger_cli.safeio.atomic_write` (all or nothing)."""
+    write_file(path, data)
+    return Path(path)

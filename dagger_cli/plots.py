@@ -34,13 +34,13 @@ the module works headless (no display needed) without calling ``matplotlib.use``
 
 from __future__ import annotations
 
+import io
 import os
-import secrets
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .costs import COSTS, Cost
+from .costs import COSTS, DEFAULT_X, DEFAULT_Y, Cost, get_cost
 from .errors import InputError
 
 #: Figure size in inches (matplotlib's default 6.4 x 4.8).
@@ -62,6 +62,8 @@ AVERAGE_DEPTH_LABEL = _mean_label(COSTS["total-path-length"])
 PARETO_LABEL = "pareto points"
 F_LABEL = "F (least y with x ≤ n)"
 G_LABEL = "G (least x with y ≤ m)"
+#: Where an edge's value label sits in a tree drawing, from the parent (0) to the child (1).
+EDGE_LABEL_AT = 0.4
 #: gid of the step line, so callers and tests can find it among the axes' lines.
 STEP_GID = "step function"
 
@@ -175,6 +177,33 @@ def _view(front, kind: str):
         return oth, avg
 
     return swapped, other.label, mean_label, True, False, not tpl_is_x
+
+
+def check_view(kind: str, x: str, y: str) -> None:
+    """Refuse a view the costs ``x``, ``y`` cannot have, before any front is computed.
+
+    Raises the :class:`PlotError` that :func:`plot_front` would raise for such a front.
+    """
+    if kind not in KINDS:
+        raise PlotError(f"unknown plot kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    if kind == "average-depth" and all(get_cost(c).mean_column is None for c in (x, y)):
+        raise PlotError(
+            f"the average-depth plot needs total-path-length as one of the two costs, "
+            f"but this front is {x} against {y}; use kind 'lambda' or 'inverse'"
+        )
+
+
+def _step_label(front, xlabel: str, ylabel: str, front_x_horizontal: bool) -> str:
+    """The step line's legend: the paper's F or G for its pair, else in the axes' words.
+
+    The step is "least vertical value among trees whose horizontal value is at most t". F
+    and G name it in the front's x and y, which for Λ vs µ are the axes' costs; for another
+    pair (say depth against average depth, depth on the vertical axis) "least x with
+    y <= m" would read as the wrong way round, so the label names the axes instead.
+    """
+    if (front.x_cost.name, front.y_cost.name) == (DEFAULT_X, DEFAULT_Y):
+        return F_LABEL if front_x_horizontal else G_LABEL
+    return f"least {ylabel.lower()} with {xlabel.lower()} ≤ t"
 
 
 def _limits(values: np.ndarray, integer: bool) -> tuple[float, float] | None:
@@ -308,7 +337,7 @@ def plot_front(
             color="C0",
             alpha=0.35,
             linewidth=1.2,
-            label=F_LABEL if front_x_horizontal else G_LABEL,
+            label=_step_label(front, xlabel, ylabel, front_x_horizontal),
             gid=STEP_GID,
             zorder=1,
         )
@@ -393,37 +422,33 @@ def save_figure(fig, path) -> None:
 
     Notes
     -----
-    The figure is written to a hidden temporary file in the destination folder and
-    moved over ``path`` with :func:`os.replace`, so ``path`` is never left
-    half-written; the temporary file is removed if writing fails. Output is
+    The figure is rendered in memory, then written with
+    :func:`dagger_cli.safeio.atomic_write` (a temporary file renamed over ``path``, symlinks
+    followed, FIFOs and devices written directly), so ``path`` is never left half-written
+    and no temporary file survives an error. Output is
     deterministic where matplotlib allows it: no date or software version in the
     metadata, and a fixed ``svg.hashsalt`` so SVG ids repeat. PNGs are written at
     150 dpi. The figure is closed (released from pyplot, if pyplot manages it) even
     when writing fails.
     """
-    import matplotlib
-
     try:
         fmt = _format_of(path)
-        path = os.fspath(path)
-        folder, name = os.path.split(os.path.abspath(path))
-        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
-        # os.open with 0o666 honours the umask, unlike tempfile's private 0o600 files.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "wb") as out, matplotlib.rc_context({"svg.hashsalt": _SVG_HASHSALT}):
-                fig.savefig(
-                    out, format=fmt, dpi=PNG_DPI if fmt == "png" else None, metadata=_METADATA[fmt]
-                )
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
+        data = figure_bytes(fig, fmt)
     finally:
         _close(fig)
+    from .safeio import write_file
+
+    write_file(path, data)
+
+
+def figure_bytes(fig, fmt: str) -> bytes:
+    """The figure as a ``fmt`` file's bytes (png, svg or pdf), deterministic."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": _SVG_HASHSALT}):
+        fig.savefig(buf, format=fmt, dpi=PNG_DPI if fmt == "png" else None, metadata=_METADATA[fmt])
+    return buf.getvalue()
 
 
 def _close(fig) -> None:
@@ -473,13 +498,16 @@ def draw_tree(tree, *, title: str | None = None):
     for parent, child, value in edges:
         (x0, y0), (x1, y1) = pos[id(parent)], pos[id(child)]
         ax.plot([x0, x1], [y0, y1], color="0.6", lw=1, zorder=1)
+        # Nearer the parent than the child: a leaf's box (two lines, decision and counts) is
+        # taller than a split's, and a label at the middle of the edge ran into it.
         ax.text(
-            (x0 + x1) / 2,
-            (y0 + y1) / 2,
+            x0 + EDGE_LABEL_AT * (x1 - x0),
+            y0 + EDGE_LABEL_AT * (y1 - y0),
             str(value),
             fontsize=8,
             ha="center",
             va="center",
+            gid="edge",
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
             zorder=2,
         )
@@ -487,7 +515,10 @@ def draw_tree(tree, *, title: str | None = None):
     def draw(node):
         x, y = pos[id(node)]
         if node.is_leaf:
-            color = cmap(decisions.index(node.decision) % 10)
+            # The decision's color lightened on white, opaque: edges end under the box, and a
+            # see-through box (alpha) let them cross the leaf's text.
+            rgb = np.asarray(cmap(decisions.index(node.decision) % 10)[:3])
+            color = tuple(0.45 + 0.55 * rgb)
             counts = "/".join(str(c) for c in node.counts)
             ax.text(
                 x,
@@ -497,7 +528,7 @@ def draw_tree(tree, *, title: str | None = None):
                 va="center",
                 fontsize=8,
                 gid="leaf",
-                bbox={"boxstyle": "round,pad=0.3", "fc": color, "alpha": 0.55, "ec": "0.3"},
+                bbox={"boxstyle": "round,pad=0.3", "fc": color, "ec": "0.3"},
                 zorder=3,
             )
         else:

@@ -21,7 +21,7 @@ import csv
 import io
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,9 @@ class PreprocessReport:
     rows_after: int
     merged_rows: int = 0
     conflicting_groups: int = 0
+    #: rows whose decision differs from the one their merged group kept (counted as
+    #: misclassified by every tree: merging made them unclassifiable)
+    outvoted_rows: int = 0
     filled: dict = field(default_factory=dict)  # column -> (count, fill value)
     dropped: tuple = ()
     notes: tuple = ()  # discretization notes and warnings
@@ -74,7 +77,8 @@ class PreprocessReport:
                 f"{self.rows_read} -> {self.rows_after} rows"
                 + (
                     f" ({self.conflicting_groups} group(s) had different decisions;"
-                    " each keeps its most common decision)"
+                    " each keeps its most common decision, so"
+                    f" {self.outvoted_rows} row(s) read can be classified by no tree)"
                     if self.conflicting_groups
                     else ""
                 )
@@ -231,9 +235,10 @@ class DecisionTable:
         *,
         name: str | None = None,
         header: Sequence[str] | None = None,
+        sep: str | None = None,
         **options: Any,
     ) -> DecisionTable:
-        """Read a comma-separated table whose first line is a header.
+        """Read a table whose first line is a header (comma-separated unless detected).
 
         Parameters
         ----------
@@ -244,11 +249,17 @@ class DecisionTable:
             A label for titles and messages (default: the file's stem).
         header : sequence of str, optional
             Column names of a file without a header line.
+        sep : str, optional
+            The field separator; by default it is detected among ``,`` ``;`` tab ``|``
+            (:func:`detect_separator`; a file whose header has one column is refused).
         **options
             Recipe fields, replacing the recipe's: ``bins=3`` is ``recipe=Recipe(bins=3)``.
         """
         recipe = Recipe.of(recipe, **options)
         path = Path(path)
+        fast = _read_columnar(path, recipe, name, header, sep)
+        if fast is not None:
+            return fast
         try:
             text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
@@ -264,15 +275,70 @@ class DecisionTable:
             ) from None
         except OSError as err:
             raise InputError(f"{path}: cannot read ({err.strerror})") from None
-        names, columns, lines = parse_csv_text(text, str(path), header=header)
-        return from_columns(
+        delimiter, sep_note = detect_separator(text, str(path), sep)
+        names, columns, lines = parse_csv_text(text, str(path), header=header, delimiter=delimiter)
+        table = from_columns(
             names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
         )
+        return _with_note(table, sep_note)
 
 
-def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
+#: Bytes read from the start of a file to detect its separator and header (columnar reader).
+HEAD_BYTES = 2**20
+
+
+def _read_columnar(path, recipe: Recipe, name, header, sep):
+    """The table from :mod:`dagger_cli.csvfast` (large files), or None for the Python reader.
+
+    The separator and the header come from the file's first lines, as the Python reader
+    finds them; they must all be in the first :data:`HEAD_BYTES` bytes.
+    """
+    from . import csvfast
+
+    recipe = recipe.resolved()
+    if header is not None or recipe.bins is not None or not csvfast.wanted(path):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(HEAD_BYTES + 1)
+        head = raw[:HEAD_BYTES].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = head.splitlines()
+    if len(raw) > HEAD_BYTES:
+        lines = lines[:-1]  # the last one may be cut
+        if len(lines) < 200:
+            return None
+    if not lines or not lines[0].strip():
+        return None
+    delimiter, note = detect_separator("\n".join(lines), str(path), sep)
+    names = next(csv.reader([lines[0]], delimiter=delimiter))
+    table = csvfast.read_table(
+        path,
+        names,
+        delimiter=delimiter,
+        decision=recipe.decision,
+        drop=tuple(recipe.drop or ()),
+        name=name or path.stem,
+        missing=recipe.missing,
+        duplicates=recipe.duplicates,
+    )
+    return None if table is None else _with_note(table, note)
+
+
+def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
+    """``table`` with ``note`` first among its report's notes."""
+    if note is None:
+        return table
+    report = replace(table.report, notes=(note, *table.report.notes))
+    return replace(table, report=report)
+
+
+def parse_csv_text(
+    text: str, source: str, header: Sequence[str] | None = None, delimiter: str = ","
+):
     """Split CSV text into (names, columns, line numbers of the data rows)."""
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     records = []
     try:
         for rec in reader:
@@ -321,6 +387,7 @@ def from_columns(
     if not header:
         raise InputError(f"{source}: no columns")
     recipe = recipe.resolved()
+    defaulted = recipe.decision is None
     decision = header[-1] if recipe.decision is None else recipe.decision
     drop = recipe.drop or ()
     bins = recipe.bins
@@ -332,15 +399,19 @@ def from_columns(
     if decision in drop:
         raise InputError(f"{source}: the decision column {decision!r} cannot be dropped")
     skip = (decision, *drop)
+    keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
+    check_attributes(source, header, decision, drop, keep)
     if bins is not None:
         columns, notes = discretize(header, columns, bins, skip=skip)
-    else:
+    ids = identifier_like(header, columns, skip=skip)
+    if bins is None:
         notes = [
             f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
             f"Use --bins K to discretize it into K intervals."
-            for col, k in wide_columns(header, columns, skip=skip)
+            for col, k in wide_columns(header, columns, skip=(*skip, *ids))
         ]
-    keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
+    notes = [decision_note(header, decision, defaulted), *notes]
+    notes += identifier_notes(ids, len(columns[0]) if columns else 0)
     return _build(
         name=name,
         source=source,
@@ -353,6 +424,134 @@ def from_columns(
         duplicates=recipe.duplicates,
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
+    )
+
+
+# ---------------------------------------------------------------------- honest input
+#: A column is identifier-like when its distinct values exceed this share of the rows...
+IDENTIFIER_SHARE = 0.9
+#: ... in a table of more than this many rows (in a tiny table every column may be distinct).
+IDENTIFIER_MIN_ROWS = 20
+#: Field separators tried, in this order of preference, when none is given.
+SEPARATORS = (",", ";", "\t", "|")
+_SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "space"}
+
+
+def check_attributes(source, header, decision, drop, keep) -> None:
+    """A table needs at least one attribute besides its decision column."""
+    if keep:
+        return
+    dropped = f" after dropping {', '.join(map(repr, drop))}" if drop else ""
+    raise InputError(
+        f"{source}: no attribute column{dropped}: the only column is the decision "
+        f"{decision!r} (columns: {', '.join(map(repr, header))}). A decision table needs "
+        f"attributes to split on; if the file is not comma-separated, name its separator "
+        f"with --sep"
+    )
+
+
+def decision_note(header, decision, defaulted: bool) -> str:
+    """The report's line naming the decision column (and how it was chosen)."""
+    if defaulted:
+        return (
+            f"decision column: {decision!r} (the last of {len(header)} columns; "
+            f"--decision COL to choose another)"
+        )
+    return f"decision column: {decision!r}"
+
+
+def identifier_like(header, columns, *, skip=()) -> list[str]:
+    """Columns whose distinct values exceed :data:`IDENTIFIER_SHARE` of the rows (over
+    :data:`IDENTIFIER_MIN_ROWS` rows): a tree splitting on one classifies every row without
+    learning anything, so the front's "perfect" end would mean nothing."""
+    out = []
+    for name, col in zip(header, columns):
+        n = len(col)
+        if name in skip or n <= IDENTIFIER_MIN_ROWS:
+            continue
+        if len(set(col)) > IDENTIFIER_SHARE * n:
+            out.append(name)
+    return out
+
+
+def identifier_notes(names, n_rows: int) -> list[str]:
+    return [
+        f"warning: column {c!r} looks like an identifier (more than "
+        f"{IDENTIFIER_SHARE:.0%} of its {n_rows} values are distinct); a split on it "
+        f"classifies every row without learning anything. Drop it with --drop {c}"
+        for c in names
+    ]
+
+
+def separator_name(sep: str) -> str:
+    return _SEP_NAMES.get(sep, repr(sep))
+
+
+def parse_separator(text: str) -> str:
+    """``--sep`` as one character: ``,`` ``;`` ``|``, ``tab`` or ``\\t`` for a tab, ..."""
+    names = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " "}
+    sep = names.get(text.lower(), text) if len(text) != 1 else text
+    if len(sep) != 1 or sep in '"\r\n':
+        raise InputError(
+            f"--sep {text!r}: expected one character (e.g. ';', '|', or tab as 'tab' or '\\t')"
+        )
+    return sep
+
+
+def _fields(line: str, sep: str) -> int:
+    try:
+        return len(next(csv.reader([line], delimiter=sep)))
+    except (csv.Error, StopIteration):
+        return 0
+
+
+def detect_separator(text: str, source: str, sep: str | None = None) -> tuple[str, str | None]:
+    """The field separator of a CSV file's text, and a report line when it is not a comma.
+
+    With ``sep`` given, the header must have more than one column with it. Otherwise the
+    candidates ``,`` ``;`` tab ``|`` are tried on the first lines: the comma when it splits
+    the header, else the candidate giving every sampled line the same number of fields, the
+    most of them (a ``;`` file whose numbers have decimal commas is read with ``;``).
+
+    Raises
+    ------
+    InputError
+        When the header has a single column (whatever the separator), naming the likely
+        separator when one splits the header.
+    """
+    sample = [ln for ln in text.splitlines()[:200] if ln.strip()][:50]
+    if not sample:
+        return sep or ",", None
+    head = sample[0]
+    if sep is not None:
+        if _fields(head, sep) > 1:
+            return sep, None
+        other = [c for c in SEPARATORS if c != sep and _fields(head, c) > 1]
+        hint = (
+            f"; it looks {separator_name(other[0])}-separated (--sep "
+            f"{'tab' if other[0] == chr(9) else other[0]!r})"
+            if other
+            else ""
+        )
+        raise InputError(
+            f"{source}, line 1: the header has a single column with the separator "
+            f"{separator_name(sep)} ({head[:60]!r}){hint}"
+        )
+    counts = {c: [_fields(ln, c) for ln in sample] for c in SEPARATORS}
+    if counts[","][0] > 1:
+        return ",", None
+    regular = [c for c in SEPARATORS if counts[c][0] > 1 and len(set(counts[c])) == 1]
+    split = regular or [c for c in SEPARATORS if counts[c][0] > 1]
+    if not split:
+        raise InputError(
+            f"{source}, line 1: the header has a single column ({head[:60]!r}); a decision "
+            f"table needs attribute columns and a decision column, separated by a comma (or "
+            f"; tab |, detected). Name another separator with --sep"
+        )
+    best = max(split, key=lambda c: (counts[c][0], -SEPARATORS.index(c)))
+    return best, (
+        f"read as {separator_name(best)}-separated ({counts[best][0]} columns; detected from "
+        f"the header, --sep to choose)"
     )
 
 
@@ -421,7 +620,7 @@ def _build(
         filled[attributes[j]] = (len(holes), fill)
 
     rows_read = n
-    merged = conflicting = 0
+    merged = conflicting = outvoted = 0
     dec_order = value_order(decision)
     dec_rank = {v: k for k, v in enumerate(dec_order)}
     if duplicates == "merge" and n:
@@ -434,9 +633,10 @@ def _build(
             new_dec = []
             for key, members in groups.items():
                 counts = Counter(decision[i] for i in members)
+                best = max(counts.values())
                 if len(counts) > 1:
                     conflicting += 1
-                best = max(counts.values())
+                    outvoted += len(members) - best
                 d = min((v for v, c in counts.items() if c == best), key=dec_rank.__getitem__)
                 for j, v in enumerate(key):
                     new_cols[j].append(v)
@@ -461,6 +661,7 @@ def _build(
         rows_after=n,
         merged_rows=merged,
         conflicting_groups=conflicting,
+        outvoted_rows=outvoted,
         filled=filled,
         dropped=tuple(dropped),
         notes=tuple(notes),

@@ -14,6 +14,7 @@ points in front order (least first cost first).
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,25 +63,30 @@ class Tree:
     table_costs: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ evaluation
-    def _route(self, record: dict) -> tuple[TreeNode, int]:
+    def _route(self, record: dict) -> tuple[TreeNode, int, tuple | None]:
+        """The node where ``record`` stops, its depth, and (attribute, value) if the walk
+        stopped early at a value the split never had (else None)."""
         node, depth = self.root, 0
         while not node.is_leaf:
             value = record[node.attribute]
             nxt = dict(node.children).get(value)
             if nxt is None:  # a value never seen in this subtable: stop here
-                break
+                return node, depth, (node.attribute, value)
             node, depth = nxt, depth + 1
-        return node, depth
+        return node, depth, None
 
     def predict(self, df) -> list[str]:
         """Decision for every row of ``df`` (columns named as the table's attributes).
 
         A value that the training subtable at a split never had stops the walk there and
-        gives that node's most common decision.
+        gives that node's most common decision; an :class:`UnseenValueWarning` says how
+        many rows that happened to (:meth:`unseen` lists them by attribute and value).
         """
         self._check_columns(df, need_decision=False)
         recs = _string_records(df, self.attributes)
-        return [self._route(r)[0].decision for r in recs]
+        routes = [self._route(r) for r in recs]
+        _warn_unseen(routes)
+        return [node.decision for node, _, _ in routes]
 
     def costs(self, df=None) -> dict:
         """Costs of the tree (every cost of :data:`dagger_cli.costs.COSTS`, by column); on
@@ -89,11 +95,13 @@ class Tree:
         On data, a node's rows are the rows of ``df`` that reach it, and a row stops where
         :meth:`predict` stops: at a leaf, or at a split that never saw its value, which then
         acts as a leaf for it (its misclassification counts there, its path ends there).
+        Rows stopped early by an unseen value raise an :class:`UnseenValueWarning`.
         """
         if df is None:
             return dict(self.table_costs)
         self._check_columns(df, need_decision=True)
         recs = _string_records(df, self.attributes + (self.decision_name,))
+        _warn_unseen([self._route(r) for r in recs])
         passed: dict[int, int] = {}  # id(split node) -> rows that went on to a child
         missed: dict[int, int] = {}  # id(node) -> rows that stopped there misclassified
         for r in recs:
@@ -116,6 +124,17 @@ class Tree:
 
         values = {c.name: value(c, self.root) for c in COSTS.values()}
         return cost_record(values, len(recs))
+
+    def unseen(self, df) -> dict:
+        """``{(attribute, value): rows}``: the values of ``df`` that stop a row's walk at a
+        split whose training subtable never had them (empty when every row reaches a leaf)."""
+        self._check_columns(df, need_decision=False)
+        found: dict = {}
+        for r in _string_records(df, self.attributes):
+            stop = self._route(r)[2]
+            if stop is not None:
+                found[stop] = found.get(stop, 0) + 1
+        return found
 
     def _check_columns(self, df, need_decision):
         cols = set(map(str, df.columns))
@@ -190,6 +209,25 @@ class Tree:
 
 def _num(v):
     return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+class UnseenValueWarning(UserWarning):
+    """Some rows had a value a split never saw; they got that node's decision."""
+
+
+def _warn_unseen(routes) -> None:
+    stops = [stop for _, _, stop in routes if stop is not None]
+    if not stops:
+        return
+    attribute, value = stops[0]
+    warnings.warn(
+        UnseenValueWarning(
+            f"{len(stops)} of {len(routes)} row(s) have a value a split never saw in training "
+            f"(first: {attribute} = {value!r}); each got the decision of the node where it "
+            f"stopped. Tree.unseen(df) lists them"
+        ),
+        stacklevel=3,
+    )
 
 
 def _string_records(df, cols):

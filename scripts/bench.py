@@ -5,6 +5,8 @@ baseline measured in the same run (the machines are shared and noisy).
 
     python scripts/bench.py [--runs 5] [--tables zoo,lymphography,...] [--no-baseline]
                             [--no-process] [--scaling/--no-scaling] [--out out/bench]
+                            [--no-read] [--read-rows 5000000]
+    python scripts/bench.py --only read    # the CSV reader alone (5 M rows, before/after)
 """
 
 from __future__ import annotations
@@ -341,6 +343,96 @@ def check_targets(rows, results):
         print("\n".join(lines))
 
 
+READ_CHILD = r"""
+import resource, sys, time
+t0 = time.perf_counter()
+from dagger_cli.table import DecisionTable
+t = DecisionTable.from_csv(sys.argv[1])
+ru = resource.getrusage(resource.RUSAGE_SELF)
+print(f"{t.n_rows} rows x {t.n_attributes} attributes; CPU {ru.ru_utime + ru.ru_stime:.1f} s")
+"""
+
+
+def make_read_csv(path: Path, rows: int, seed: int = 11) -> None:
+    """A 5 M-row table of the kind users bring: 20 categorical attributes (2 to 30 values,
+    some two-character, a few missing '?'), a yes/no decision; about 55 bytes a row."""
+    rng = np.random.default_rng(seed)
+    cards = [2, 3, 4, 5, 6, 8, 10, 12, 2, 3, 4, 5, 30, 2, 3, 7, 9, 11, 3, 2]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w") as fh:
+        fh.write(",".join(f"a{j}" for j in range(len(cards))) + ",decision\n")
+        block = 500_000
+        for start in range(0, rows, block):
+            k = min(block, rows - start)
+            cols = [rng.integers(0, c, k).astype(str) for c in cards]
+            cols[5][rng.random(k) < 0.01] = "?"
+            dec = np.where(rng.random(k) < 0.4, "yes", "no")
+            lines = [",".join(r) for r in zip(*cols, dec)]
+            fh.write("\n".join(lines) + "\n")
+    tmp.replace(path)
+
+
+def bench_read(out_dir: Path, rows: int, runs: int, readers=("python", "columnar")) -> dict:
+    """Reading a generated CSV into a DecisionTable, each run a fresh process: the Python
+    reader (before) and the columnar one (after), wall time and peak RSS."""
+    path = out_dir / f"read-{rows}.csv"
+    if not path.exists():
+        print(f"generating {path} ...", flush=True)
+        make_read_csv(path, rows)
+    size = path.stat().st_size
+    print(f"read: {path.name}, {rows:,} rows, {size / 2**20:.0f} MiB", flush=True)
+    out = {"rows": rows, "bytes": size}
+    for reader in readers:
+        env = dict(os.environ, DAGGER_CSV_READER=reader)
+        res = []
+        for _ in range(runs if reader == "columnar" else 1):
+            res.append(
+                json.loads(
+                    subprocess.run(
+                        [
+                            sys.executable,
+                            "-c",
+                            LAUNCHER,
+                            sys.executable,
+                            "-c",
+                            READ_CHILD,
+                            str(path),
+                        ],
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                        env=env,
+                    ).stdout
+                )
+            )
+        if any(r["code"] for r in res):
+            raise SystemExit(f"reading {path} failed:\n{res[0]['stderr']}")
+        wall = statistics.median(r["wall"] for r in res)
+        peak = max(r["peak_mib"] for r in res)
+        out[reader] = {
+            "wall_s": wall,
+            "peak_mib": peak,
+            "runs": len(res),
+            "load_average": os.getloadavg()[0],
+            "result": res[0]["stdout"].strip(),
+        }
+        print(
+            f"  {reader:8} reader: {wall:6.1f} s, peak RSS {peak:6.0f} MiB "
+            f"({peak * 2**20 / size:.1f}x the file; {len(res)} run(s)); {res[0]['stdout'].strip()}",
+            flush=True,
+        )
+    if "columnar" not in out:
+        return out
+    col = out["columnar"]
+    ok_time, ok_mem = col["wall_s"] <= 10, col["peak_mib"] * 2**20 <= 3 * size
+    print(
+        f"  target: within 10 s ({'met' if ok_time else 'NOT MET'}) and 3x the file size in "
+        f"memory ({'met' if ok_mem else 'NOT MET'})"
+    )
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -353,9 +445,25 @@ def main():
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
+    ap.add_argument("--only", choices=["read"], help="run one section alone (read: the CSV reader)")
+    ap.add_argument("--no-read", action="store_true", help="skip the CSV reading section")
+    ap.add_argument("--read-rows", type=int, default=5_000_000)
+    ap.add_argument(
+        "--read-readers",
+        default=None,
+        help="readers to time, of python,columnar (default: both with --only read, else "
+        "columnar: the python reader takes minutes on 5 M rows)",
+    )
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
+        return
+    if args.only == "read":
+        readers = (args.read_readers or "python,columnar").split(",")
+        read = bench_read(args.out, args.read_rows, args.runs, readers)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "read.json").write_text(json.dumps(read, indent=2))
+        print(f"wrote {args.out / 'read.json'}")
         return
     import numba
 
@@ -374,10 +482,26 @@ def main():
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
     check_targets(rows, results)
+    read = (
+        None
+        if args.no_read
+        else bench_read(
+            args.out,
+            args.read_rows,
+            min(args.runs, 3),
+            (args.read_readers or "columnar").split(","),
+        )
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(
         json.dumps(
-            {"bandwidth_bytes_per_s": bandwidth, "tables": rows, "scaling": results}, indent=2
+            {
+                "bandwidth_bytes_per_s": bandwidth,
+                "tables": rows,
+                "scaling": results,
+                "read": read,
+            },
+            indent=2,
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
