@@ -9,6 +9,10 @@ MIRROR_DIR := $(abspath ../shared/datasets/uci)
 ifneq ($(wildcard $(MIRROR_DIR)),)
 export DAGGER_UCI_MIRROR ?= file://$(MIRROR_DIR)
 endif
+ODT_MIRROR_DIR := $(abspath ../shared/datasets/odt)
+ifneq ($(wildcard $(ODT_MIRROR_DIR)),)
+export DAGGER_ODT_MIRROR ?= file://$(ODT_MIRROR_DIR)
+endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help

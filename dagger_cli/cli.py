@@ -569,6 +569,12 @@ def _costs_line(t) -> str:
 @click.argument("names", nargs=-1)
 @click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
 @click.option(
+    "--suite",
+    type=click.Choice(["uci", "odt"]),
+    help="Fetch every dataset of a suite: uci (the paper's four tables) or odt (the 12 "
+    "tables of the optimal-decision-tree benchmark).",
+)
+@click.option(
     "--data-home",
     type=click.Path(file_okay=False, path_type=Path),
     help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).",
@@ -576,7 +582,8 @@ def _costs_line(t) -> str:
 @click.option(
     "--mirror",
     metavar="URL",
-    help="Base URL instead of UCI's (http(s)://, file:// or a folder); default $DAGGER_UCI_MIRROR.",
+    help="Base URL instead of the source's (http(s)://, file:// or a folder); default "
+    "$DAGGER_UCI_MIRROR (uci) or $DAGGER_ODT_MIRROR (odt).",
 )
 @click.option(
     "--offline",
@@ -592,13 +599,18 @@ def _costs_line(t) -> str:
     help="Seconds to wait for the server to connect or send data.",
 )
 @handle_errors
-def fetch(names, fetch_all, data_home, mirror, offline, timeout):
+def fetch(names, fetch_all, suite, data_home, mirror, offline, timeout):
     """Download registered datasets into the cache and verify their checksums."""
     from . import datasets
 
-    if fetch_all == bool(names):
-        raise InputError("give dataset NAMES or --all (see `dagger datasets`)")
-    todo = list(datasets.REGISTRY) if fetch_all else [datasets.get_dataset(n).name for n in names]
+    if bool(fetch_all) + bool(names) + bool(suite) != 1:
+        raise InputError("give dataset NAMES, --suite NAME or --all (see `dagger datasets`)")
+    if fetch_all:
+        todo = list(datasets.REGISTRY)
+    elif suite:
+        todo = [n for n, ds in datasets.REGISTRY.items() if ds.suite == suite]
+    else:
+        todo = [datasets.get_dataset(n).name for n in names]
     for name in todo:
         path = datasets.fetch(
             name, data_home=data_home, mirror=mirror, offline=offline, timeout=timeout
