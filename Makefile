@@ -36,7 +36,8 @@ test: install ## Run the test suite (2 workers)
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-bench: install ## Benchmark the engines on the four UCI tables (and the scaling series)
+bench: install ## Benchmark the engines (UCI tables, scaling series, odt benchmark vs STreeD)
+	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed, for the STreeD column
 	$(PY) scripts/bench.py
 
 # Figures of the paper (section 5): one independent rule per figure, each writing its own
