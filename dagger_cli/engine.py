@@ -750,9 +750,9 @@ def relate(
         prog.close()
     if len(fx) == 0:
         raise InputError(
-            f"no tree of depth <= {max_depth} has no avoidable misclassifications "
-            "(--exact-only): some impure subtable at that depth can still be split; "
-            "raise --max-depth or drop --exact-only"
+            f"every tree of depth <= {max_depth} has an avoidable misclassification "
+            "(--exact-only: an impure leaf that some attribute splits); raise --max-depth "
+            "or drop --exact-only"
         )
     front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
     return Relation(
