@@ -30,6 +30,7 @@ attribute (column) order; inside a bundle, children in value order.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 
 # OpenMP threads spin between parallel regions by default (OMP_WAIT_POLICY=active). On a
 # machine shared with other busy processes a spinning thread takes the core that another
@@ -47,6 +48,25 @@ from numba.extending import intrinsic  # noqa: E402
 
 MAXK = 1
 INF = np.iinfo(np.int64).max
+
+#: The discovery kernel's arguments, by group (numba takes named tuples of arrays).
+#: The table, read only: row-major codes, values per attribute, decisions and their
+#: number, the two row keys, the mask of key2's row-count bits, each row's distinct-row id.
+TableArrays = namedtuple("TableArrays", "rc nvals dec n_dec key1 key2 cmask rclass")
+#: One entry per node (node_bundle_start: one more).
+NodeArrays = namedtuple(
+    "NodeArrays",
+    "node_start node_size node_attr_start node_attr_len node_mis node_major node_split "
+    "node_level node_bundle_start",
+)
+#: The pools the nodes point into: rows, candidate attributes, bundles and edges (CSR).
+DagPools = namedtuple("DagPools", "row_pool attr_pool bundle_attr bundle_edge_start edge_child")
+#: One batch's buffers: per node (b_*), per candidate attribute (q_*), per child (v_*),
+#: per new child whose rows phase C writes (p_*).
+BatchBuffers = namedtuple(
+    "BatchBuffers",
+    "b_k b_qoff b_voff q_attr q_nv v_val v_h1 v_h2 p_node p_attr p_val p_child p_grp",
+)
 
 # What the resumable kernels return (engine.Status names them on the Python side).
 DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG = range(5)
@@ -265,50 +285,14 @@ def _fill_rows(
 
 
 @njit(cache=True, parallel=True)
-def discover(
-    rc,
-    nvals,
-    dec,
-    n_dec,
-    key1,
-    key2,
-    cmask,
-    node_start,
-    node_size,
-    node_attr_start,
-    node_attr_len,
-    node_mis,
-    node_major,
-    node_split,
-    node_level,
-    rclass,
-    max_level,
-    node_bundle_start,
-    row_pool,
-    attr_pool,
-    bundle_attr,
-    bundle_edge_start,
-    edge_child,
-    ht,
-    b_k,
-    b_qoff,
-    b_voff,
-    q_attr,
-    q_nv,
-    v_val,
-    v_h1,
-    v_h2,
-    p_node,
-    p_attr,
-    p_val,
-    p_child,
-    p_grp,
-    counters,
-    needs,
-    budget,
-    max_nodes,
-):
+def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, max_level):
     """Discover Δ(T) breadth-first from node ``counters[C_CUR]`` on, in batches of nodes.
+
+    What the kernel reads and owns comes in named groups: ``table``
+    (:class:`TableArrays`, read only), ``nodes`` (:class:`NodeArrays`, one entry per node),
+    ``dag`` (:class:`DagPools`: rows, candidate attributes, bundles, edges), ``batch``
+    (:class:`BatchBuffers`, one batch's scratch), the hash table ``ht`` and the
+    ``counters`` (indices ``C_*``); ``needs`` (indices ``N_*``) says what must grow.
 
     Each batch runs three phases: (A, parallel) every node's leaf and its children's key
     sums; (B, serial, in node order) children looked up in the hash table, new ones
@@ -323,6 +307,34 @@ def discover(
     Returns DONE, BUDGET_SPENT, MUST_GROW (sizes in ``needs``; phase B resumes where it
     stopped) or TOO_MANY_NODES (more than ``max_nodes`` subtables).
     ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
+    rc, nvals, dec, n_dec, key1, key2, cmask, rclass = table
+    (
+        node_start,
+        node_size,
+        node_attr_start,
+        node_attr_len,
+        node_mis,
+        node_major,
+        node_split,
+        node_level,
+        node_bundle_start,
+    ) = nodes
+    row_pool, attr_pool, bundle_attr, bundle_edge_start, edge_child = dag
+    (
+        b_k,
+        b_qoff,
+        b_voff,
+        q_attr,
+        q_nv,
+        v_val,
+        v_h1,
+        v_h2,
+        p_node,
+        p_attr,
+        p_val,
+        p_child,
+        p_grp,
+    ) = batch
     m = nvals.size
     maxv = 1
     total = 0
