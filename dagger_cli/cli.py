@@ -192,6 +192,13 @@ def pair_options(func):
             "several decisions is a leaf only if nothing splits it); makes depth "
             "vs total-path-length informative.",
         ),
+        click.option(
+            "--max-depth",
+            type=click.IntRange(min=0),
+            metavar="D",
+            help="Only trees of depth at most D (a single leaf has depth 0): the front "
+            "over those trees, computed over the subtables reachable within D splits.",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -335,6 +342,7 @@ def relate(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     output,
     fmt,
     stats,
@@ -373,6 +381,7 @@ def relate(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        max_depth=max_depth,
     )
     front = rel.front
     queries = {}
@@ -397,7 +406,7 @@ def relate(
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
 
-        points = greedy_points(tab, x_cost, y_cost)
+        points = greedy_points(tab, x_cost, y_cost, max_depth=max_depth)
         comparison = compare(front, points)
     # Everything is rendered in memory first, then written: a figure that cannot be drawn
     # leaves no CSV behind, and each file is written atomically (dagger_cli.safeio).
@@ -439,11 +448,20 @@ def relate(
             _echo_err(out.stats_text(st))
     elif fmt == "json":
         doc = out.front_json(
-            shown, table=tab, stats=st, engine=engine, queries=queries or None, greedy=comparison
+            shown,
+            table=tab,
+            stats=st,
+            engine=engine,
+            queries=queries or None,
+            greedy=comparison,
+            max_depth=max_depth,
         )
         click.echo(doc, nl=False)
     else:
-        click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
+        click.echo(
+            out.front_text(shown, table=tab, stats=st, queries=queries, max_depth=max_depth),
+            nl=False,
+        )
         if comparison is not None:
             click.echo(comparison_text(front, points), nl=False)
 
@@ -581,6 +599,7 @@ def tree(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     fmt,
     output,
     max_subtables,
@@ -617,6 +636,7 @@ def tree(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        max_depth=max_depth,
     )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
@@ -646,6 +666,12 @@ def _costs_line(t) -> str:
 @click.argument("names", nargs=-1)
 @click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
 @click.option(
+    "--suite",
+    type=click.Choice(["uci", "odt"]),
+    help="Fetch every dataset of a suite: uci (the paper's four tables) or odt (the 12 "
+    "tables of the optimal-decision-tree benchmark).",
+)
+@click.option(
     "--data-home",
     type=click.Path(file_okay=False, path_type=Path),
     help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).",
@@ -653,7 +679,8 @@ def _costs_line(t) -> str:
 @click.option(
     "--mirror",
     metavar="URL",
-    help="Base URL instead of UCI's (http(s)://, file:// or a folder); default $DAGGER_UCI_MIRROR.",
+    help="Base URL instead of the source's (http(s)://, file:// or a folder); default "
+    "$DAGGER_UCI_MIRROR (uci) or $DAGGER_ODT_MIRROR (odt).",
 )
 @click.option(
     "--offline",
@@ -669,13 +696,18 @@ def _costs_line(t) -> str:
     help="Seconds to wait for the server to connect or send data.",
 )
 @handle_errors
-def fetch(names, fetch_all, data_home, mirror, offline, timeout):
+def fetch(names, fetch_all, suite, data_home, mirror, offline, timeout):
     """Download registered datasets into the cache and verify their checksums."""
     from . import datasets
 
-    if fetch_all == bool(names):
-        raise InputError("give dataset NAMES or --all (see `dagger datasets`)")
-    todo = list(datasets.REGISTRY) if fetch_all else [datasets.get_dataset(n).name for n in names]
+    if bool(fetch_all) + bool(names) + bool(suite) != 1:
+        raise InputError("give dataset NAMES, --suite NAME or --all (see `dagger datasets`)")
+    if fetch_all:
+        todo = list(datasets.REGISTRY)
+    elif suite:
+        todo = [n for n, ds in datasets.REGISTRY.items() if ds.suite == suite]
+    else:
+        todo = [datasets.get_dataset(n).name for n in names]
     for name in todo:
         path = datasets.fetch(
             name, data_home=data_home, mirror=mirror, offline=offline, timeout=timeout
