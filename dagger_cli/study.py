@@ -27,6 +27,7 @@ inside the functions that need it, so ``import dagger_cli`` stays cheap.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import hashlib
@@ -577,15 +578,17 @@ class StudyProgress:
         self.every = every if self.tty else max(every, 5.0)
         self.t0 = time.perf_counter()
         self.last = -1e9
+        self.state: tuple = ()
         self.shown = False
 
     def update(self, done: int, running: int, failed: int, skipped: int, force=False) -> None:
         if not self.enabled:
             return
         now = time.perf_counter() - self.t0
-        if not force and now - self.last < self.every:
+        state = (done, running, failed, skipped)
+        if state == self.state or (not force and now - self.last < self.every):
             return
-        self.last = now
+        self.last, self.state = now, state
         width = 24
         fill = int(width * (done + failed + skipped) / max(1, self.total))
         bar = "#" * fill + "." * (width - fill)
@@ -758,7 +761,8 @@ def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, 
     cluster = None
     with _quiet_dask():
         if scheduler is None:
-            cluster = _local_cluster(distributed, workers, threads)
+            with _workers_ignore_ctrl_c():
+                cluster = _local_cluster(distributed, workers, threads)
             client = distributed.Client(cluster)
         else:
             try:
@@ -870,6 +874,25 @@ def _local_cluster(distributed, workers: int | None, threads: int | None):
         env={"NUMBA_NUM_THREADS": str(engine_threads)},
         silence_logs=40,  # logging.ERROR: no worker chatter on the user's terminal
     )
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Start the local workers with SIGINT ignored (kept across exec by every process they
+    start): Ctrl-C on the terminal reaches the whole process group, and it is the client's
+    to handle (keep the finished results, close the cluster), not the workers' (a traceback
+    each)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _threads_by_host(client) -> dict:

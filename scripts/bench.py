@@ -5,11 +5,17 @@ baseline measured in the same run (the machines are shared and noisy).
 
     python scripts/bench.py [--runs 5] [--tables zoo,lymphography,...] [--no-baseline]
                             [--no-process] [--scaling/--no-scaling] [--out out/bench]
+                            [--no-study | --study-only]
+
+The study section (`--study-only` runs it alone) times `dagger study` on the four tables x
+all 20 ordered cost pairs against the same 80 tasks as `dagger relate` processes run one
+after another, for several worker / engine-thread settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import statistics
@@ -305,6 +311,93 @@ def _plot_scaling(results, out_dir):
     plt.close(fig)
 
 
+STUDY_CONFIGS = [  # (label, dagger study options): workers x engine threads per task
+    ("2 workers x 1 thread (default)", []),
+    ("2 workers x 2 threads (oversubscribed)", ["--threads", "2"]),
+    ("1 worker x 2 threads", ["--workers", "1", "--threads", "2"]),
+    ("1 worker x 1 thread", ["--workers", "1", "--threads", "1"]),
+]
+
+
+def _load() -> str:
+    return "load %.2f %.2f %.2f" % os.getloadavg()
+
+
+def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
+    """`dagger study` (whole process, fresh output folder) against the same tasks as
+    separate `dagger relate` processes one after another; medians of ``runs``."""
+    import shutil
+
+    from dagger_cli.costs import COSTS
+
+    exe = str(Path(sys.executable).with_name("dagger"))
+    folder = out_dir / "study"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    study = folder / "study.toml"
+    study.write_text(f'tables = {json.dumps(list(tables))}\npairs = "all"\n')
+    pairs = [(x, y) for x in COSTS for y in COSTS if x != y]
+    tasks = [(t, x, y) for t in tables for x, y in pairs]
+    print(f"study: {len(tables)} tables x {len(pairs)} pairs = {len(tasks)} tasks ({_load()})")
+    launch([exe, "study", str(study), "-o", str(folder / "warm"), "-q"])  # caches, tables
+    seq_times = []
+    for run in range(runs):
+        t0 = time.perf_counter()
+        for t, x, y in tasks:
+            dest = folder / "relate" / f"{t}__{x}__{y}.csv"
+            launch([exe, "relate", t, "--x", x, "--y", y, "-q", "-o", str(dest)])
+        seq_times.append(time.perf_counter() - t0)
+        print(f"  separate relate processes, run {run + 1}: {seq_times[-1]:.1f} s ({_load()})")
+    seq = statistics.median(seq_times)
+    results = {"tasks": len(tasks), "sequential_s": seq, "sequential_runs": seq_times}
+    configs = []
+    for label, opts in STUDY_CONFIGS:
+        times, loads = [], []
+        for run in range(runs):
+            dest = folder / f"out-{run}"
+            shutil.rmtree(dest, ignore_errors=True)
+            res = launch([exe, "study", str(study), "-o", str(dest), "-q", *opts])
+            times.append(res["wall"])
+            loads.append(os.getloadavg()[0])
+        with open(dest / "results.csv", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        assert all(r["status"] == "ok" for r in rows), f"{label}: failed tasks"
+        for r in rows:  # the study's curves are the relate processes' bytes
+            same = (dest / r["curve"]).read_bytes() == (
+                folder / "relate" / Path(r["curve"]).name
+            ).read_bytes()
+            assert same, f"{label}: {r['curve']} differs from dagger relate -o"
+        task_s = sum(float(r["seconds"]) for r in rows)
+        wall = statistics.median(times)
+        configs.append(
+            {
+                "config": label,
+                "options": opts,
+                "wall_s": wall,
+                "runs": times,
+                "task_seconds_sum": task_s,
+                "speedup": seq / wall,
+                "load_1min": loads,
+            }
+        )
+        print(
+            f"  dagger study, {label}: {wall:.1f} s (x{seq / wall:.2f}; tasks' own time "
+            f"{task_s:.1f} s; {_load()})"
+        )
+    again = launch([exe, "study", str(study), "-o", str(folder / "out-0"), "-q"])["wall"]
+    print(f"  re-run of a finished study (every task skipped): {again:.1f} s")
+    results.update(configs=configs, rerun_s=again)
+    (out_dir / "study.json").write_text(json.dumps(results, indent=2))
+    best = configs[0]
+    ok = best["speedup"] >= 1.7
+    print(
+        f"targets (issue 15):\n  [{'met' if ok else 'NOT MET'}] dagger study "
+        f"x{best['speedup']:.2f} the separate processes on {os.cpu_count()} cores (>= x1.7)"
+    )
+    print(f"wrote {out_dir / 'study.json'}")
+    return results
+
+
 def check_targets(rows, results):
     """The issue's targets, each with its measured figure and met / NOT MET."""
     lines = []
@@ -351,10 +444,15 @@ def main():
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
+    ap.add_argument("--no-study", action="store_true", help="skip the dagger study section")
+    ap.add_argument("--study-only", action="store_true", help="run the study section alone")
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
+        return
+    if args.study_only:
+        bench_study(args.out, args.runs, args.tables.split(","))
         return
     import numba
 
@@ -380,6 +478,8 @@ def main():
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
+    if not args.no_study:
+        bench_study(args.out, args.runs, args.tables.split(","))
 
 
 if __name__ == "__main__":
