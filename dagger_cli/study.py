@@ -92,13 +92,18 @@ class TableSpec:
 
     source: str  #: a registered dataset name or an absolute CSV path
     label: str  #: file-name-safe name used in curves/ and results.csv
-    options: tuple = ()  #: sorted (option, value) pairs for resolve_table
+    options: tuple = ()  #: sorted (option, value) pairs of table options
 
     def load(self):
-        """The prepared :class:`~dagger_cli.table.DecisionTable` (as ``dagger relate``)."""
-        from .datasets import resolve_table
+        """The prepared :class:`~dagger_cli.table.DecisionTable`, as ``dagger relate``
+        prepares it: a dataset by its recipe, a file by ``from_csv`` (whatever the
+        current folder holds: the study file decided which one this is)."""
+        from .datasets import is_registered, load_table
+        from .table import DecisionTable
 
-        return resolve_table(self.source, **dict(self.options))
+        if is_registered(self.source) and not Path(self.source).is_absolute():
+            return load_table(self.source, **dict(self.options))
+        return DecisionTable.from_csv(self.source, **dict(self.options))
 
 
 @dataclass(frozen=True)
@@ -208,7 +213,7 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
             )
     if "tables" not in doc:
         raise StudyError(f'{path}: no `tables`: list the tables to study, e.g. tables = ["zoo"]')
-    tables = _parse_tables(doc["tables"], path.parent, where)
+    tables = _parse_tables(doc["tables"], path.absolute().parent, where)
     pairs = _parse_pairs(doc.get("pairs"), where)
     depths = _parse_depths(doc.get("max_depth"), where, has_depth_caps)
     exact_only = doc.get("exact_only", False)
@@ -250,6 +255,9 @@ def _parse_tables(value, folder: Path, where: _Where) -> tuple[TableSpec, ...]:
         if not isinstance(source, str) or not source:
             raise where.error("tables", f"{kind} must be a non-empty string, not {source!r}")
         options = _table_options(entry, where, source)
+        if kind != "path" and "bins" in entry:
+            # As on the command line, where --bins applies to CSV files only.
+            raise where.error("tables", f"bins: for CSV files only, not {source!r}", source)
         if kind == "suite":
             if source not in SUITES:
                 raise where.error(

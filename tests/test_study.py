@@ -161,7 +161,8 @@ def test_an_existing_file_wins_over_a_dataset_name(tmp_path):
         ('tables = [{name = "zooo"}]\n', r"'zooo' is not a registered dataset"),
         ('tables = [{suite = "all"}]\n', r"unknown suite 'all'"),
         ('tables = [{name = "zoo", missing = "drop"}]\n', r"missing of 'zoo': expected one of"),
-        ('tables = [{name = "zoo", bins = 1}]\n', r"bins of 'zoo': expected an integer >= 2"),
+        ('tables = [{path = "z.csv", bins = 1}]\n', r"bins of 'z.csv': expected an integer >= 2"),
+        ('tables = [{name = "zoo", bins = 3}]\n', r"bins: for CSV files only, not 'zoo'"),
         ('tables = [{name = "zoo", colour = 1}]\n', r"unknown option 'colour'"),
         ('tables = [{path = "a b.csv"}]\n', r"label 'a b' cannot name a file"),
         ('tables = ["zoo"]\nexact_only = "yes"\n', r"line 2: exact_only: expected true or"),
@@ -211,7 +212,7 @@ def test_hash_follows_the_prepared_table_and_the_options(tmp_path):
     (tmp_path / "c.csv").write_text(SMALL.replace("2,1,1,n", "2,1,1,y"))
     a, b, c = (DecisionTable.from_csv(tmp_path / f"{n}.csv") for n in "abc")
     assert st.table_digest(a) == st.table_digest(b) != st.table_digest(c)
-    spec = st.TableSpec("a.csv", "a")
+    spec = st.TableSpec(str(tmp_path / "a.csv"), "a")
     base = st.Task(spec, "depth", "misclassifications", None)
     h = st.task_hash(base, st.table_digest(a), False)
     assert h == st.task_hash(base, st.table_digest(b), False)
@@ -456,3 +457,13 @@ def _pid_listening_on(port: int, pids: list[int]) -> int:
             if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port:
                 return pid
     raise AssertionError(f"no worker process listens on port {port}")
+
+
+def test_paths_are_relative_to_the_study_file_not_the_current_folder(tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "zoo").write_text(SMALL)  # a file named like a dataset
+    write_study(tmp_path / "sub", 'tables = ["zoo", {path = "zoo", label = "file"}]\n')
+    monkeypatch.chdir(tmp_path)
+    s = st.parse_study(Path("sub") / "study.toml")
+    assert [t.source for t in s.tables] == [str(tmp_path / "sub" / "zoo")] * 2
+    assert s.tables[0].load().n_rows == 8  # the file, not the dataset
