@@ -690,10 +690,11 @@ def run_study(
     try:
         if todo:
             _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, results)
-    except KeyboardInterrupt:
+    except BaseException as err:
+        why = "interrupted" if isinstance(err, KeyboardInterrupt) else f"stopped: {err}"
         for row in rows:
             if row["status"] in ("pending", "running"):
-                row.update(status="interrupted", error="the study was interrupted")
+                row.update(status="interrupted", error=f"the study was {why}")
         raise
     finally:
         prog.close()
@@ -775,7 +776,7 @@ def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, 
         else:
             try:
                 client = distributed.Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as err:
+            except (OSError, TimeoutError, ValueError) as err:
                 raise DaggerError(
                     f"cannot reach the Dask scheduler at {scheduler}: {err}"
                 ) from None

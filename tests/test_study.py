@@ -467,3 +467,14 @@ def test_paths_are_relative_to_the_study_file_not_the_current_folder(tmp_path, m
     s = st.parse_study(Path("sub") / "study.toml")
     assert [t.source for t in s.tables] == [str(tmp_path / "sub" / "zoo")] * 2
     assert s.tables[0].load().n_rows == 8  # the file, not the dataset
+
+
+def test_a_bad_scheduler_address_exits_2_and_writes_no_curve(tmp_path):
+    (tmp_path / "small.csv").write_text(SMALL)
+    path = write_study(tmp_path, 'tables = ["small.csv"]\n')
+    r = run_cli("study", path, "-o", tmp_path / "out", "--scheduler", "nonsense")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "cannot reach the Dask scheduler at nonsense: missing port number" in r.stderr
+    assert list((tmp_path / "out" / "curves").iterdir()) == []
+    (row,) = read_results(tmp_path / "out")
+    assert row["status"] == "interrupted" and "the study was stopped: cannot reach" in row["error"]
