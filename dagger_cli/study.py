@@ -678,7 +678,7 @@ def run_study(
     curves = out / "curves"
     curves.mkdir(parents=True, exist_ok=True)
     tasks = study.tasks()
-    rows = [_base_row(t, curves) for t in tasks]
+    rows = [_base_row(t) for t in tasks]
     prog = StudyProgress(len(tasks), progress, stream)
     todo = _prepare(study, tasks, rows, curves)
     limits = {
@@ -705,7 +705,7 @@ def run_study(
     return Outcome(rows, results, counts, time.perf_counter() - t0)
 
 
-def _base_row(task: Task, curves: Path) -> dict:
+def _base_row(task: Task) -> dict:
     row: dict[str, Any] = {c: "" for c in RESULT_COLUMNS}
     row.update(
         table=task.table.label,
