@@ -320,12 +320,24 @@ STUDY_CONFIGS = [  # (label, dagger study options): workers x engine threads per
 
 
 def _load() -> str:
-    return "load %.2f %.2f %.2f" % os.getloadavg()
+    return "load " + " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def _study_rows(dest: Path, relate_dir: Path, label: str) -> list[dict]:
+    """results.csv of a finished study, its curves checked against `dagger relate -o`."""
+    with open(dest / "results.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert all(r["status"] == "ok" for r in rows), f"{label}: failed tasks"
+    for r in rows:
+        same = (dest / r["curve"]).read_bytes() == (relate_dir / Path(r["curve"]).name).read_bytes()
+        assert same, f"{label}: {r['curve']} differs from dagger relate -o"
+    return rows
 
 
 def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
     """`dagger study` (whole process, fresh output folder) against the same tasks as
-    separate `dagger relate` processes one after another; medians of ``runs``."""
+    separate `dagger relate` processes one after another; medians of ``runs``. Each run
+    times every setting in turn, so a change of the machine's load hits them alike."""
     import shutil
 
     from dagger_cli.costs import COSTS
@@ -340,53 +352,63 @@ def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
     tasks = [(t, x, y) for t in tables for x, y in pairs]
     print(f"study: {len(tables)} tables x {len(pairs)} pairs = {len(tasks)} tasks ({_load()})")
     launch([exe, "study", str(study), "-o", str(folder / "warm"), "-q"])  # caches, tables
-    seq_times = []
+    labels = ["separate relate processes"] + [label for label, _ in STUDY_CONFIGS]
+    times: dict[str, list] = {label: [] for label in labels}
+    loads: dict[str, list] = {label: [] for label in labels}
+    task_s: dict[str, list] = {label: [] for label in labels}
     for run in range(runs):
         t0 = time.perf_counter()
         for t, x, y in tasks:
             dest = folder / "relate" / f"{t}__{x}__{y}.csv"
             launch([exe, "relate", t, "--x", x, "--y", y, "-q", "-o", str(dest)])
-        seq_times.append(time.perf_counter() - t0)
-        print(f"  separate relate processes, run {run + 1}: {seq_times[-1]:.1f} s ({_load()})")
-    seq = statistics.median(seq_times)
-    results = {"tasks": len(tasks), "sequential_s": seq, "sequential_runs": seq_times}
+        times[labels[0]].append(time.perf_counter() - t0)
+        loads[labels[0]].append(os.getloadavg()[0])
+        for label, opts in STUDY_CONFIGS:
+            dest = folder / "out"
+            shutil.rmtree(dest, ignore_errors=True)
+            times[label].append(
+                launch([exe, "study", str(study), "-o", str(dest), "-q", *opts])["wall"]
+            )
+            loads[label].append(os.getloadavg()[0])
+            rows = _study_rows(dest, folder / "relate", label)
+            task_s[label].append(sum(float(r["seconds"]) for r in rows))
+        print(
+            f"  run {run + 1}: "
+            + ", ".join(f"{times[label][-1]:.1f} s" for label in labels)
+            + f" ({_load()})",
+            flush=True,
+        )
+    again = launch([exe, "study", str(study), "-o", str(folder / "out"), "-q"])["wall"]
+    seq = statistics.median(times[labels[0]])
+    print(f"  {labels[0]}: {seq:.1f} s (median of {runs})")
     configs = []
     for label, opts in STUDY_CONFIGS:
-        times, loads = [], []
-        for run in range(runs):
-            dest = folder / f"out-{run}"
-            shutil.rmtree(dest, ignore_errors=True)
-            res = launch([exe, "study", str(study), "-o", str(dest), "-q", *opts])
-            times.append(res["wall"])
-            loads.append(os.getloadavg()[0])
-        with open(dest / "results.csv", newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        assert all(r["status"] == "ok" for r in rows), f"{label}: failed tasks"
-        for r in rows:  # the study's curves are the relate processes' bytes
-            same = (dest / r["curve"]).read_bytes() == (
-                folder / "relate" / Path(r["curve"]).name
-            ).read_bytes()
-            assert same, f"{label}: {r['curve']} differs from dagger relate -o"
-        task_s = sum(float(r["seconds"]) for r in rows)
-        wall = statistics.median(times)
+        wall = statistics.median(times[label])
+        own = statistics.median(task_s[label])
         configs.append(
             {
                 "config": label,
                 "options": opts,
                 "wall_s": wall,
-                "runs": times,
-                "task_seconds_sum": task_s,
+                "runs": times[label],
+                "task_seconds_sum": own,
                 "speedup": seq / wall,
-                "load_1min": loads,
+                "load_1min": loads[label],
             }
         )
         print(
-            f"  dagger study, {label}: {wall:.1f} s (x{seq / wall:.2f}; tasks' own time "
-            f"{task_s:.1f} s; {_load()})"
+            f"  dagger study, {label}: {wall:.1f} s (x{seq / wall:.2f}; "
+            f"tasks' own time {own:.1f} s)"
         )
-    again = launch([exe, "study", str(study), "-o", str(folder / "out-0"), "-q"])["wall"]
     print(f"  re-run of a finished study (every task skipped): {again:.1f} s")
-    results.update(configs=configs, rerun_s=again)
+    results = {
+        "tasks": len(tasks),
+        "sequential_s": seq,
+        "sequential_runs": times[labels[0]],
+        "sequential_load_1min": loads[labels[0]],
+        "configs": configs,
+        "rerun_s": again,
+    }
     (out_dir / "study.json").write_text(json.dumps(results, indent=2))
     best = configs[0]
     ok = best["speedup"] >= 1.7
