@@ -392,6 +392,39 @@ def plot_front(
     return fig
 
 
+def front_grid(panels: Sequence[tuple], *, title: str | None = None, ncols: int = 4):
+    """Several fronts side by side, one axes per front (``dagger study --plot``).
+
+    Parameters
+    ----------
+    panels : sequence of (Front, str)
+        Each front with its axes title, drawn with :func:`plot_front` in the lambda view.
+    title : str, optional
+        Title of the whole figure.
+    ncols : int
+        Axes per row (fewer when there are fewer fronts).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    n = max(1, len(panels))
+    cols = min(ncols, n)
+    rows = -(-n // cols)
+    fig = Figure(figsize=(4.0 * cols, 3.2 * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for ax, (front, name) in zip(axes.flat, panels):
+        plot_front(front, ax=ax, title=name)
+        ax.title.set_fontsize("small")
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
 def _format_of(path) -> str:
     ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
     if ext not in FORMATS:

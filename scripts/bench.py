@@ -10,11 +10,17 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--odt-tables anneal,...] [--odt-timeout S]
     python scripts/bench.py --only read    # the CSV reader alone (5 M rows, before/after)
     python scripts/bench.py --only uci|odt # one section alone
+                            [--no-study | --study-only]
+
+The study section (`--study-only` runs it alone) times `dagger study` on the four tables x
+all 20 ordered cost pairs against the same 80 tasks as `dagger relate` processes run one
+after another, for several worker / engine-thread settings.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import functools
 import json
 import os
@@ -309,6 +315,115 @@ def _plot_scaling(results, out_dir):
     out_dir.mkdir(parents=True, exist_ok=True)
     fig.savefig(out_dir / "scaling.png", dpi=110)
     plt.close(fig)
+
+
+STUDY_CONFIGS = [  # (label, dagger study options): workers x engine threads per task
+    ("2 workers x 1 thread (default)", []),
+    ("2 workers x 2 threads (oversubscribed)", ["--threads", "2"]),
+    ("1 worker x 2 threads", ["--workers", "1", "--threads", "2"]),
+    ("1 worker x 1 thread", ["--workers", "1", "--threads", "1"]),
+]
+
+
+def _load() -> str:
+    return "load " + " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def _study_rows(dest: Path, relate_dir: Path, label: str) -> list[dict]:
+    """results.csv of a finished study, its curves checked against `dagger relate -o`."""
+    with open(dest / "results.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert all(r["status"] == "ok" for r in rows), f"{label}: failed tasks"
+    for r in rows:
+        same = (dest / r["curve"]).read_bytes() == (relate_dir / Path(r["curve"]).name).read_bytes()
+        assert same, f"{label}: {r['curve']} differs from dagger relate -o"
+    return rows
+
+
+def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
+    """`dagger study` (whole process, fresh output folder) against the same tasks as
+    separate `dagger relate` processes one after another; medians of ``runs``. Each run
+    times every setting in turn, so a change of the machine's load hits them alike."""
+    import shutil
+
+    from dagger_cli.costs import COSTS
+
+    exe = str(Path(sys.executable).with_name("dagger"))
+    folder = out_dir / "study"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    study = folder / "study.toml"
+    study.write_text(f'tables = {json.dumps(list(tables))}\npairs = "all"\n')
+    pairs = [(x, y) for x in COSTS for y in COSTS if x != y]
+    tasks = [(t, x, y) for t in tables for x, y in pairs]
+    print(f"study: {len(tables)} tables x {len(pairs)} pairs = {len(tasks)} tasks ({_load()})")
+    launch([exe, "study", str(study), "-o", str(folder / "warm"), "-q"])  # caches, tables
+    labels = ["separate relate processes"] + [label for label, _ in STUDY_CONFIGS]
+    times: dict[str, list] = {label: [] for label in labels}
+    loads: dict[str, list] = {label: [] for label in labels}
+    task_s: dict[str, list] = {label: [] for label in labels}
+    for run in range(runs):
+        t0 = time.perf_counter()
+        for t, x, y in tasks:
+            dest = folder / "relate" / f"{t}__{x}__{y}.csv"
+            launch([exe, "relate", t, "--x", x, "--y", y, "-q", "-o", str(dest)])
+        times[labels[0]].append(time.perf_counter() - t0)
+        loads[labels[0]].append(os.getloadavg()[0])
+        for label, opts in STUDY_CONFIGS:
+            dest = folder / "out"
+            shutil.rmtree(dest, ignore_errors=True)
+            times[label].append(
+                launch([exe, "study", str(study), "-o", str(dest), "-q", *opts])["wall"]
+            )
+            loads[label].append(os.getloadavg()[0])
+            rows = _study_rows(dest, folder / "relate", label)
+            task_s[label].append(sum(float(r["seconds"]) for r in rows))
+        print(
+            f"  run {run + 1}: "
+            + ", ".join(f"{times[label][-1]:.1f} s" for label in labels)
+            + f" ({_load()})",
+            flush=True,
+        )
+    again = launch([exe, "study", str(study), "-o", str(folder / "out"), "-q"])["wall"]
+    seq = statistics.median(times[labels[0]])
+    print(f"  {labels[0]}: {seq:.1f} s (median of {runs})")
+    configs = []
+    for label, opts in STUDY_CONFIGS:
+        wall = statistics.median(times[label])
+        own = statistics.median(task_s[label])
+        configs.append(
+            {
+                "config": label,
+                "options": opts,
+                "wall_s": wall,
+                "runs": times[label],
+                "task_seconds_sum": own,
+                "speedup": seq / wall,
+                "load_1min": loads[label],
+            }
+        )
+        print(
+            f"  dagger study, {label}: {wall:.1f} s (x{seq / wall:.2f}; "
+            f"tasks' own time {own:.1f} s)"
+        )
+    print(f"  re-run of a finished study (every task skipped): {again:.1f} s")
+    results = {
+        "tasks": len(tasks),
+        "sequential_s": seq,
+        "sequential_runs": times[labels[0]],
+        "sequential_load_1min": loads[labels[0]],
+        "configs": configs,
+        "rerun_s": again,
+    }
+    (out_dir / "study.json").write_text(json.dumps(results, indent=2))
+    best = configs[0]
+    ok = best["speedup"] >= 1.7
+    print(
+        f"targets (issue 15):\n  [{'met' if ok else 'NOT MET'}] dagger study "
+        f"x{best['speedup']:.2f} the separate processes on {os.cpu_count()} cores (>= x1.7)"
+    )
+    print(f"wrote {out_dir / 'study.json'}")
+    return results
 
 
 def check_targets(rows, results):
@@ -727,6 +842,8 @@ def main():
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
+    ap.add_argument("--no-study", action="store_true", help="skip the dagger study section")
+    ap.add_argument("--study-only", action="store_true", help="run the study section alone")
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
@@ -774,6 +891,9 @@ def main():
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "read.json").write_text(json.dumps(read, indent=2))
         print(f"wrote {args.out / 'read.json'}")
+        return
+    if args.study_only:
+        bench_study(args.out, args.runs, args.tables.split(","))
         return
     import numba
 
@@ -824,6 +944,8 @@ def main():
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
+    if not args.no_study:
+        bench_study(args.out, args.runs, args.tables.split(","))
 
 
 if __name__ == "__main__":
