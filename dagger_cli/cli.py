@@ -293,6 +293,12 @@ def _get_table(table, example, **opts):
     help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
     "overlay their points on the plot.",
 )
+@click.option(
+    "--count",
+    is_flag=True,
+    help="Add a column 'trees': the number of trees at each point (exact; the text "
+    "abbreviates huge counts).",
+)
 @engine_options
 @handle_errors
 def relate(
@@ -319,6 +325,7 @@ def relate(
     drop_base,
     trees_dir,
     greedy,
+    count,
     max_subtables,
     max_memory,
     quiet,
@@ -353,6 +360,7 @@ def relate(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        count=count,
     )
     front = rel.front
     queries = {}
@@ -489,7 +497,6 @@ def tree(
     --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
     i.e. F(N). Ties are broken by a fixed rule (see the README).
     """
-    from . import output as out
     from .costs import check_pair
     from .engine import relate as run
     from .trees import tree_for
@@ -521,7 +528,16 @@ def tree(
         exact_only=exact_only,
     )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
-    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
+    _emit_tree(t, fmt, output, tab.name, quiet)
+
+
+def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
+    """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
+    in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
+    replaces the tree's own renderings."""
+    from . import output as out
+
+    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
     if output is None:
         click.echo(render[fmt](), nl=False)
         return
@@ -529,7 +545,7 @@ def tree(
     if ext in ("png", "svg", "pdf"):
         from .plots import draw_tree, save_figure
 
-        save_figure(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), output)
+        save_figure(draw_tree(t, title=f"{name}: {_costs_line(t)}"), output)
     else:
         fmt = {"json": "json", "dot": "dot", "gv": "dot", "txt": "text"}.get(ext, fmt)
         out.atomic_write(output, render[fmt]())
@@ -543,6 +559,143 @@ def _costs_line(t) -> str:
         f"total path length {c['total_path_length']}, misclassifications "
         f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves"
     )
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("table", required=False)
+@table_options
+@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@click.option(
+    "--order",
+    required=True,
+    metavar="C1,C2,...",
+    help="Costs to minimise in stages, first stage first, e.g. "
+    "misclassifications,depth,total-path-length (any of depth, total-path-length, nodes, "
+    "leaves, misclassifications).",
+)
+@click.option(
+    "--exact-only",
+    is_flag=True,
+    help="Only trees without avoidable misclassifications (see relate).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "dot"]),
+    default="text",
+    show_default=True,
+    help="text: the stages and the tree; json: all of it; dot: the tree.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the result: .png/.svg/.pdf draw the tree; .json, .dot, .txt write that "
+    "format; any other name gets --format.",
+)
+@engine_options
+@handle_errors
+def optimize(
+    table,
+    decision,
+    drop,
+    missing,
+    duplicates,
+    bins,
+    example,
+    order,
+    exact_only,
+    fmt,
+    output,
+    max_subtables,
+    max_memory,
+    quiet,
+):
+    """Minimise costs in stages over every decision tree for TABLE.
+
+    Stage by stage: the least value of each cost of --order among the trees the stages
+    before left, and how many trees are left; then, for each later cost, whether the final
+    trees also reach its least value over all trees (totally optimal), and one final tree.
+    """
+    import json
+
+    from .counting import check_order
+    from .counting import optimize as run
+
+    check_order(order)
+    tab = _get_table(
+        table,
+        example,
+        decision=decision,
+        drop=drop,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+        quiet=quiet,
+    )
+    res = run(
+        tab,
+        order,
+        exact_only=exact_only,
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        progress=not quiet,
+    )
+    t = res.tree
+
+    def text():
+        return res.to_text() + "\n" + t.to_text()
+
+    def as_json():
+        from .counting import _int_digits
+
+        _int_digits()
+        return json.dumps(res.as_dict(), indent=2) + "\n"
+
+    _emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})
+    if output is not None:
+        click.echo(res.to_text(), nl=False)
+
+
+@main.group(context_settings=CONTEXT)
+def example():
+    """Write classic decision tables (CSV) to try dagger on."""
+
+
+@example.command(name="sorting", context_settings=CONTEXT)
+@click.argument("n", type=int)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the table (default: sorting<N>.csv; '-': stdout).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing file with other content.")
+@handle_errors
+def example_sorting(n, output, force):
+    """The table of sorting N distinct elements by pairwise comparisons.
+
+    Rows: the N! orders; attributes: the N(N-1)/2 comparisons xi<xj (1 if it holds, else
+    0); decision: the order. A tree without misclassification (relate/optimize
+    --exact-only) is a comparison sort.
+    """
+    from .families import sorting_csv
+    from .output import atomic_write
+
+    data = sorting_csv(n)
+    if output is not None and str(output) == "-":
+        click.echo(data, nl=False)
+        return
+    path = output or Path(f"sorting{n}.csv")
+    if path.exists() and not force:
+        try:
+            same = path.read_text(encoding="utf-8") == data
+        except (OSError, UnicodeDecodeError):
+            same = False
+        if not same:
+            raise InputError(f"{path}: exists with other content; use --force to replace it")
+    atomic_write(path, data)
+    _echo_err(f"wrote {path}: {data.count(chr(10)) - 1} rows, {n * (n - 1) // 2} attributes")
 
 
 @main.command(context_settings=CONTEXT)

@@ -548,6 +548,7 @@ def relate(
     max_memory=None,
     progress: bool = False,
     exact_only: bool = False,
+    count: bool = False,
 ) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``.
 
@@ -567,10 +568,15 @@ def relate(
         Only trees without avoidable misclassifications: a subtable with several decisions
         is a leaf only if no attribute splits it (on a merged table: trees with µ = 0).
         Makes pairs such as depth vs total path length informative.
+    count : bool
+        Also count the trees at every Pareto point (exact integers in ``front.counts``;
+        fast engine only; see :mod:`dagger_cli.counting`).
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    if count and engine != "fast":
+        raise InputError(f"counting trees needs the fast engine, not {engine!r}")
     max_memory = parse_size(max_memory)
     t0 = time.perf_counter()
     prog = Progress(progress)
@@ -608,7 +614,7 @@ def relate(
     finally:
         prog.close()
     front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
-    return Relation(
+    rel = Relation(
         table=table,
         front=front,
         stats=stats,
@@ -617,3 +623,10 @@ def relate(
         dag=dag,
         store=store,
     )
+    if count:
+        from .counting import front_counts
+
+        counts = tuple(front_counts(rel, exact_only=exact_only))
+        rel.front = Front(cx, cy, front.x, front.y, table.n_rows, counts)
+        rel.seconds = time.perf_counter() - t0
+    return rel

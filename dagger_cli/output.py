@@ -47,9 +47,7 @@ def front_json(front, *, table=None, stats=None, engine=None, queries=None, gree
 def front_text(front, *, table=None, stats=None, queries=None) -> str:
     cols = front.columns()
     recs = front.records()
-    cells = [[c for c in cols]] + [
-        [f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols] for r in recs
-    ]
+    cells = [[c for c in cols]] + [[_cell_text(c, r[c]) for c in cols] for r in recs]
     widths = [max(len(row[j]) for row in cells) for j in range(len(cols))]
     out = []
     if table is not None:
@@ -64,6 +62,16 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
     if stats is not None:
         out.append(stats_text(stats))
     return "\n".join(out) + "\n"
+
+
+def _cell_text(column: str, v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    if column == "trees":  # counts can have many thousands of digits
+        from .counting import abbreviate
+
+        return abbreviate(v)
+    return str(v)
 
 
 def stats_text(stats) -> str:
