@@ -680,27 +680,29 @@ def optimize(
             q_a = qs[j - 1] if j > 0 else top
             d_star = next(x for x, y in zip(fx, fy) if y // q_a == s_inf // q_a)
             s_star = f_at(d_star)
-        stages = []
+        plan = []  # (cost, value, depth bound, divisor) of each stage
         k_sum = 0
         for k, c in enumerate(costs):
-            value: int
             if c.combine == MAX:
                 assert d_star is not None
-                value = d_star
-                q = qs[k_sum - 1] if k_sum > 0 else top
-                bound = d_star
-            else:
-                after_depth = j is not None and k > j
-                s_val = s_star if after_depth or j is None else s_inf
-                value = (s_val // weights[k_sum]) % (bounds[k_sum] + 1)
-                q = qs[k_sum]
-                bound = d_star if after_depth else None
-                k_sum += 1
-            (trees,) = count_min_trees(graph, store, s_cost, [bound], q, exact_only)
-            stages.append(Stage(c.name, int(value), trees))
+                plan.append((c, d_star, d_star, qs[k_sum - 1] if k_sum > 0 else top))
+                continue
+            after_depth = j is not None and k > j
+            s_val = s_star if after_depth or j is None else s_inf
+            value = (s_val // weights[k_sum]) % (bounds[k_sum] + 1)
+            plan.append((c, value, d_star if after_depth else None, qs[k_sum]))
+            k_sum += 1
+        # One counting pass per divisor, for all the depth bounds that use it.
+        trees = {}
+        for q in dict.fromkeys(qd for *_, qd in plan):
+            bnds = list(dict.fromkeys(b for *_, b, qd in plan if qd == q))
+            for b, cnt in zip(bnds, count_min_trees(graph, store, s_cost, bnds, q, exact_only)):
+                trees[(b, q)] = cnt
+        stages = [Stage(c.name, int(v), trees[(b, q)]) for c, v, b, q in plan]
         least = {}
         for c in costs[1:]:
-            least[c.name] = int(graph.least(c, exact_only)[0])
+            # The least depth is the first point of the (depth, S) front.
+            least[c.name] = fx[0] if c.combine == MAX else int(graph.least(c, exact_only)[0])
         tree = _final_tree(table, dag, graph, store, s_cost, d_star, exact_only)
     finally:
         prog.close()

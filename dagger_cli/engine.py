@@ -277,10 +277,21 @@ def build_dag(
     max_subtables: int | None = None,
     max_memory: int | None = None,
     progress: Progress | None = None,
+    special: bool = True,
 ) -> Dag:
-    """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`)."""
+    """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`).
+
+    A sorting table (``dagger example sorting``) is discovered from partial orders
+    instead of row sets (:mod:`dagger_cli.posets`; the same graph) unless ``special`` is
+    False."""
     from . import fast
 
+    if special:
+        from .posets import poset_dag
+
+        dag = poset_dag(table, max_subtables=max_subtables, max_memory=max_memory)
+        if dag is not None:
+            return dag
     progress = progress or Progress(False)
     codes = np.ascontiguousarray(table.codes, dtype=np.int32)
     m, n = codes.shape

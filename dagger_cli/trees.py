@@ -230,10 +230,11 @@ def _combine(cost, a, b):
 
 
 def node_labels(table, dag, i: int) -> tuple[tuple, str]:
-    """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`)."""
+    """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`):
+    the most common, the smallest on a tie (the first maximum), as ``node_major``."""
     n_dec = len(table.decision_values)
-    counts = tuple(int(v) for v in np.bincount(table.decisions[dag.rows(i)], minlength=n_dec))
-    return counts, table.decision_values[int(dag.node_major[i])]
+    counts = np.bincount(table.decisions[dag.rows(i)], minlength=n_dec)
+    return tuple(int(v) for v in counts), table.decision_values[int(np.argmax(counts))]
 
 
 def extract_tree(relation, point: int) -> Tree:

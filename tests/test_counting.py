@@ -269,3 +269,71 @@ def test_cli_example_sorting(run, tmp_path, monkeypatch):
     r = run("example", "sorting", "10")
     assert r.exit_code == 2 and "3,628,800 rows" in r.stderr
     assert run("example", "sorting", "2", "-o", "-").stdout == "x1<x2,order\n1,x1<x2\n0,x2<x1\n"
+
+
+# ------------------------------------------------------------------------------ posets
+def _generic(monkeypatch):
+    """Make every build_dag use the generic discovery (row sets)."""
+    from dagger_cli import engine
+
+    real = engine.build_dag
+    monkeypatch.setattr(engine, "build_dag", lambda t, **kw: real(t, special=False, **kw))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
+    from dagger_cli.engine import build_dag
+    from dagger_cli.posets import PosetDag
+    from dagger_cli.trees import extract_tree
+
+    t = sorting(n)
+    special, generic = build_dag(t), build_dag(t, special=False)
+    assert isinstance(special, PosetDag) and not isinstance(generic, PosetDag)
+    assert special.stats == generic.stats
+    assert sorted(special.node_size.tolist()) == sorted(generic.node_size.tolist())
+    pairs = [("total-path-length", "misclassifications"), ("depth", "total-path-length")]
+    orders = [["total-path-length", "depth"], ["misclassifications", "nodes", "depth"]]
+    got = [
+        [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
+        for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
+    ]
+    opt = [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+    _generic(monkeypatch)
+    want = [
+        [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
+        for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
+    ]
+    assert got == want
+    assert opt == [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+
+
+def test_poset_rows_and_detection():
+    import random
+
+    from dagger_cli.engine import build_dag
+    from dagger_cli.families import sorting_header
+    from dagger_cli.posets import PosetDag, sorting_rows
+
+    t = sorting(4)
+    dag = build_dag(t)
+    assert dag.rows(0).tolist() == list(range(24))
+    # Shuffled rows and other decision labels: still a sorting table, rows mapped right.
+    recs = sorting_records(4)
+    random.Random(3).shuffle(recs)
+    header = sorting_header(4)
+    shuffled = DecisionTable.from_rows(
+        [r[:-1] for r in recs], [f"o{k}" for k in range(24)], attributes=header[:-1]
+    )
+    dag = build_dag(shuffled)
+    assert isinstance(dag, PosetDag)
+    for node in range(len(dag.node_size)):
+        rows = dag.rows(node)
+        assert len(rows) == dag.node_size[node]
+    # A table that is not one: a changed value, a missing row, other names.
+    bad = [r[:-1] for r in recs]
+    bad[0] = ["1" if v == "0" else "0" for v in bad[0]]
+    for rows, attrs in ((bad, header[:-1]), ([r[:-1] for r in recs][1:], header[:-1])):
+        t2 = DecisionTable.from_rows(rows, [f"o{k}" for k in range(len(rows))], attributes=attrs)
+        assert sorting_rows(t2) is None
+    t3 = DecisionTable.from_rows([r[:-1] for r in recs], [f"o{k}" for k in range(24)])
+    assert sorting_rows(t3) is None
