@@ -181,6 +181,15 @@ def _mark(
 
 
 @njit(cache=True)
+def _grow(a, need):
+    if need <= a.size:
+        return a
+    out = np.empty(max(need, 2 * a.size), dtype=a.dtype)
+    out[: a.size] = a
+    return out
+
+
+@njit(cache=True)
 def _link(
     order,
     node_size,
@@ -195,16 +204,16 @@ def _link(
     q,
     exact,
     mask,
-    fill,
-    base,
-    st_leaf,
-    st_tb,
-    tb_e,
-    cs,
 ):
-    """Number the marked states bottom-up (state ids in ``base``) and, with ``fill``, write
-    for each its leaf flag and its tight bundles' child states (CSR). Returns the numbers
-    of states, tight bundles and their edges (a first call without ``fill`` sizes them)."""
+    """Number the marked states bottom-up (``base[v]``: the id of node v's first state)
+    and write, for each, its leaf flag and its tight bundles' child states (CSR).
+    Returns (base, leaf flags, state -> first tight bundle, tight bundle -> first edge,
+    edge -> child state)."""
+    base = np.zeros(order.size, dtype=np.int64)
+    st_leaf = np.zeros(1024, dtype=np.int8)
+    st_tb = np.zeros(1025, dtype=np.int64)
+    tb_e = np.zeros(1025, dtype=np.int64)
+    cs = np.zeros(2048, dtype=np.int64)
     sid = 0
     ntb = 0
     ne = 0
@@ -223,29 +232,31 @@ def _link(
                 continue
             d = _depth_of(bit)
             target = _f(fref, fxy, v, d) // q
-            if fill:
-                st_leaf[sid] = 1 if leaf_ok and leaf // q == target else 0
-                st_tb[sid] = ntb
+            st_leaf = _grow(st_leaf, sid + 1)
+            st_tb = _grow(st_tb, sid + 2)
+            st_leaf[sid] = 1 if leaf_ok and leaf // q == target else 0
+            st_tb[sid] = ntb
             if d >= 1:
                 for b in range(b0, b1):
                     if not _tight(
                         v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target
                     ):
                         continue
-                    if fill:
-                        tb_e[ntb] = ne
-                    for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
-                        if fill:
-                            c = edge_child[e]
-                            cb = _bit(longest, c, d - 1)
-                            cs[ne] = base[c] + _popcount_below(mask[c], cb)
+                    tb_e = _grow(tb_e, ntb + 2)
+                    tb_e[ntb] = ne
+                    e0, e1 = bundle_edge_start[b], bundle_edge_start[b + 1]
+                    cs = _grow(cs, ne + e1 - e0)
+                    for e in range(e0, e1):
+                        c = edge_child[e]
+                        cs[ne] = base[c] + _popcount_below(mask[c], _bit(longest, c, d - 1))
                         ne += 1
                     ntb += 1
             sid += 1
-    if fill:
-        st_tb[sid] = ntb
-        tb_e[ntb] = ne
-    return sid, ntb, ne
+    st_tb = _grow(st_tb, sid + 1)
+    tb_e = _grow(tb_e, ntb + 1)
+    st_tb[sid] = ntb
+    tb_e[ntb] = ne
+    return base, st_leaf[:sid], st_tb[: sid + 1], tb_e[: ntb + 1], cs[:ne]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -334,15 +345,9 @@ def count_min_trees(graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_on
         mask[0] |= np.int64(1) << np.int64(b)
     args = (d.node_bundle_start, d.bundle_edge_start, d.edge_child, fref, fxy, graph.longest)
     _mark(graph.order, d.node_size, *args, p, q, mask)
-    base = np.zeros(nodes, dtype=np.int64)
-    link = (graph.order, d.node_size, d.node_mis, *args, p, q, int(exact_only), mask)
-    empty = np.zeros(1, dtype=np.int64)
-    ns, ntb, ne = _link(*link, False, base, empty, empty, empty, empty)
-    st_leaf = np.zeros(ns, dtype=np.int64)
-    st_tb = np.zeros(ns + 1, dtype=np.int64)
-    tb_e = np.zeros(ntb + 1, dtype=np.int64)
-    cs = np.zeros(max(ne, 1), dtype=np.int64)
-    _link(*link, True, base, st_leaf, st_tb, tb_e, cs)
+    base, st_leaf, st_tb, tb_e, cs = _link(
+        graph.order, d.node_size, d.node_mis, *args, p, q, int(exact_only), mask
+    )
     counts = _multiply(st_leaf, st_tb, tb_e, cs)
     root_mask = int(mask[0])
     out = []
@@ -524,6 +529,7 @@ class Optimum:
     tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`)
     stats: Any = None
     seconds: float = 0.0
+    max_depth: int | None = None
     extra: dict = field(default_factory=dict)
 
     @property
@@ -548,6 +554,7 @@ class Optimum:
             "table": {"name": t.name, "rows": t.n_rows, "attributes": t.n_attributes},
             "order": list(self.order),
             "exact_only": self.exact_only,
+            "max_depth": self.max_depth,
             "stages": [s.as_dict() for s in self.stages],
             "total_optimality": self.total_optimality,
             "tree": self.tree.to_dict(),
@@ -559,6 +566,8 @@ class Optimum:
     def to_text(self) -> str:
         t = self.table
         over = "trees without avoidable misclassifications" if self.exact_only else "all trees"
+        if self.max_depth is not None:
+            over += f" of depth <= {self.max_depth}"
         lines = [
             f"{t.name}: {t.n_rows} rows, {t.n_attributes} attributes; staged optimisation "
             f"over {over}"
@@ -615,6 +624,7 @@ def optimize(
     max_subtables: int | None = None,
     max_memory=None,
     progress: bool = False,
+    max_depth: int | None = None,
 ) -> Optimum:
     """Staged optimisation: stage by stage, the least value of each cost in ``order``
     among the trees the stages before left, and how many trees are left.
@@ -628,6 +638,9 @@ def optimize(
         Only trees without avoidable misclassifications (see :func:`dagger_cli.relate`).
     max_subtables, max_memory, progress
         As for :func:`dagger_cli.relate`.
+    max_depth : int, optional
+        Only trees of depth <= ``max_depth`` (every stage, count and least value is
+        over those trees).
 
     Returns
     -------
@@ -640,6 +653,8 @@ def optimize(
     from .engine import Progress, build_dag, compute_fronts, parse_size
 
     costs = check_order(order)
+    if max_depth is not None and max_depth < 0:
+        raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:
@@ -666,11 +681,18 @@ def optimize(
         )
         fx, fy, _ = store.front(0)
         fx, fy = fx.tolist(), fy.tolist()
+        if max_depth is not None:
+            if max_depth < fx[0]:
+                raise InputError(
+                    f"no tree has depth <= {max_depth} (--max-depth); the least depth is {fx[0]}"
+                )
+            fy = [y for x, y in zip(fx, fy) if x <= max_depth]
+            fx = fx[: len(fy)]
 
         def f_at(d):
             return [y for x, y in zip(fx, fy) if x <= d][-1]
 
-        s_inf = fy[-1]
+        s_inf = fy[-1]  # the least S over the trees allowed (depth <= max_depth)
         # Divisors: S // q[k] is the lexicographic code of the sums up to the k-th.
         qs = [weights[k] for k in range(len(sums))]
         if j is None:
@@ -690,7 +712,7 @@ def optimize(
             after_depth = j is not None and k > j
             s_val = s_star if after_depth or j is None else s_inf
             value = (s_val // weights[k_sum]) % (bounds[k_sum] + 1)
-            plan.append((c, value, d_star if after_depth else None, qs[k_sum]))
+            plan.append((c, value, d_star if after_depth else max_depth, qs[k_sum]))
             k_sum += 1
         # One counting pass per divisor, for all the depth bounds that use it.
         trees = {}
@@ -702,8 +724,16 @@ def optimize(
         least = {}
         for c in costs[1:]:
             # The least depth is the first point of the (depth, S) front.
-            least[c.name] = fx[0] if c.combine == MAX else int(graph.least(c, exact_only)[0])
-        tree = _final_tree(table, dag, graph, store, s_cost, d_star, exact_only)
+            if c.combine == MAX:
+                least[c.name] = fx[0]
+            elif max_depth is None:
+                least[c.name] = int(graph.least(c, exact_only)[0])
+            else:  # the least c among trees of depth <= max_depth: its (depth, c) front
+                cf = compute_fronts(dag, COSTS["depth"], c, exact_only=exact_only)
+                cx_, cy_, _ = cf.front(0)
+                least[c.name] = int(cy_[cx_ <= max_depth][-1])
+        top_bound = d_star if d_star is not None else max_depth
+        tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
     finally:
         prog.close()
     return Optimum(
@@ -715,6 +745,7 @@ def optimize(
         tree=tree,
         stats=dag.stats,
         seconds=time.perf_counter() - t0,
+        max_depth=max_depth,
     )
 
 

@@ -192,24 +192,65 @@ class PosetDag(Dag):
 
     def rows(self, node: int) -> np.ndarray:
         """The table rows of node ``node``: the linear extensions of its order."""
-        p = int(self.posets[node])
-        n = self.n
-        pred = [sum(1 << y for y in range(n) if (p >> (8 * y + x)) & 1) for x in range(n)]
-        out = []
+        out = _extension_rows(
+            np.int64(self.posets[node]), self.n, int(self.node_size[node]), self.row_of_rank
+        )
+        return np.sort(out)
 
-        def walk(done, seq):
-            if len(seq) == n:
-                ranks = [0] * n
-                for r, x in enumerate(seq):
-                    ranks[x] = r
-                out.append(int(self.row_of_rank[_lex_rank(ranks)]))
-                return
-            for x in range(n):
-                if not (done >> x) & 1 and pred[x] & ~done == 0:
-                    walk(done | (1 << x), seq + [x])
 
-        walk(0, [])
-        return np.array(sorted(out), dtype=np.int64)
+@njit(cache=True)
+def _extension_rows(p, n, count, row_of_rank):
+    """The rows of the linear extensions of ``p`` (depth-first, ``count`` of them): an
+    extension lists the elements in increasing order; its row is that of its ranks."""
+    pred = np.zeros(n, dtype=np.int64)
+    for x in range(n):
+        for y in range(n):
+            if _before(p, y, x):
+                pred[x] |= 1 << y
+    fact = np.ones(n + 1, dtype=np.int64)
+    for k in range(1, n + 1):
+        fact[k] = fact[k - 1] * k
+    out = np.empty(count, dtype=np.int64)
+    seq = np.zeros(n, dtype=np.int64)
+    nxt = np.zeros(n + 1, dtype=np.int64)  # next candidate element at each level
+    ranks = np.zeros(n, dtype=np.int64)
+    w = 0
+    level = 0
+    done = 0
+    nxt[0] = 0
+    while level >= 0:
+        if level == n:
+            for r in range(n):
+                ranks[seq[r]] = r
+            rank = 0
+            used = 0
+            for k in range(n):  # lexicographic rank of ranks (a Lehmer code)
+                v = ranks[k]
+                below = 0
+                for u in range(v):
+                    if (used >> u) & 1 == 0:
+                        below += 1
+                rank += below * fact[n - 1 - k]
+                used |= 1 << v
+            out[w] = row_of_rank[rank]
+            w += 1
+            level -= 1
+            done &= ~(1 << seq[level])
+            continue
+        x = nxt[level]
+        while x < n and ((done >> x) & 1 or (pred[x] & ~done) != 0):
+            x += 1
+        if x == n:
+            level -= 1
+            if level >= 0:
+                done &= ~(1 << seq[level])
+            continue
+        nxt[level] = x + 1
+        seq[level] = x
+        done |= 1 << x
+        level += 1
+        nxt[level] = 0
+    return out[:w]
 
 
 def _lex_rank(perm) -> int:

@@ -234,7 +234,7 @@ def node_labels(table, dag, i: int) -> tuple[tuple, str]:
     the most common, the smallest on a tie (the first maximum), as ``node_major``."""
     n_dec = len(table.decision_values)
     counts = np.bincount(table.decisions[dag.rows(i)], minlength=n_dec)
-    return tuple(int(v) for v in counts), table.decision_values[int(np.argmax(counts))]
+    return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
 
 
 def extract_tree(relation, point: int) -> Tree:

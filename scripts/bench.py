@@ -48,8 +48,10 @@ t0 = time.perf_counter()
 proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 out, err = proc.communicate()
 wall = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+peak = use.ru_maxrss / 1024
 print(json.dumps({"wall": wall, "peak_mib": peak, "code": proc.returncode,
+                  "cpu": use.ru_utime + use.ru_stime,
                   "stdout": out.decode(), "stderr": err.decode()}))
 """
 
@@ -328,7 +330,8 @@ def bench_sorting(ns, out_dir, max_memory=None):
                 [sys.executable, "-c", LAUNCHER, *cmd], capture_output=True, text=True, check=True
             ).stdout
         )
-        row = {"n": n, "wall_s": res["wall"], "peak_mib": res["peak_mib"], "code": res["code"]}
+        row = {"n": n, "wall_s": res["wall"], "cpu_s": res["cpu"], "peak_mib": res["peak_mib"]}
+        row["code"] = res["code"]
         if res["code"] != 0:
             row["error"] = res["stderr"].strip().splitlines()[-1]
             print(f"sorting {n}: exit {res['code']} after {res['wall']:.1f} s: {row['error']}")
@@ -354,7 +357,8 @@ def bench_sorting(ns, out_dir, max_memory=None):
         print(
             f"sorting {n}: {row['subtables']:,} subtables, {row['edges']:,} edges; least total "
             f"path length {tpl}{check}, {abbreviate(trees)} trees reach it, all of depth {depth} "
-            f"(least depth {least_depth}); {res['wall']:.1f} s, {res['peak_mib']:.0f} MiB",
+            f"(least depth {least_depth}); {res['wall']:.1f} s ({res['cpu']:.1f} s of CPU), "
+            f"{res['peak_mib']:.0f} MiB",
             flush=True,
         )
         rows.append(row)

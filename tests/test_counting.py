@@ -120,13 +120,21 @@ ORDERS = st.permutations(COSTS).flatmap(
     duplicates=st.sampled_from(["keep", "merge"]),
     exact=st.booleans(),
     order=ORDERS,
+    cap=st.one_of(st.none(), st.integers(0, 3)),
 )
-def test_staged_equals_filtering_every_tree(data, duplicates, exact, order):
+def test_staged_equals_filtering_every_tree(data, duplicates, exact, order, cap):
     t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
     vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=exact)
-    res = optimize(t, list(order), exact_only=exact)
+    if cap is not None:  # a depth cap: the same over the trees of depth <= cap
+        vc = Counter({v: k for v, k in vc.items() if v[COST_INDEX["depth"]] <= cap})
+        if not vc:
+            with pytest.raises(InputError, match="no tree has depth"):
+                optimize(t, list(order), exact_only=exact, max_depth=cap)
+            return
+    res = optimize(t, list(order), exact_only=exact, max_depth=cap)
     assert [(s.value, s.trees) for s in res.stages] == staged_brute(vc, order)
-    # Total optimality: each later cost's least value over every tree.
+    assert res.tree.costs()["depth"] <= (cap if cap is not None else 99)
+    # Total optimality: each later cost's least value over every tree (within the cap).
     for rec in res.total_optimality:
         i = COST_INDEX[rec["cost"]]
         assert rec["least"] == min(v[i] for v in vc)
