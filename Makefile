@@ -9,6 +9,10 @@ MIRROR_DIR := $(abspath ../shared/datasets/uci)
 ifneq ($(wildcard $(MIRROR_DIR)),)
 export DAGGER_UCI_MIRROR ?= file://$(MIRROR_DIR)
 endif
+ODT_MIRROR_DIR := $(abspath ../shared/datasets/odt)
+ifneq ($(wildcard $(ODT_MIRROR_DIR)),)
+export DAGGER_ODT_MIRROR ?= file://$(ODT_MIRROR_DIR)
+endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
@@ -32,7 +36,8 @@ test: install ## Run the test suite (2 workers)
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-bench: install ## Benchmark the engines on the four UCI tables (and the scaling series)
+bench: install ## Benchmark the engines (UCI tables, scaling series, odt benchmark vs STreeD)
+	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed, for the STreeD column
 	$(PY) scripts/bench.py
 
 # Figures of the paper (section 5): one independent rule per figure, each writing its own

@@ -174,6 +174,13 @@ def pair_options(func):
             "several decisions is a leaf only if nothing splits it); makes depth "
             "vs total-path-length informative.",
         ),
+        click.option(
+            "--max-depth",
+            type=click.IntRange(min=0),
+            metavar="D",
+            help="Only trees of depth at most D (a single leaf has depth 0): the front "
+            "over those trees, computed over the subtables reachable within D splits.",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -316,6 +323,7 @@ def relate(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     output,
     fmt,
     stats,
@@ -361,6 +369,7 @@ def relate(
         progress=not quiet,
         exact_only=exact_only,
         count=count,
+        max_depth=max_depth,
     )
     front = rel.front
     queries = {}
@@ -387,7 +396,7 @@ def relate(
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
 
-        points = greedy_points(tab, x_cost, y_cost)
+        points = greedy_points(tab, x_cost, y_cost, max_depth=max_depth)
         comparison = compare(front, points)
     written = []
     if output is not None:
@@ -427,11 +436,20 @@ def relate(
             _echo_err(out.stats_text(st))
     elif fmt == "json":
         doc = out.front_json(
-            shown, table=tab, stats=st, engine=engine, queries=queries or None, greedy=comparison
+            shown,
+            table=tab,
+            stats=st,
+            engine=engine,
+            queries=queries or None,
+            greedy=comparison,
+            max_depth=max_depth,
         )
         click.echo(doc, nl=False)
     else:
-        click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
+        click.echo(
+            out.front_text(shown, table=tab, stats=st, queries=queries, max_depth=max_depth),
+            nl=False,
+        )
         if comparison is not None:
             click.echo(comparison_text(front, points), nl=False)
 
@@ -484,6 +502,7 @@ def tree(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     fmt,
     output,
     max_subtables,
@@ -526,6 +545,7 @@ def tree(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        max_depth=max_depth,
     )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     _emit_tree(t, fmt, output, tab.name, quiet)
@@ -579,6 +599,12 @@ def _costs_line(t) -> str:
     help="Only trees without avoidable misclassifications (see relate).",
 )
 @click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    metavar="D",
+    help="Only trees of depth at most D (every stage, count and least value).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["text", "json", "dot"]),
@@ -605,6 +631,7 @@ def optimize(
     example,
     order,
     exact_only,
+    max_depth,
     fmt,
     output,
     max_subtables,
@@ -640,6 +667,7 @@ def optimize(
         max_subtables=max_subtables,
         max_memory=max_memory,
         progress=not quiet,
+        max_depth=max_depth,
     )
     t = res.tree
 
@@ -702,6 +730,12 @@ def example_sorting(n, output, force):
 @click.argument("names", nargs=-1)
 @click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
 @click.option(
+    "--suite",
+    type=click.Choice(["uci", "odt"]),
+    help="Fetch every dataset of a suite: uci (the paper's four tables) or odt (the 12 "
+    "tables of the optimal-decision-tree benchmark).",
+)
+@click.option(
     "--data-home",
     type=click.Path(file_okay=False, path_type=Path),
     help="Cache folder (default: $DAGGER_DATA, else the user cache, e.g. ~/.cache/dagger).",
@@ -709,7 +743,8 @@ def example_sorting(n, output, force):
 @click.option(
     "--mirror",
     metavar="URL",
-    help="Base URL instead of UCI's (http(s)://, file:// or a folder); default $DAGGER_UCI_MIRROR.",
+    help="Base URL instead of the source's (http(s)://, file:// or a folder); default "
+    "$DAGGER_UCI_MIRROR (uci) or $DAGGER_ODT_MIRROR (odt).",
 )
 @click.option(
     "--offline",
@@ -725,13 +760,18 @@ def example_sorting(n, output, force):
     help="Seconds to wait for the server to connect or send data.",
 )
 @handle_errors
-def fetch(names, fetch_all, data_home, mirror, offline, timeout):
+def fetch(names, fetch_all, suite, data_home, mirror, offline, timeout):
     """Download registered datasets into the cache and verify their checksums."""
     from . import datasets
 
-    if fetch_all == bool(names):
-        raise InputError("give dataset NAMES or --all (see `dagger datasets`)")
-    todo = list(datasets.REGISTRY) if fetch_all else [datasets.get_dataset(n).name for n in names]
+    if bool(fetch_all) + bool(names) + bool(suite) != 1:
+        raise InputError("give dataset NAMES, --suite NAME or --all (see `dagger datasets`)")
+    if fetch_all:
+        todo = list(datasets.REGISTRY)
+    elif suite:
+        todo = [n for n, ds in datasets.REGISTRY.items() if ds.suite == suite]
+    else:
+        todo = [datasets.get_dataset(n).name for n in names]
     for name in todo:
         path = datasets.fetch(
             name, data_home=data_home, mirror=mirror, offline=offline, timeout=timeout

@@ -298,6 +298,7 @@ class _Graph:
 
     @classmethod
     def of(cls, dag):
+        assert getattr(dag, "max_depth", None) is None, "the state kernels need the whole DAG"
         order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
         longest = _longest(order, dag.node_bundle_start, dag.bundle_edge_start, dag.edge_child)
         return cls(dag, order, longest)
@@ -378,87 +379,96 @@ def _multiply(st_leaf, st_tb, tb_e, cs) -> list[int]:
 
 # ----------------------------------------------------------------------------- two sums
 def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[int]:
-    """The number of trees at each point of the root's front of two sum costs."""
+    """The number of trees at each point of the root's front of two sum costs.
+
+    A state is (node, remaining depth r): r is None without a depth cap; under a cap the
+    fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
+    at r combines its children's fronts at r - 1, and r = 0 is the leaf only."""
     _int_digits()
     from .fronts import pareto
 
+    capped = store.sub_start is not None
+
+    def norm(v, r):
+        return None if not capped else min(r, store.subproblem_depth(v))
+
     order = np.argsort(dag.node_size, kind="stable")
-    need: dict[int, set] = {0: set(range(int(store.fref[0, 1])))}
-    plans: dict[int, list] = {}
+    r0 = norm(0, store.subproblem_depth(0)) if capped else None
+    need: dict[int, dict] = {0: {r0: set(range(len(store.front(0, r0)[0])))}}
+    plans: dict[tuple, list] = {}
     big = np.int64(1) << np.int64(31)
 
     def key(x, y):
         return x * big + y
 
     for v in order[::-1].tolist():
-        pts = need.get(v)
-        if not pts:
-            continue
-        fx, fy, _ = store.front(v)
-        n = int(dag.node_size[v])
-        plan = []
-        for b in dag.bundles(v):
-            kids = [int(c) for c in dag.children(b)]
-            ax = np.zeros(1, dtype=np.int64)
-            ay = np.zeros(1, dtype=np.int64)
-            levels = []
-            for c in kids:
-                gx, gy, _ = store.front(c)
-                px = ax[:, None] + gx[None, :]
-                py = ay[:, None] + gy[None, :]
-                keep = pareto(px.ravel(), py.ravel())
-                levels.append((ax, ay, gx, gy, px, py))
-                ax, ay = px.ravel()[keep], py.ravel()[keep]
-            # The node's needed points that this bundle makes, as indices of its front.
-            sx = cx.split_const + cx.split_rows * n
-            sy = cy.split_const + cy.split_rows * n
-            k_final = key(ax, ay)
-            targets = {}
-            for j in sorted(pts):
-                hit = np.flatnonzero(k_final == key(fx[j] - sx, fy[j] - sy))
-                if hit.size:
-                    targets[j] = int(hit[0])
-            if not targets:
-                continue
-            wanted = np.array(sorted(set(targets.values())), dtype=np.int64)
-            steps = []
-            for c, (bx, by, _gx, _gy, px, py) in zip(reversed(kids), reversed(levels)):
-                keys = key(px, py)
-                wkeys = key(ax[wanted], ay[wanted])
-                i, jj = np.nonzero(np.isin(keys, wkeys))
-                pos = {int(k): t for t, k in zip(wanted.tolist(), wkeys.tolist())}
-                t = np.array([pos[int(k)] for k in keys[i, jj].tolist()], dtype=np.int64)
-                steps.append((c, i, jj, t, ax.size))
-                need.setdefault(c, set()).update(jj.tolist())
-                wanted = np.unique(i)
-                ax, ay = bx, by
-            steps.reverse()
-            plan.append((targets, steps))
-        plans[v] = plan
-    counts: dict[int, dict] = {}
+        for r, pts in need.get(v, {}).items():
+            fx, fy, _ = store.front(v, r)
+            n = int(dag.node_size[v])
+            plan = []
+            bundles = dag.bundles(v) if r is None or r > 0 else range(0)
+            rc_of = {}
+            for b in bundles:
+                kids = [int(c) for c in dag.children(b)]
+                ax = np.zeros(1, dtype=np.int64)
+                ay = np.zeros(1, dtype=np.int64)
+                levels = []
+                for c in kids:
+                    rc_of[c] = None if r is None else norm(c, r - 1)
+                    gx, gy, _ = store.front(c, rc_of[c])
+                    px = ax[:, None] + gx[None, :]
+                    py = ay[:, None] + gy[None, :]
+                    keep = pareto(px.ravel(), py.ravel())
+                    levels.append((ax, ay, px, py))
+                    ax, ay = px.ravel()[keep], py.ravel()[keep]
+                # The state's needed points that this bundle makes (indices of its front).
+                sx = cx.split_const + cx.split_rows * n
+                sy = cy.split_const + cy.split_rows * n
+                k_final = key(ax, ay)
+                targets = {}
+                for j in sorted(pts):
+                    hit = np.flatnonzero(k_final == key(fx[j] - sx, fy[j] - sy))
+                    if hit.size:
+                        targets[j] = int(hit[0])
+                if not targets:
+                    continue
+                wanted = np.array(sorted(set(targets.values())), dtype=np.int64)
+                steps = []
+                for c, (bx, by, px, py) in zip(reversed(kids), reversed(levels)):
+                    keys = key(px, py)
+                    wkeys = key(ax[wanted], ay[wanted])
+                    i, jj = np.nonzero(np.isin(keys, wkeys))
+                    pos = {int(k): t for t, k in zip(wanted.tolist(), wkeys.tolist())}
+                    t = np.array([pos[int(k)] for k in keys[i, jj].tolist()], dtype=np.int64)
+                    steps.append(((c, rc_of[c]), i, jj, t, ax.size))
+                    need.setdefault(c, {}).setdefault(rc_of[c], set()).update(jj.tolist())
+                    wanted = np.unique(i)
+                    ax, ay = bx, by
+                steps.reverse()
+                plan.append((targets, steps))
+            plans[(v, r)] = plan
+    counts: dict[tuple, dict] = {}
     for v in order.tolist():
-        pts = need.get(v)
-        if not pts:
-            continue
-        fx, fy, _ = store.front(v)
-        leaf_ok = not exact_only or dag.node_bundle_start[v] == dag.node_bundle_start[v + 1]
-        mis = int(dag.node_mis[v])
-        lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
-        mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
-        for targets, steps in plans.get(v, ()):
-            acc = [1]
-            for c, i, jj, t, size in steps:
-                child = counts[c]
-                nxt = [0] * size
-                for a, g, w in zip(i.tolist(), jj.tolist(), t.tolist()):
-                    if acc[a]:
-                        nxt[w] += acc[a] * child[g]
-                acc = nxt
-            for j, w in targets.items():
-                mine[j] += acc[w]
-        counts[v] = mine
-    root = counts[0]
-    return [root[j] for j in range(int(store.fref[0, 1]))]
+        for r, pts in need.get(v, {}).items():
+            fx, fy, _ = store.front(v, r)
+            leaf_ok = not exact_only or not dag.node_split[v]
+            mis = int(dag.node_mis[v])
+            lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
+            mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
+            for targets, steps in plans.get((v, r), ()):
+                acc = [1]
+                for state, i, jj, t, size in steps:
+                    child = counts[state]
+                    nxt = [0] * size
+                    for a, g, w in zip(i.tolist(), jj.tolist(), t.tolist()):
+                        if acc[a]:
+                            nxt[w] += acc[a] * child[g]
+                    acc = nxt
+                for j, w in targets.items():
+                    mine[j] += acc[w]
+            counts[(v, r)] = mine
+    root = counts[(0, r0)]
+    return [root[j] for j in range(len(root))]
 
 
 # ----------------------------------------------------------------------------- relate
@@ -475,11 +485,17 @@ def front_counts(relation, *, exact_only: bool = False) -> list[int]:
         return _sum_pair_counts(dag, relation.store, cx, cy, exact_only)
     depth_on_x = cx.combine == MAX
     s_cost = cy if depth_on_x else cx
-    store = (
-        relation.store
-        if depth_on_x
-        else compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
-    )
+    if dag.max_depth is not None:
+        # The points of a capped front have depth <= the cap: N(root, D) counts their
+        # trees over the whole DAG, which the (node, depth bound) states need.
+        from .engine import build_dag
+
+        dag = build_dag(relation.table)
+        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
+    elif depth_on_x:
+        store = relation.store
+    else:
+        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
     depths = front.x if depth_on_x else front.y
     graph = _Graph.of(dag)
     return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only)

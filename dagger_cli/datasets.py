@@ -1,9 +1,15 @@
-"""The UCI tables of the paper: a registry, a safe downloader with a cache, and loaders.
+"""The UCI tables of the paper and the optimal-decision-tree benchmark: a registry, a safe
+downloader with a cache, and loaders.
 
 The registry (:data:`REGISTRY`) is data: each :class:`Dataset` entry declares where the file
 lives at UCI, its column names, the decision column, the identifier columns to drop, the facts a
 correct file has (rows, columns, class counts, checksum) and the shape of the prepared table.
 Adding a table means adding an entry; no function needs to change.
+
+Entries belong to a suite (:data:`SUITES`): ``uci``, the paper's four UCI tables, and
+``odt``, the 12 binarised tables of the optimal-decision-tree benchmark (DL8.5, MurTree,
+STreeD), named ``odt-<table>`` and downloaded from the MurTree data repository. Each suite
+has its own base URL and mirror variable.
 
 Downloads (:func:`fetch`) follow the habits of scikit-learn's ``_fetch_remote`` and pooch's
 ``stream_download``: a timeout on every request, retries with exponential backoff on transient
@@ -17,12 +23,14 @@ Configuration, by precedence (argument, then environment variable, then default)
 argument      environment variable   default
 ============  =====================  ===========================================================
 data_home     ``DAGGER_DATA``        ``platformdirs.user_cache_dir("dagger")``
-mirror        ``DAGGER_UCI_MIRROR``  :data:`UCI_BASE_URL`
+mirror        ``DAGGER_UCI_MIRROR``  :data:`UCI_BASE_URL` (suite ``odt``: ``DAGGER_ODT_MIRROR``,
+                                     :data:`ODT_BASE_URL`)
 offline       ``DAGGER_OFFLINE``     ``False`` (``1``, ``true``, ``yes`` or ``on`` turn it on)
 ============  =====================  ===========================================================
 
 A cached file lives at ``<data_home>/<folder>/<file>``, the same layout as UCI's download area,
-so a copy of the cache is itself a valid ``file://`` mirror.
+so a copy of the cache is itself a valid ``file://`` mirror (for the ``odt`` suite, whose
+files lie directly under the base URL, ``<data_home>/odt`` is).
 """
 
 from __future__ import annotations
@@ -48,9 +56,34 @@ log = logging.getLogger(__name__)
 #: UCI's classic download area; ``<base>/<folder>/<file>`` is a dataset's URL.
 UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 
+#: The MurTree data repository's binarised benchmark tables; ``<base>/<file>``.
+ODT_BASE_URL = "https://raw.githubusercontent.com/MurTree/murtree-data/main/DL"
+
 ENV_DATA_HOME = "DAGGER_DATA"
 ENV_MIRROR = "DAGGER_UCI_MIRROR"
+ENV_ODT_MIRROR = "DAGGER_ODT_MIRROR"
 ENV_OFFLINE = "DAGGER_OFFLINE"
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A family of registered tables sharing a source: its base URL and mirror variable."""
+
+    name: str
+    base_url: str
+    env_mirror: str
+    description: str
+
+
+SUITES: dict[str, Suite] = {
+    "uci": Suite("uci", UCI_BASE_URL, ENV_MIRROR, "the paper's four UCI tables"),
+    "odt": Suite(
+        "odt",
+        ODT_BASE_URL,
+        ENV_ODT_MIRROR,
+        "the optimal-decision-tree benchmark: 12 binarised UCI tables (equal rows kept)",
+    ),
+}
 
 #: First backoff delay in seconds; it doubles after every failed attempt, up to the cap.
 BACKOFF_BASE = 0.5
@@ -90,6 +123,12 @@ class Dataset:
         missing values with the mode, merge equal rows).
     description : str
         One line for listings.
+    suite : str
+        The :data:`SUITES` entry the table belongs to (its base URL and mirror).
+    separator : str
+        ``","`` (CSV) or ``" "`` (values separated by blanks).
+    duplicates : str
+        The recipe's policy for equal rows (``"merge"`` or ``"keep"``).
     """
 
     name: str
@@ -104,16 +143,24 @@ class Dataset:
     sha256: str
     prepared_shape: tuple
     description: str
+    suite: str = "uci"
+    separator: str = ","
+    duplicates: str = "merge"
 
     @property
     def url(self) -> str:
-        """The file's URL at UCI."""
-        return dataset_url(self, UCI_BASE_URL)
+        """The file's URL at its source (UCI, or the suite's base URL)."""
+        return dataset_url(self, SUITES[self.suite].base_url)
+
+    @property
+    def remote_path(self) -> str:
+        """Path of the file under its suite's base URL or mirror."""
+        return f"{self.folder}/{self.filename}" if self.folder else self.filename
 
     @property
     def relpath(self) -> Path:
-        """Path of the file inside a cache or a mirror folder."""
-        return Path(self.folder) / self.filename
+        """Path of the file inside a cache (and, for UCI, a mirror) folder."""
+        return Path(self.folder or self.suite) / self.filename
 
     @property
     def n_attributes(self) -> int:
@@ -127,6 +174,28 @@ class Dataset:
 
 def _entries(*datasets: Dataset) -> dict:
     return {d.name: d for d in datasets}
+
+
+def _odt(name: str, rows: int, features: int, counts: tuple, sha256: str, distinct: int):
+    """An entry of the benchmark suite: label first, then 0/1 features, blank-separated,
+    no header; the recipe keeps equal rows and names the columns ``f1``..``fk``."""
+    return Dataset(
+        name=f"odt-{name}",
+        folder="",
+        filename=f"{name}.txt",
+        columns=("label",) + tuple(f"f{j}" for j in range(1, features + 1)),
+        decision="label",
+        drop=(),
+        rows=rows,
+        n_columns=features + 1,
+        class_counts={"0": counts[0], "1": counts[1]},
+        sha256=sha256,
+        prepared_shape=(rows, features + 1),
+        description=f"benchmark {name}: {features} 0/1 features, {distinct} distinct rows",
+        suite="odt",
+        separator=" ",
+        duplicates="keep",
+    )
 
 
 #: The registered tables, by lower-case name. Checksums were computed from the project's
@@ -268,6 +337,105 @@ REGISTRY: dict[str, Dataset] = _entries(
         prepared_shape=(59, 17),
         description="animals: 16 attributes (15 boolean, legs), 7 types; identifier dropped",
     ),
+    # The optimal-decision-tree benchmark (suite "odt"), from the MurTree data repository
+    # (commit 65d54d14aabf40f58e8dc94db18b7b52b2ef291f, MIT licence); checksums computed
+    # from the project's copy (shared/datasets/odt) with normalized_sha256.
+    _odt(
+        "anneal",
+        812,
+        93,
+        (187, 625),
+        "f3a01191af5e8ca7f3d897d5a533419ead2cd002fc8d1e27fef8c8fac0ac343c",
+        459,
+    ),
+    _odt(
+        "australian-credit",
+        653,
+        125,
+        (296, 357),
+        "d1a4a329f1ae4baca5e569b143c755267aeea5204b1d07c20bd4f8dd3fd0d457",
+        653,
+    ),
+    _odt(
+        "diabetes",
+        768,
+        112,
+        (268, 500),
+        "e68ff88fb5970e0a3470fa595d45c5cf97c01416aa54a9d646388c872e01e5db",
+        768,
+    ),
+    _odt(
+        "german-credit",
+        1000,
+        112,
+        (300, 700),
+        "e828409b23b9e7d23fb45359742d4dbbc244976e06d47fe63a1bb8de41e2c313",
+        998,
+    ),
+    _odt(
+        "heart-cleveland",
+        296,
+        95,
+        (136, 160),
+        "8a1fe76d8329f45e34e4576410f8914327db6ca354c9f287c3c869f62c2c11ff",
+        296,
+    ),
+    _odt(
+        "hepatitis",
+        137,
+        68,
+        (26, 111),
+        "c14a2bdd6e1b8bf143e82420b81aacd1b56dd1f915edc06ac36c80ebfd8fb664",
+        136,
+    ),
+    _odt(
+        "kr-vs-kp",
+        3196,
+        73,
+        (1527, 1669),
+        "993c24e179e1b184c363f907a03a7d92618ac1baa69922755ac9c4ff7262bef6",
+        3196,
+    ),
+    _odt(
+        "primary-tumor",
+        336,
+        31,
+        (254, 82),
+        "3ea5f57397f4b2442d25b3c733220d381237cf0b22f3a2791a09a2625098f0f4",
+        215,
+    ),
+    _odt(
+        "soybean",
+        630,
+        50,
+        (538, 92),
+        "651a77ef42f39c4eeb252549f2d62c128849c1721a29fd23f2f0e7d859f66983",
+        501,
+    ),
+    _odt(
+        "tic-tac-toe",
+        958,
+        27,
+        (332, 626),
+        "a3a513c38721fd0e8800e8dc42eee2724d982540e762159812f8f83f70fe07b3",
+        958,
+    ),
+    _odt(
+        "vote",
+        435,
+        48,
+        (168, 267),
+        "d39cc11ca6ff02091f0ee54aa96a35736a2faad069500bb7612803cab4962130",
+        342,
+    ),
+    _odt(
+        "vehicle",
+        846,
+        252,
+        (628, 218),
+        "ad1bbc80162c767b39bba1c32e9365c756289e53c6c14031cfe7e5fa4dea5716",
+        846,
+    ),
 )
 
 
@@ -355,8 +523,10 @@ def _is_offline(offline) -> bool:
     return os.environ.get(ENV_OFFLINE, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-def get_mirror(mirror=None) -> str:
-    """The base URL: ``mirror``, else ``$DAGGER_UCI_MIRROR``, else :data:`UCI_BASE_URL`.
+def get_mirror(mirror=None, suite: str = "uci") -> str:
+    """The base URL: ``mirror``, else the suite's mirror variable (``$DAGGER_UCI_MIRROR``
+    for ``uci``, ``$DAGGER_ODT_MIRROR`` for ``odt``), else its base URL (:data:`UCI_BASE_URL`,
+    :data:`ODT_BASE_URL`).
 
     A local folder path is accepted too and turned into a ``file://`` URL.
 
@@ -366,11 +536,12 @@ def get_mirror(mirror=None) -> str:
         If the base is neither an ``http(s)://`` nor a ``file://`` URL nor an existing folder.
     """
     origin = "the mirror argument"
+    source = SUITES[suite]
     if mirror is None:
-        mirror = os.environ.get(ENV_MIRROR) or None
-        origin = f"${ENV_MIRROR}"
+        mirror = os.environ.get(source.env_mirror) or None
+        origin = f"${source.env_mirror}"
     if mirror is None:
-        return UCI_BASE_URL
+        return source.base_url
     mirror = str(mirror).strip()
     scheme = urllib.parse.urlsplit(mirror).scheme.lower()
     if scheme in ("http", "https", "file"):
@@ -379,15 +550,16 @@ def get_mirror(mirror=None) -> str:
         return Path(mirror).expanduser().resolve().as_uri()
     raise DownloadError(
         f"unsupported mirror {mirror!r} (from {origin}): expected an http://, https:// or "
-        f"file:// URL, or an existing folder laid out like UCI's (<folder>/<file>). "
-        f"Fix it, or unset it to download from {UCI_BASE_URL}."
+        f"file:// URL, or an existing folder laid out like the source's (UCI: "
+        f"<folder>/<file>; odt: <file>). Fix it, or unset it to download from "
+        f"{source.base_url}."
     )
 
 
 def dataset_url(dataset: Dataset | str, mirror=None) -> str:
     """URL of a dataset's file under the base URL given by :func:`get_mirror`."""
     ds = dataset if isinstance(dataset, Dataset) else get_dataset(dataset)
-    return f"{get_mirror(mirror)}/{ds.folder}/{ds.filename}"
+    return f"{get_mirror(mirror, ds.suite)}/{ds.remote_path}"
 
 
 # --------------------------------------------------------------------------- fetching
@@ -522,7 +694,8 @@ def fetch(
         raise DownloadError(
             f"dataset {ds.name!r} is not cached (expected {target}) and offline mode is on, so "
             f"nothing was downloaded. Run `dagger fetch {ds.name}` while online, or point "
-            f"{ENV_MIRROR} at a local copy (file://...) and fetch without --offline."
+            f"{SUITES[ds.suite].env_mirror} at a local copy (file://...) and fetch without "
+            "--offline."
         )
 
     url = dataset_url(ds, mirror)
@@ -568,7 +741,8 @@ def _install(ds: Dataset, url: str, target: Path, write: Callable) -> None:
         if got != ds.sha256:
             raise DownloadError(
                 f"checksum mismatch for {url}: expected sha256 {ds.sha256}, got {got}; "
-                f"the download was deleted. Check the mirror (or {ENV_MIRROR}) or retry later."
+                f"the download was deleted. Check the mirror (or {SUITES[ds.suite].env_mirror}) "
+                "or retry later."
             )
         os.replace(tmp, target)
     except BaseException:
@@ -589,7 +763,7 @@ def _copy_local(ds: Dataset, url: str, target: Path, progress) -> None:
         except OSError as err:
             raise DownloadError(
                 f"cannot read {url} ({err.strerror or err}); expected the mirror to hold "
-                f"{ds.relpath.as_posix()}. Check the mirror folder (or {ENV_MIRROR})."
+                f"{ds.remote_path}. Check the mirror folder (or {SUITES[ds.suite].env_mirror})."
             ) from None
         with src:
             total = os.fstat(src.fileno()).st_size
@@ -624,7 +798,7 @@ def _download_http(ds: Dataset, url: str, target: Path, progress, *, timeout, re
     tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
     raise DownloadError(
         f"{last} (gave up after {tries}); nothing was saved. Check the network connection or "
-        f"the mirror ({ENV_MIRROR}) and retry, perhaps with a longer timeout."
+        f"the mirror ({SUITES[ds.suite].env_mirror}) and retry, perhaps with a longer timeout."
     )
 
 
@@ -642,8 +816,9 @@ def _stream(ds: Dataset, session, url: str, out, progress, timeout) -> None:
             except requests.HTTPError:
                 raise DownloadError(
                     f"download of {url} failed: HTTP {resp.status_code} {resp.reason}, expected "
-                    f"200; nothing was saved. Check that the server or mirror ({ENV_MIRROR}) "
-                    f"holds {ds.relpath.as_posix()} under its base URL."
+                    "200; nothing was saved. Check that the server or mirror "
+                    f"({SUITES[ds.suite].env_mirror}) "
+                    f"holds {ds.remote_path} under its base URL."
                 ) from None
             # With a content encoding (gzip), Content-Length counts the encoded bytes,
             # not the ones we write, so it can only be compared for identity transfers.
@@ -737,7 +912,10 @@ def _read_records(name: str, **fetch_kwargs):
     ds = get_dataset(name)
     path = fetch(ds.name, **fetch_kwargs)
     text = normalized_bytes(path.read_bytes()).decode("utf-8", "replace")
-    records = [r for r in csv.reader(io.StringIO(text)) if r]
+    if ds.separator == ",":
+        records = [r for r in csv.reader(io.StringIO(text)) if r]
+    else:
+        records = [line.split() for line in text.splitlines() if line.strip()]
     widths = {len(r) for r in records}
     if len(records) != ds.rows or widths != {ds.n_columns}:
         # Only reachable when a registry entry disagrees with its own checksummed file.
@@ -793,7 +971,7 @@ def load_table(
         name=ds.name,
         source=ds.name,
         missing="mode" if missing is None else missing,
-        duplicates="merge" if duplicates is None else duplicates,
+        duplicates=ds.duplicates if duplicates is None else duplicates,
         lines=None,
     )
 

@@ -109,6 +109,7 @@ def _discover(n, pi, pj, limit, mem_limit):
     m = pi.size
     cap = 1024
     poset = np.zeros(cap, dtype=np.int64)
+    level = np.zeros(cap, dtype=np.int32)
     bstart = np.zeros(cap + 1, dtype=np.int64)
     battr = np.zeros(cap, dtype=np.int32)
     bedge = np.zeros(cap + 1, dtype=np.int64)
@@ -156,8 +157,10 @@ def _discover(n, pi, pj, limit, mem_limit):
                     status = 3
                     break
                 poset = _grow(poset, nn + 1)
+                level = _grow(level, nn + 1)
                 bstart = _grow(bstart, nn + 2)
                 poset[nn] = key - 1
+                level[nn] = level[head] + 1  # breadth-first: its least depth
                 ht[2 * h] = key
                 ht[2 * h + 1] = nn
                 child[ne] = nn
@@ -171,7 +174,7 @@ def _discover(n, pi, pj, limit, mem_limit):
         if status != 0:
             break
         used = (
-            poset.size * 12 + bstart.size * 8 + battr.size * 4 + bedge.size * 8 + child.size * 4
+            poset.size * 16 + bstart.size * 8 + battr.size * 4 + bedge.size * 8 + child.size * 4
         ) + slots * 16
         if used > mem_limit:
             status = 4
@@ -179,7 +182,7 @@ def _discover(n, pi, pj, limit, mem_limit):
         head += 1
     bstart[nn] = nb
     bedge[nb] = ne
-    return status, nn, nb, ne, head, poset, bstart, battr, bedge, child
+    return status, nn, nb, ne, head, poset, level, bstart, battr, bedge, child
 
 
 @njit(cache=True, parallel=True)
@@ -328,7 +331,9 @@ def poset_dag(table, *, max_subtables=None, max_memory=None) -> PosetDag | None:
     pj = np.array([j for _, j in pairs], dtype=np.int64)
     limit = max_subtables if max_subtables is not None else np.iinfo(np.int64).max
     mem = max_memory if max_memory is not None else np.iinfo(np.int64).max
-    status, nn, nb, ne, head, poset, bstart, battr, bedge, child = _discover(n, pi, pj, limit, mem)
+    status, nn, nb, ne, head, poset, level, bstart, battr, bedge, child = _discover(
+        n, pi, pj, limit, mem
+    )
     if status == 3:
         raise LimitError(
             f"the DAG has more than {max_subtables:,} subtables (--max-subtables); stopped after "
@@ -340,17 +345,22 @@ def poset_dag(table, *, max_subtables=None, max_memory=None) -> PosetDag | None:
             f"{nn:,} partial orders discovered, {head:,} processed, {ne:,} edges"
         )
     size = _sizes(poset[:nn], n)
+    has_bundles = bstart[1 : nn + 1] > bstart[:nn]
     return PosetDag(
         node_start=np.zeros(nn, dtype=np.int64),
         node_size=size,
         node_mis=(size - 1).astype(np.int32),
         node_major=np.full(nn, -1, dtype=np.int32),  # rows on demand: see trees.node_labels
+        # Impure and split by some comparison: every order but a total one (no bundles).
+        node_split=(has_bundles).astype(np.int8),
+        node_level=level[:nn],
+        node_attr_len=np.diff(bstart[: nn + 1]).astype(np.int32),  # incomparable pairs
         node_bundle_start=bstart[: nn + 1],
         row_pool=np.zeros(0, dtype=np.int32),
         bundle_attr=battr[:nb],
         bundle_edge_start=bedge[: nb + 1],
         edge_child=child[:ne],
-        terminal=int((bstart[1 : nn + 1] == bstart[:nn]).sum()),
+        terminal=int((~has_bundles).sum()),
         n_attributes=m,
         posets=poset[:nn],
         n=n,

@@ -1,4 +1,5 @@
-"""`make bench`: the engines on the four UCI tables, and a synthetic scaling series.
+"""`make bench`: the engines on the four UCI tables, a synthetic scaling series, and the
+optimal-decision-tree benchmark under a depth cap (against STreeD).
 
 Figures are medians of several runs; speed is reported as ratios against the plain
 baseline measured in the same run (the machines are shared and noisy).
@@ -6,6 +7,7 @@ baseline measured in the same run (the machines are shared and noisy).
     python scripts/bench.py [--runs 5] [--tables zoo,lymphography,...] [--no-baseline]
                             [--no-process] [--scaling/--no-scaling] [--out out/bench]
                             [--sorting 6,7] [--no-sorting] [--only-sorting] [--max-memory 6G]
+                            [--only uci|odt] [--odt-tables anneal,...] [--odt-timeout S]
 """
 
 from __future__ import annotations
@@ -407,6 +409,283 @@ def check_targets(rows, results, sorting_rows=()):
         print("\n".join(lines))
 
 
+# --------------------------------------------------------------------------- odt (depth cap)
+ODT_TABLES = [
+    "anneal",
+    "australian-credit",
+    "diabetes",
+    "german-credit",
+    "heart-cleveland",
+    "hepatitis",
+    "kr-vs-kp",
+    "primary-tumor",
+    "soybean",
+    "tic-tac-toe",
+    "vote",
+    "vehicle",
+]
+#: STreeD's least misclassifications per depth 1..4 (shared/datasets/odt/README.md).
+ODT_EXPECTED = {
+    "anneal": (151, 137, 112, 91),
+    "australian-credit": (89, 87, 73, 56),
+    "diabetes": (196, 177, 162, 137),
+    "german-credit": (290, 267, 236, 204),
+    "heart-cleveland": (69, 60, 41, 25),
+    "hepatitis": (19, 16, 10, 3),
+    "kr-vs-kp": (1012, 418, 198, 144),
+    "primary-tumor": (70, 58, 46, 34),
+    "soybean": (92, 55, 29, 14),
+    "tic-tac-toe": (288, 282, 216, 137),
+    "vote": (19, 17, 12, 5),
+    "vehicle": (189, 75, 26, 12),
+}
+
+# Like LAUNCHER, with a time limit: the child is killed after TIMEOUT seconds.
+LAUNCHER_T = r"""
+import json, resource, subprocess, sys, time
+limit = float(sys.argv[1])
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+try:
+    out, err = proc.communicate(timeout=limit)
+    code = proc.returncode
+except subprocess.TimeoutExpired:
+    proc.kill()
+    out, err = proc.communicate()
+    code = "timeout"
+wall = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"wall": wall, "peak_mib": peak, "code": code,
+                  "stdout": out.decode(), "stderr": err.decode()}))
+"""
+
+
+def launch_limited(cmd, limit):
+    """Wall time, peak RSS (MiB), exit code ("timeout" after ``limit`` s) and output."""
+    return json.loads(
+        subprocess.run(
+            [sys.executable, "-c", LAUNCHER_T, str(limit), *cmd],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+
+
+def odt_run(table, x, depth, engine, runs):
+    """(In a fresh process) one capped front, computed ``runs`` times: prints the first
+    call's seconds (it also loads the cached kernels), the median of the others (engine
+    seconds, kernels warm; the first one's when runs == 1) and the front, as JSON."""
+    t = load_table(f"odt-{table}")
+    times = []
+    for _ in range(runs):
+        t1 = time.perf_counter()
+        rel = relate(t, x, "misclassifications", engine=engine, max_depth=depth, max_memory="2G")
+        times.append(time.perf_counter() - t1)
+        if times[-1] > 20:
+            break
+    out = {
+        "first_s": times[0],
+        "engine_s": statistics.median(times[1:] or times),
+        "points": rel.front.points(),
+        "least_mis": int(rel.front.y[-1]),
+        "stats": rel.stats.as_dict(),
+    }
+    print(json.dumps(out))
+
+
+def streed_run(table, depth):
+    """(In a fresh process) STreeD's sweep over depths 1..depth: fit times and training
+    misclassifications."""
+    t0 = time.perf_counter()
+    from pystreed import STreeDClassifier
+
+    data = np.loadtxt(_odt_path(table), dtype=np.int64, ndmin=2)
+    y, X = data[:, 0], data[:, 1:]
+    fits, mis = [], []
+    for d in range(1, depth + 1):
+        t1 = time.perf_counter()
+        model = STreeDClassifier(max_depth=d, cost_complexity=0, min_leaf_node_size=1)
+        model.fit(X, y)
+        fits.append(time.perf_counter() - t1)
+        mis.append(int((model.predict(X) != y).sum()))
+    print(json.dumps({"fit_s": fits, "mis": mis, "in_process_s": time.perf_counter() - t0}))
+
+
+def _odt_path(table):
+    from dagger_cli.datasets import fetch
+
+    return fetch(f"odt-{table}")
+
+
+def _median_runs(cmd, runs, limit, process=None):
+    """Run ``cmd`` (a runner printing JSON) once; then the whole ``process`` command up to
+    ``runs`` times (fewer if one takes over 20 s): its median wall time and max peak RSS.
+    Without ``process``, the runner's own wall time and peak count."""
+    r = launch_limited(cmd, limit)
+    if r["code"] != 0:
+        return {
+            "failed": r["code"],
+            "wall": r["wall"],
+            "peak_mib": r["peak_mib"],
+            "stderr": r["stderr"][-300:],
+        }
+    out = json.loads(r["stdout"].strip().splitlines()[-1])
+    res = {"out": out, "engine_s": out.get("engine_s", 0.0), "wall": r["wall"]}
+    res["peak_mib"] = r["peak_mib"]
+    if process is not None:
+        walls, peaks = [], []
+        for _ in range(runs):
+            p = launch_limited(process, limit)
+            if p["code"] != 0:
+                return {**res, "failed": p["code"], "wall": p["wall"]}
+            walls.append(p["wall"])
+            peaks.append(p["peak_mib"])
+            if p["wall"] > 20:
+                break
+        res.update(wall=statistics.median(walls), peak_mib=max(peaks), runs=len(walls))
+    return res
+
+
+def bench_odt(tables, runs, limit, depths=(2, 3, 4), streed_depth=4, baseline=True):
+    """The depth cap on the benchmark, each run a fresh process: dagger depth vs
+    misclassifications at each D of ``depths``, total path length vs misclassifications
+    at D = 3 and 4 (engine seconds in a runner, kernels warm; whole `dagger relate`
+    processes), the baseline engine at D = 3, and STreeD's sweep over depths 1..4."""
+    me = [sys.executable, str(Path(__file__).resolve())]
+    exe = str(Path(sys.executable).with_name("dagger"))
+
+    def runner(table, x, d, engine="fast", n=runs):
+        return [*me, "--odt-run", table, x, str(d), engine, str(n)]
+
+    def cli(table, x, d):
+        return [exe, "relate", f"odt-{table}", "--x", x, "--max-depth", str(d), "-q"]
+
+    rows = []
+    try:
+        import pystreed  # noqa: F401
+
+        have_streed = True
+    except ImportError:
+        have_streed = False
+        print("(pystreed not installed: pip install -e '.[bench]' for the STreeD column)")
+    for table in tables:
+        _odt_path(table)  # fetched (or copied from the mirror) before any timing
+        row = {"table": table}
+        for d in depths:
+            r = _median_runs(runner(table, "depth", d), runs, limit, cli(table, "depth", d))
+            row[f"depth_D{d}"] = r
+            if "out" in r:
+                want = ODT_EXPECTED[table][:d]
+                got = tuple(
+                    min(y for x, y in r["out"]["points"] if x <= k) for k in range(1, d + 1)
+                )
+                r["exact"] = got == want
+        for d in (3, 4):
+            tpl = "total-path-length"
+            row[f"tpl_D{d}"] = _median_runs(runner(table, tpl, d), runs, limit, cli(table, tpl, d))
+        if baseline:
+            row["baseline_tpl_D3"] = _median_runs(
+                runner(table, "total-path-length", 3, "baseline", 1), 1, 2 * limit
+            )
+        if have_streed:
+            row["streed"] = _median_runs(
+                [*me, "--streed-run", table, str(streed_depth)],
+                runs,
+                limit,
+                [*me, "--streed-run", table, str(streed_depth)],
+            )
+            if "out" in row["streed"]:
+                row["streed"]["exact"] = (
+                    tuple(row["streed"]["out"]["mis"]) == ODT_EXPECTED[table][:streed_depth]
+                )
+        rows.append(row)
+        print(_odt_line(row), flush=True)
+    _odt_summary(rows)
+    return rows
+
+
+def _cell(r, key="engine_s"):
+    if r is None:
+        return "-"
+    if "failed" in r:
+        why = "> limit" if r["failed"] == "timeout" else f"exit {r['failed']}"
+        return f"{why} ({r['wall']:.0f} s)"
+    return f"{r[key]:.2f}"
+
+
+def _odt_line(row):
+    parts = [f"{row['table']:<18}"]
+    for key in ("depth_D2", "depth_D3", "depth_D4", "tpl_D3", "tpl_D4"):
+        r = row.get(key)
+        if r is not None and "out" in r:
+            ok = "" if r.get("exact", True) else " WRONG"
+            parts.append(f"{key} {r['engine_s']:.2f}/{r['wall']:.2f} s {r['peak_mib']:.0f} MiB{ok}")
+        else:
+            parts.append(f"{key} {_cell(r)}")
+    for key in ("baseline_tpl_D3",):
+        parts.append(f"{key} {_cell(row.get(key))}")
+    st = row.get("streed")
+    if st is not None and "out" in st:
+        parts.append(
+            f"streed fits {sum(st['out']['fit_s']):.2f} s, process {st['wall']:.2f} s"
+            + ("" if st.get("exact") else " (values differ)")
+        )
+    return " | ".join(parts)
+
+
+def _odt_summary(rows):
+    lines = []
+
+    def say(ok, text):
+        lines.append(f"  [{'met' if ok else 'NOT MET'}] {text}")
+
+    def ok_run(r):
+        return r is not None and "out" in r
+
+    exact = all(
+        row[k].get("exact")
+        for row in rows
+        for k in ("depth_D2", "depth_D3", "depth_D4")
+        if ok_run(row.get(k))
+    )
+    say(exact, "every finished depth-vs-misclassifications front gives STreeD's values")
+    fast = [row["tpl_D3"] for row in rows]
+    base = [row.get("baseline_tpl_D3") for row in rows]
+    if all(ok_run(r) for r in fast) and all(ok_run(r) for r in base):
+        tf = sum(r["engine_s"] for r in fast)
+        tb = sum(r["engine_s"] for r in base)
+        say(
+            tb >= 20 * tf,
+            f"fast x{tb / tf:.1f} the baseline on tpl vs mis at D = 3, engine "
+            f"seconds over the {len(rows)} tables ({tf:.2f} s vs {tb:.1f} s)",
+        )
+    for key, lim, what in (
+        ("tpl_D3", 1.0, "total path length vs misclassifications at D = 3"),
+        ("tpl_D4", 30.0, "total path length vs misclassifications at D = 4"),
+        ("depth_D4", 10.0, "depth vs misclassifications at D = 4"),
+    ):
+        bad = [
+            row["table"]
+            for row in rows
+            if not (ok_run(row.get(key)) and row[key]["engine_s"] <= lim)
+        ]
+        say(
+            not bad,
+            f"{what} within {lim:g} s per table" + (f" (not: {', '.join(bad)})" if bad else ""),
+        )
+    peaks = [
+        row[k]["peak_mib"]
+        for row in rows
+        for k in row
+        if isinstance(row[k], dict) and ok_run(row[k]) and k != "streed"
+    ]
+    if peaks:
+        say(max(peaks) <= 2048, f"largest peak RSS {max(peaks):.0f} MiB (<= 2 GiB)")
+    print("targets (issue 16):")
+    print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -423,6 +702,12 @@ def main():
     ap.add_argument("--only-sorting", action="store_true", help="run the sorting section alone")
     ap.add_argument("--max-memory", metavar="SIZE", help="--max-memory for the sorting runs")
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
+    ap.add_argument("--only", choices=["uci", "odt"], help="run one section only")
+    ap.add_argument("--odt-tables", default=",".join(ODT_TABLES))
+    ap.add_argument("--odt-runs", type=int, default=3)
+    ap.add_argument("--odt-timeout", type=float, default=60.0, help="seconds per process")
+    ap.add_argument("--odt-run", nargs=5, help=argparse.SUPPRESS)
+    ap.add_argument("--streed-run", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
@@ -434,6 +719,24 @@ def main():
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "sorting.json").write_text(json.dumps(srows, indent=2))
         print(f"wrote {args.out / 'sorting.json'}")
+        return
+    if args.odt_run:
+        t, x, d, engine, n = args.odt_run
+        odt_run(t, x, int(d), engine, int(n))
+        return
+    if args.streed_run:
+        streed_run(args.streed_run[0], int(args.streed_run[1]))
+        return
+    if args.only == "odt":
+        rows = bench_odt(
+            args.odt_tables.split(","),
+            args.odt_runs,
+            args.odt_timeout,
+            baseline=not args.no_baseline,
+        )
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "bench-odt.json").write_text(json.dumps({"odt": rows}, indent=2))
+        print(f"wrote {args.out / 'bench-odt.json'}")
         return
     import numba
 
@@ -451,6 +754,14 @@ def main():
         total = sum(r["process_s"] for r in rows)
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
+    odt = []
+    if args.only != "uci":
+        odt = bench_odt(
+            args.odt_tables.split(","),
+            args.odt_runs,
+            args.odt_timeout,
+            baseline=not args.no_baseline,
+        )
     srows = bench_sorting(sorting_ns, args.out, args.max_memory)
     check_targets(rows, results, srows)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -460,6 +771,7 @@ def main():
                 "bandwidth_bytes_per_s": bandwidth,
                 "tables": rows,
                 "scaling": results,
+                "odt": odt,
                 "sorting": srows,
             },
             indent=2,

@@ -5,6 +5,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("DAGGER_TEST_MIRROR_DIR", REPO.parent / "shared" / "datasets" / "uci"))
+ODT_MIRROR = Path(
+    os.environ.get("DAGGER_TEST_ODT_MIRROR_DIR", REPO.parent / "shared" / "datasets" / "odt")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -13,7 +16,12 @@ def _isolated_env(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("DAGGER_DATA", str(tmp_path_factory.getbasetemp() / "dagger-data"))
     if MIRROR.is_dir():
         monkeypatch.setenv("DAGGER_UCI_MIRROR", MIRROR.as_uri())
+    if ODT_MIRROR.is_dir():
+        monkeypatch.setenv("DAGGER_ODT_MIRROR", ODT_MIRROR.as_uri())
     monkeypatch.setenv("MPLBACKEND", "Agg")
 
 
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"UCI mirror not found at {MIRROR}")
+needs_odt_mirror = pytest.mark.skipif(
+    not ODT_MIRROR.is_dir(), reason=f"benchmark mirror not found at {ODT_MIRROR}"
+)

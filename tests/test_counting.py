@@ -93,6 +93,28 @@ def test_counts_at_every_pareto_point_every_pair(data, duplicates, exact):
         assert list(rel.front.counts) == counts, (x, y, data)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    data=mixed_tables(max_rows=6, max_attributes=3),
+    duplicates=st.sampled_from(["keep", "merge"]),
+    exact=st.booleans(),
+    cap=st.integers(0, 2),
+)
+def test_counts_under_a_depth_cap_every_pair(data, duplicates, exact, cap):
+    t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
+    vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=exact)
+    vc = Counter({v: k for v, k in vc.items() if v[COST_INDEX["depth"]] <= cap})
+    for x, y in COST_PAIRS:
+        if not vc:
+            with pytest.raises(InputError):
+                relate(t, x, y, exact_only=exact, count=True, max_depth=cap)
+            continue
+        front, counts = _brute_counts(vc, x, y)
+        rel = relate(t, x, y, exact_only=exact, count=True, max_depth=cap)
+        assert rel.front.points() == front, (x, y)
+        assert list(rel.front.counts) == counts, (x, y, cap, data)
+
+
 def test_count_needs_fast_engine():
     t = DecisionTable.from_rows([(0,), (1,)], ["a", "b"])
     with pytest.raises(InputError, match="fast engine"):

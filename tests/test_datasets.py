@@ -41,13 +41,13 @@ MIRROR = Path(
 )
 NO_MIRROR = f"UCI mirror folder not found at {MIRROR} (set DAGGER_TEST_MIRROR_DIR)"
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason=NO_MIRROR)
-NAMES = sorted(REGISTRY)
+NAMES = sorted(n for n, ds in REGISTRY.items() if ds.suite == "uci")
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch, tmp_path):
     """No test reads the user's settings or writes the user's cache."""
-    for var in ("DAGGER_UCI_MIRROR", "DAGGER_OFFLINE"):
+    for var in ("DAGGER_UCI_MIRROR", "DAGGER_ODT_MIRROR", "DAGGER_OFFLINE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("DAGGER_DATA", str(tmp_path / "default-cache"))
 
