@@ -343,12 +343,13 @@ def bench_sorting(ns, out_dir, max_memory=None):
 
         _int_digits()  # counts of many thousands of digits
         doc = json.loads(res["stdout"])
-        (tpl, trees), (depth, _) = [(s["value"], s["trees"]) for s in doc["stages"]]
+        (tpl, trees), (depth, trees_depth) = [(s["value"], s["trees"]) for s in doc["stages"]]
         least_depth = doc["total_optimality"][0]["least"]
         row.update(
             total_path_length=tpl,
             trees=str(trees),
             trees_digits=len(str(trees)),
+            trees_at_that_depth=str(trees_depth),
             depth=depth,
             least_depth=least_depth,
             subtables=doc["stats"]["subtables"],
@@ -358,9 +359,10 @@ def bench_sorting(ns, out_dir, max_memory=None):
         check = "" if known is None else (" (known)" if known == (tpl, least_depth) else " WRONG")
         print(
             f"sorting {n}: {row['subtables']:,} subtables, {row['edges']:,} edges; least total "
-            f"path length {tpl}{check}, {abbreviate(trees)} trees reach it, all of depth {depth} "
-            f"(least depth {least_depth}); {res['wall']:.1f} s ({res['cpu']:.1f} s of CPU), "
-            f"{res['peak_mib']:.0f} MiB",
+            f"path length {tpl}{check}, {abbreviate(trees)} trees reach it, "
+            f"{'all' if trees_depth == trees else abbreviate(trees_depth)} of them of depth "
+            f"{depth} (least depth {least_depth}); {res['wall']:.1f} s "
+            f"({res['cpu']:.1f} s of CPU), {res['peak_mib']:.0f} MiB",
             flush=True,
         )
         rows.append(row)
