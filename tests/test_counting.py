@@ -367,3 +367,20 @@ def test_poset_rows_and_detection():
         assert sorting_rows(t2) is None
     t3 = DecisionTable.from_rows([r[:-1] for r in recs], [f"o{k}" for k in range(24)])
     assert sorting_rows(t3) is None
+
+
+def test_cli_depth_cap_and_api_exports(run):
+    import dagger_cli
+
+    assert dagger_cli.optimize is optimize and dagger_cli.sorting is sorting
+    r = run("optimize", "--example", "--order", "misclassifications", "--max-depth", "0", "-q")
+    assert r.exit_code == 0 and "of depth <= 0" in r.stdout
+    stage = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("1 "))
+    assert stage.split() == ["1", "misclassifications", "2", "1"]
+    doc = json.loads(
+        run("relate", "--example", "--count", "--max-depth", "1", "--format", "json", "-q").stdout
+    )
+    assert doc["max_depth"] == 1
+    assert [(p["total_path_length"], p["trees"]) for p in doc["points"]] == [(0, 1), (4, 1)]
+    r = run("optimize", "--example", "--order", "depth", "--exact-only", "--max-depth", "0")
+    assert r.exit_code == 2 and "no tree has depth <= 0" in r.stderr
