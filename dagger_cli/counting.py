@@ -388,6 +388,11 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[i
     from .fronts import pareto
 
     capped = store.sub_start is not None
+    depth = int(dag.node_attr_len.max(initial=0))
+    if max(_bound(cx, int(dag.node_size[0]), depth), _bound(cy, int(dag.node_size[0]), depth)) >= (
+        1 << 31
+    ):
+        raise InputError("counting two sum costs supports costs below 2^31 (a smaller table)")
 
     def norm(v, r):
         return None if not capped else min(r, store.subproblem_depth(v))
