@@ -32,6 +32,9 @@ _EXPORTS = {
     "REGISTRY": "datasets",
     "extract_tree": "trees",
     "Tree": "trees",
+    "optimize": "counting",
+    "Optimum": "counting",
+    "sorting": "families",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -328,6 +328,12 @@ def _get_table(table, example, recipe, quiet, sep=None):
     help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
     "overlay their points on the plot.",
 )
+@click.option(
+    "--count",
+    is_flag=True,
+    help="Add a column 'trees': the number of trees at each point (exact; the text "
+    "abbreviates huge counts).",
+)
 @engine_options
 @handle_errors
 def relate(
@@ -352,6 +358,7 @@ def relate(
     drop_base,
     trees_dir,
     greedy,
+    count,
     max_subtables,
     max_memory,
     quiet,
@@ -381,6 +388,7 @@ def relate(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        count=count,
         max_depth=max_depth,
     )
     front = rel.front
@@ -615,7 +623,6 @@ def tree(
     """
     from .costs import check_pair
     from .engine import relate as run
-    from .safeio import write_file
     from .trees import tree_for
 
     check_pair(x_cost, y_cost)
@@ -639,14 +646,23 @@ def tree(
         max_depth=max_depth,
     )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
-    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
+    _emit_tree(t, fmt, output, tab.name, quiet)
+
+
+def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
+    """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
+    in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
+    replaces the tree's own renderings."""
+    from .safeio import write_file
+
+    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
     if output is None:
         click.echo(render[fmt](), nl=False)
         return
     if fmt in ("png", "svg", "pdf"):
         from .plots import draw_tree, figure_bytes
 
-        data = figure_bytes(draw_tree(t, title=f"{tab.name}: {_costs_line(t)}"), fmt)
+        data = figure_bytes(draw_tree(t, title=f"{name}: {_costs_line(t)}"), fmt)
     else:
         data = render[fmt]()
     write_file(output, data)
@@ -660,6 +676,142 @@ def _costs_line(t) -> str:
 
     c = t.costs()
     return ", ".join(f"{cost.name.replace('-', ' ')} {c[cost.column]}" for cost in summary_costs())
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("table", required=False)
+@table_options
+@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@click.option(
+    "--order",
+    required=True,
+    metavar="C1,C2,...",
+    help="Costs to minimise in stages, first stage first, e.g. "
+    "misclassifications,depth,total-path-length (any of depth, total-path-length, nodes, "
+    "leaves, misclassifications).",
+)
+@click.option(
+    "--exact-only",
+    is_flag=True,
+    help="Only trees without avoidable misclassifications (see relate).",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    metavar="D",
+    help="Only trees of depth at most D (every stage, count and least value).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "dot"]),
+    default="text",
+    show_default=True,
+    help="text: the stages and the tree; json: all of it; dot: the tree.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the result: .png/.svg/.pdf draw the tree; .json, .dot, .txt write that "
+    "format; any other name gets --format.",
+)
+@engine_options
+@handle_errors
+def optimize(
+    table,
+    recipe,
+    sep,
+    example,
+    order,
+    exact_only,
+    max_depth,
+    fmt,
+    output,
+    max_subtables,
+    max_memory,
+    quiet,
+):
+    """Minimise costs in stages over every decision tree for TABLE.
+
+    Stage by stage: the least value of each cost of --order among the trees the stages
+    before left, and how many trees are left; then, for each later cost, whether the final
+    trees also reach its least value over all trees (totally optimal), and one final tree.
+    """
+    import json
+
+    from .counting import check_order
+    from .counting import optimize as run
+
+    check_order(order)
+    if output is not None:
+        fmt = _check_tree_output(table, example, output, fmt)
+    tab = _get_table(table, example, recipe, quiet, sep)
+    res = run(
+        tab,
+        order,
+        exact_only=exact_only,
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        progress=not quiet,
+        max_depth=max_depth,
+    )
+    t = res.tree
+
+    def text():
+        return res.to_text() + "\n" + t.to_text()
+
+    def as_json():
+        from .counting import _int_digits
+
+        _int_digits()
+        return json.dumps(res.as_dict(), indent=2) + "\n"
+
+    _emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})
+    if output is not None:
+        click.echo(res.to_text(), nl=False)
+
+
+@main.group(context_settings=CONTEXT)
+def example():
+    """Write classic decision tables (CSV) to try dagger on."""
+
+
+@example.command(name="sorting", context_settings=CONTEXT)
+@click.argument("n", type=int)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the table (default: sorting<N>.csv; '-': stdout).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing file with other content.")
+@handle_errors
+def example_sorting(n, output, force):
+    """The table of sorting N distinct elements by pairwise comparisons.
+
+    Rows: the N! orders; attributes: the N(N-1)/2 comparisons xi<xj (1 if it holds, else
+    0); decision: the order. A tree without misclassification (relate/optimize
+    --exact-only) is a comparison sort.
+    """
+    from .families import sorting_csv
+    from .safeio import check_output, write_file
+
+    if output is not None and str(output) == "-":
+        click.echo(sorting_csv(n), nl=False)
+        return
+    path = output or Path(f"sorting{n}.csv")
+    check_output(path, extensions=("csv",), what="-o")
+    data = sorting_csv(n)
+    if path.exists() and not force:
+        try:
+            same = path.read_text(encoding="utf-8") == data
+        except (OSError, UnicodeDecodeError):
+            same = False
+        if not same:
+            raise InputError(f"{path}: exists with other content; use --force to replace it")
+    write_file(path, data)
+    _echo_err(f"wrote {path}: {data.count(chr(10)) - 1} rows, {n * (n - 1) // 2} attributes")
 
 
 @main.command(context_settings=CONTEXT)

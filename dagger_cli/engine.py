@@ -397,12 +397,23 @@ def build_dag(
     max_memory: int | None = None,
     progress: Progress | None = None,
     max_depth: int | None = None,
+    special: bool = True,
 ) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`); with
     ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
-    not expanded)."""
+    not expanded).
+
+    A sorting table (``dagger example sorting``) is discovered from partial orders
+    instead of row sets (:mod:`dagger_cli.posets`; the same graph) unless ``special`` is
+    False or a depth cap is given."""
     from . import fast
 
+    if special and max_depth is None:
+        from .posets import poset_dag
+
+        dag = poset_dag(table, max_subtables=max_subtables, max_memory=max_memory)
+        if dag is not None:
+            return dag
     progress = progress or Progress(False)
     codes = np.ascontiguousarray(table.codes, dtype=np.int32)
     m, n = codes.shape
@@ -692,6 +703,7 @@ def relate(
     progress: bool = False,
     exact_only: bool = False,
     max_depth: int | None = None,
+    count: bool = False,
 ) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
     (of depth at most ``max_depth``, if given).
@@ -718,10 +730,15 @@ def relate(
         Only trees of depth at most ``max_depth`` (a single leaf has depth 0). A cap of at
         least the number of attributes changes nothing (no tree is deeper). Exact trees
         only (``exact_only``) under a cap may be none: :class:`InputError`.
+    count : bool
+        Also count the trees at every Pareto point (exact integers in ``front.counts``;
+        fast engine only; see :mod:`dagger_cli.counting`).
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    if count and engine != "fast":
+        raise InputError(f"counting trees needs the fast engine, not {engine!r}")
     if max_depth is not None:
         if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
             raise InputError(f"max_depth must be an integer >= 0, got {max_depth!r}")
@@ -785,7 +802,7 @@ def relate(
             "or drop --exact-only"
         )
     front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
-    return Relation(
+    rel = Relation(
         table=table,
         front=front,
         stats=stats,
@@ -795,6 +812,13 @@ def relate(
         store=store,
         max_depth=max_depth,
     )
+    if count:
+        from .counting import front_counts
+
+        counts = tuple(front_counts(rel, exact_only=exact_only))
+        rel.front = Front(cx, cy, front.x, front.y, table.n_rows, counts)
+        rel.seconds = time.perf_counter() - t0
+    return rel
 
 
 def _limit_hint(err: LimitError, which: str, depth_helps: bool) -> LimitError:

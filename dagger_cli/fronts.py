@@ -41,6 +41,8 @@ class Front:
     x: np.ndarray
     y: np.ndarray
     n_rows: int
+    #: The number of trees at each point (``relate(..., count=True)``), else None.
+    counts: tuple | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "x", np.asarray(self.x, dtype=np.int64))
@@ -79,7 +81,10 @@ class Front:
             keep &= self.x <= x_max
         if y_max is not None:
             keep &= self.y <= y_max
-        return Front(self.x_cost, self.y_cost, self.x[keep], self.y[keep], self.n_rows)
+        counts = None
+        if self.counts is not None:
+            counts = tuple(c for c, k in zip(self.counts, keep.tolist()) if k)
+        return Front(self.x_cost, self.y_cost, self.x[keep], self.y[keep], self.n_rows, counts)
 
     def columns(self) -> list[str]:
         """Output columns: the two costs, each per-row mean (average_depth) next to its cost."""
@@ -88,16 +93,20 @@ class Front:
             cols.append(c.column)
             if c.mean_column is not None:
                 cols.append(c.mean_column)
+        if self.counts is not None:
+            cols.append("trees")
         return cols
 
     def records(self) -> list[dict]:
         """One dict per point with :meth:`columns` as keys (average depth as a float)."""
         out = []
-        for a, b in zip(self.x.tolist(), self.y.tolist()):
+        for k, (a, b) in enumerate(zip(self.x.tolist(), self.y.tolist())):
             rec = {}
             for c, v in ((self.x_cost, a), (self.y_cost, b)):
                 rec[c.column] = v
                 if c.mean_column is not None:
                     rec[c.mean_column] = v / self.n_rows
+            if self.counts is not None:
+                rec["trees"] = self.counts[k]
             out.append(rec)
         return out

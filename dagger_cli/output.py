@@ -51,9 +51,7 @@ def front_json(
 def front_text(front, *, table=None, stats=None, queries=None, max_depth=None) -> str:
     cols = front.columns()
     recs = front.records()
-    cells = [[c for c in cols]] + [
-        [f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols] for r in recs
-    ]
+    cells = [[c for c in cols]] + [[_cell_text(c, r[c]) for c in cols] for r in recs]
     widths = [max(len(row[j]) for row in cells) for j in range(len(cols))]
     out = []
     if table is not None:
@@ -88,6 +86,16 @@ def merge_text(table) -> str:
         else ""
     )
     return f" (merged from {report.rows_read} rows read{lost})"
+
+
+def _cell_text(column: str, v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    if column == "trees":  # counts can have many thousands of digits
+        from .counting import abbreviate
+
+        return abbreviate(v)
+    return str(v)
 
 
 def stats_text(stats) -> str:

@@ -249,6 +249,14 @@ def _combine(cost, a, b):
     return (a[:, None] + b[None, :]).ravel()
 
 
+def node_labels(table, dag, i: int) -> tuple[tuple, str]:
+    """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`):
+    the most common, the smallest on a tie (the first maximum), as ``node_major``."""
+    n_dec = len(table.decision_values)
+    counts = np.bincount(table.decisions[dag.rows(i)], minlength=n_dec)
+    return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
+
+
 def extract_tree(relation, point: int) -> Tree:
     """The tree behind point ``point`` (an index into ``relation.front``).
 
@@ -264,16 +272,13 @@ def extract_tree(relation, point: int) -> Tree:
         raise InputError(f"no point {point}; the front has {len(front)} point(s)")
     table, dag, store = relation.table, relation.dag, relation.store
     cx, cy = front.x_cost, front.y_cost
-    n_dec = len(table.decision_values)
 
     def node_for(i, r, tx, ty):
         fx, fy, fch = store.front(i, r)
         hit = np.flatnonzero((fx == tx) & (fy == ty))
         assert hit.size == 1, "extraction lost its way: the point is not on the node's front"
         ch = int(fch[hit[0]])
-        rows = dag.rows(i)
-        counts = tuple(int(v) for v in np.bincount(table.decisions[rows], minlength=n_dec))
-        decision = table.decision_values[int(dag.node_major[i])]
+        counts, decision = node_labels(table, dag, i)
         if ch < 0:
             return TreeNode(counts, decision)
         b = int(dag.node_bundle_start[i]) + ch

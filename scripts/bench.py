@@ -8,9 +8,11 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--no-process] [--scaling/--no-scaling] [--out out/bench]
                             [--no-read] [--read-rows 5000000]
                             [--odt-tables anneal,...] [--odt-timeout S]
-    python scripts/bench.py --only read    # the CSV reader alone (5 M rows, before/after)
-    python scripts/bench.py --only uci|odt # one section alone
-                            [--no-study | --study-only]
+                            [--sorting 6,7] [--no-sorting] [--max-memory 6G]
+                            [--no-study]
+    python scripts/bench.py --only read|uci|odt   # one section alone
+    python scripts/bench.py --only-sorting        # the sorting tables alone
+    python scripts/bench.py --study-only          # dagger study vs separate processes
 
 The study section (`--study-only` runs it alone) times `dagger study` on the four tables x
 all 20 ordered cost pairs against the same 80 tasks as `dagger relate` processes run one
@@ -59,8 +61,10 @@ t0 = time.perf_counter()
 proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 out, err = proc.communicate()
 wall = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+peak = use.ru_maxrss / 1024
 print(json.dumps({"wall": wall, "peak_mib": peak, "code": proc.returncode,
+                  "cpu": use.ru_utime + use.ru_stime,
                   "stdout": out.decode(), "stderr": err.decode()}))
 """
 
@@ -426,7 +430,66 @@ def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
     return results
 
 
-def check_targets(rows, results):
+#: Knuth's least total path lengths of sorting n elements (TAOCP vol. 3, 5.3.1) and the
+#: least depths (the minimum number of comparisons, ceil(log2 n!) up to n = 11).
+SORTING_KNOWN = {3: (16, 3), 4: (112, 5), 5: (832, 7), 6: (6896, 10), 7: (62416, 13)}
+
+
+def bench_sorting(ns, out_dir, max_memory=None):
+    """`dagger optimize sortingN.csv --order total-path-length,depth --exact-only`, each
+    in a fresh process: the least total path length of a comparison sort, the number of
+    sorts reaching it, and their depth (with whether that is the least depth)."""
+    exe = str(Path(sys.executable).with_name("dagger"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for n in ns:
+        path = out_dir / f"sorting{n}.csv"
+        subprocess.run([exe, "example", "sorting", str(n), "-o", str(path), "--force"], check=True)
+        cmd = [exe, "optimize", str(path), "--order", "total-path-length,depth", "--exact-only"]
+        cmd += ["--format", "json", "-q"] + (["--max-memory", max_memory] if max_memory else [])
+        res = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", LAUNCHER, *cmd], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        row = {"n": n, "wall_s": res["wall"], "cpu_s": res["cpu"], "peak_mib": res["peak_mib"]}
+        row["code"] = res["code"]
+        if res["code"] != 0:
+            row["error"] = res["stderr"].strip().splitlines()[-1]
+            print(f"sorting {n}: exit {res['code']} after {res['wall']:.1f} s: {row['error']}")
+            rows.append(row)
+            continue
+        from dagger_cli.counting import _int_digits, abbreviate
+
+        _int_digits()  # counts of many thousands of digits
+        doc = json.loads(res["stdout"])
+        (tpl, trees), (depth, trees_depth) = [(s["value"], s["trees"]) for s in doc["stages"]]
+        least_depth = doc["total_optimality"][0]["least"]
+        row.update(
+            total_path_length=tpl,
+            trees=str(trees),
+            trees_digits=len(str(trees)),
+            trees_at_that_depth=str(trees_depth),
+            depth=depth,
+            least_depth=least_depth,
+            subtables=doc["stats"]["subtables"],
+            edges=doc["stats"]["edges"],
+        )
+        known = SORTING_KNOWN.get(n)
+        check = "" if known is None else (" (known)" if known == (tpl, least_depth) else " WRONG")
+        print(
+            f"sorting {n}: {row['subtables']:,} subtables, {row['edges']:,} edges; least total "
+            f"path length {tpl}{check}, {abbreviate(trees)} trees reach it, "
+            f"{'all' if trees_depth == trees else abbreviate(trees_depth)} of them of depth "
+            f"{depth} (least depth {least_depth}); {res['wall']:.1f} s "
+            f"({res['cpu']:.1f} s of CPU), {res['peak_mib']:.0f} MiB",
+            flush=True,
+        )
+        rows.append(row)
+    return rows
+
+
+def check_targets(rows, results, sorting_rows=()):
     """The issue's targets, each with its measured figure and met / NOT MET."""
     lines = []
 
@@ -456,8 +519,15 @@ def check_targets(rows, results):
             f"{r['kind']} {r['m']}x{r['n']}: {r['subtables']:,} subtables, {r['edges']:,} edges in "
             f"{r['t']:.2f} s, {r['peak_mib']:.0f} MiB (<= 10 s, <= 2 GiB)",
         )
+    for r in sorting_rows:
+        if r["n"] == 7 and r["code"] == 0:
+            say(
+                r["wall_s"] <= 60 and r["peak_mib"] <= 8192,
+                f"sorting 7: least total path length, its count and the least depth in "
+                f"{r['wall_s']:.1f} s, {r['peak_mib']:.0f} MiB (<= 60 s, <= 8 GiB; issue 14)",
+            )
     if lines:
-        print("targets (issue 7):")
+        print("targets (issues 7 and 14):")
         print("\n".join(lines))
 
 
@@ -844,6 +914,10 @@ def main():
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
     ap.add_argument("--no-study", action="store_true", help="skip the dagger study section")
     ap.add_argument("--study-only", action="store_true", help="run the study section alone")
+    ap.add_argument("--sorting", default="6,7", metavar="N,...", help="sorting tables to run")
+    ap.add_argument("--no-sorting", action="store_true")
+    ap.add_argument("--only-sorting", action="store_true", help="run the sorting section alone")
+    ap.add_argument("--max-memory", metavar="SIZE", help="--max-memory for the sorting runs")
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
@@ -866,6 +940,14 @@ def main():
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
+        return
+    sorting_ns = [] if args.no_sorting else [int(v) for v in args.sorting.split(",") if v]
+    if args.only_sorting:
+        srows = bench_sorting(sorting_ns, args.out, args.max_memory)
+        check_targets([], [], srows)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "sorting.json").write_text(json.dumps(srows, indent=2))
+        print(f"wrote {args.out / 'sorting.json'}")
         return
     if args.odt_run:
         t, x, d, engine, n = args.odt_run
@@ -911,7 +993,6 @@ def main():
         total = sum(r["process_s"] for r in rows)
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
-    check_targets(rows, results)
     odt = []
     if args.only != "uci":
         odt = bench_odt(
@@ -920,6 +1001,8 @@ def main():
             args.odt_timeout,
             baseline=not args.no_baseline,
         )
+    srows = bench_sorting(sorting_ns, args.out, args.max_memory)
+    check_targets(rows, results, srows)
     read = (
         None
         if args.no_read or args.only == "uci"
@@ -939,6 +1022,7 @@ def main():
                 "scaling": results,
                 "read": read,
                 "odt": odt,
+                "sorting": srows,
             },
             indent=2,
         )

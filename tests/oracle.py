@@ -99,6 +99,52 @@ def all_cost_vectors(rows, decisions) -> set:
     return set(vectors(frozenset(range(len(rows)))))
 
 
+def cost_vector_counts(rows, decisions, exact_only=False) -> Counter:
+    """How many trees for the table have each cost vector (depth, Λ, nodes, leaves, µ).
+
+    The same enumeration as :func:`all_cost_vectors` with multiplicities: the trees of a
+    split are the cartesian product of the children's trees, so the number of split trees
+    with a combined vector is a sum of products of the children's numbers. With
+    ``exact_only`` a subtable with several decisions is a leaf only if no attribute splits it.
+    """
+    rows, decisions, m = _check(rows, decisions)
+
+    @cache
+    def counts(subset: frozenset) -> Counter:
+        n = len(subset)
+        out = Counter()
+        attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
+        if not exact_only or not attrs:
+            out[(0, 0, 1, 1, _leaf_mis(subset, decisions))] += 1
+        for a in attrs:
+            acc = Counter({(0, 0, 0, 0, 0): 1})
+            for child in _children(subset, rows, a):
+                nxt = Counter()
+                for p, k in acc.items():
+                    for c, j in counts(child).items():
+                        v = (max(p[0], c[0]), p[1] + c[1], p[2] + c[2], p[3] + c[3], p[4] + c[4])
+                        nxt[v] += k * j
+                acc = nxt
+            for (d, lam, nodes, leaves, mis), k in acc.items():
+                out[(1 + d, n + lam, 1 + nodes, leaves, mis)] += k
+        return out
+
+    return Counter(counts(frozenset(range(len(rows)))))
+
+
+def staged_brute(vector_counts: Counter, order) -> list:
+    """Filter the trees stage by stage: for each cost of ``order``, (least value among the
+    trees left, number of trees left after keeping those with that value)."""
+    left = dict(vector_counts)
+    out = []
+    for name in order:
+        i = COST_INDEX[name]
+        best = min(v[i] for v in left)
+        left = {v: k for v, k in left.items() if v[i] == best}
+        out.append((best, sum(left.values())))
+    return out
+
+
 def capped_cost_vectors(rows, decisions, max_depth: int, exact_only: bool = False) -> set:
     """The set of (depth, Λ, nodes, leaves, µ) over every decision tree of depth at most
     ``max_depth`` for the table, by its own recursion over (subset, remaining depth).

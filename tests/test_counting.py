@@ -1,0 +1,386 @@
+"""Counting optimal trees and staged optimisation against the brute force (tests/oracle.py).
+
+The oracle enumerates every tree's cost vector with its multiplicity
+(:func:`tests.oracle.cost_vector_counts`); the count at a Pareto point is the number of
+trees whose projection is that point, and staged optimisation is filtering those trees
+stage by stage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dagger_cli.cli import main
+from dagger_cli.counting import abbreviate, optimize
+from dagger_cli.engine import relate
+from dagger_cli.errors import InputError
+from dagger_cli.families import sorting, sorting_records
+from dagger_cli.table import DecisionTable
+from tests.oracle import (
+    COST_INDEX,
+    COST_PAIRS,
+    COSTS,
+    cost_vector_counts,
+    pareto_front,
+    staged_brute,
+)
+from tests.strategies import mixed_tables
+
+
+def _table(data, duplicates):
+    t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
+    return t, cost_vector_counts(t.rows(), t.decision_labels())
+
+
+def _brute_counts(vc: Counter, x: str, y: str):
+    ix, iy = COST_INDEX[x], COST_INDEX[y]
+    proj: Counter = Counter()
+    for v, k in vc.items():
+        proj[(v[ix], v[iy])] += k
+    front = pareto_front(proj)
+    return front, [proj[p] for p in front]
+
+
+# ------------------------------------------------------------------------------ oracle
+def test_oracle_counts_add_up_to_all_trees():
+    from tests.oracle import all_cost_vectors, count_trees
+
+    rows = [(0, 0, 1), (1, 0, 1), (2, 1, 0), (3, 1, 0), (1, 1, 1)]
+    dec = ["a", "b", "b", "a", "a"]
+    vc = cost_vector_counts(rows, dec)
+    assert sum(vc.values()) == count_trees(rows, dec)
+    assert set(vc) == all_cost_vectors(rows, dec)
+
+
+def test_oracle_counts_by_hand():
+    # Two rows, one attribute: the leaf (µ 1) and the split (depth 1, Λ 2, 3 nodes).
+    vc = cost_vector_counts([(0,), (1,)], ["a", "b"])
+    assert vc == Counter({(0, 0, 1, 1, 1): 1, (1, 2, 3, 2, 0): 1})
+    # Two attributes that both separate them: two split trees with the same vector.
+    vc = cost_vector_counts([(0, 0), (1, 1)], ["a", "b"])
+    assert vc[(1, 2, 3, 2, 0)] == 2
+    assert cost_vector_counts([(0, 0), (1, 1)], ["a", "b"], exact_only=True) == Counter(
+        {(1, 2, 3, 2, 0): 2}
+    )
+
+
+def test_staged_brute_by_hand():
+    vc = Counter({(0, 0, 1, 1, 2): 1, (1, 4, 3, 2, 0): 3, (2, 4, 5, 3, 0): 2})
+    assert staged_brute(vc, ["misclassifications", "depth"]) == [(0, 5), (1, 3)]
+    assert staged_brute(vc, ["total-path-length"]) == [(0, 1)]
+
+
+# ------------------------------------------------------------------------------ relate
+@settings(max_examples=60, deadline=None)
+@given(
+    data=mixed_tables(max_rows=6, max_attributes=3),
+    duplicates=st.sampled_from(["keep", "merge"]),
+    exact=st.booleans(),
+)
+def test_counts_at_every_pareto_point_every_pair(data, duplicates, exact):
+    t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
+    vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=exact)
+    for x, y in COST_PAIRS:
+        front, counts = _brute_counts(vc, x, y)
+        rel = relate(t, x, y, exact_only=exact, count=True)
+        assert rel.front.points() == front, (x, y)
+        assert list(rel.front.counts) == counts, (x, y, data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=mixed_tables(max_rows=6, max_attributes=3),
+    duplicates=st.sampled_from(["keep", "merge"]),
+    exact=st.booleans(),
+    cap=st.integers(0, 2),
+)
+def test_counts_under_a_depth_cap_every_pair(data, duplicates, exact, cap):
+    t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
+    vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=exact)
+    vc = Counter({v: k for v, k in vc.items() if v[COST_INDEX["depth"]] <= cap})
+    for x, y in COST_PAIRS:
+        if not vc:
+            with pytest.raises(InputError):
+                relate(t, x, y, exact_only=exact, count=True, max_depth=cap)
+            continue
+        front, counts = _brute_counts(vc, x, y)
+        rel = relate(t, x, y, exact_only=exact, count=True, max_depth=cap)
+        assert rel.front.points() == front, (x, y)
+        assert list(rel.front.counts) == counts, (x, y, cap, data)
+
+
+def test_count_needs_fast_engine():
+    t = DecisionTable.from_rows([(0,), (1,)], ["a", "b"])
+    with pytest.raises(InputError, match="fast engine"):
+        relate(t, engine="baseline", count=True)
+
+
+def test_restrict_keeps_counts():
+    t = DecisionTable.from_rows([(0, 0), (1, 1), (1, 0)], ["a", "b", "a"])
+    front = relate(t, count=True).front
+    sub = front.restrict(y_max=0)
+    assert sub.points() == front.points()[-1:]
+    assert sub.counts == front.counts[-1:]
+    assert sub.records()[0]["trees"] == front.counts[-1]
+
+
+# ------------------------------------------------------------------------------ optimize
+ORDERS = st.permutations(COSTS).flatmap(
+    lambda p: st.integers(1, len(p)).map(lambda k: tuple(p[:k]))
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=mixed_tables(max_rows=6, max_attributes=3),
+    duplicates=st.sampled_from(["keep", "merge"]),
+    exact=st.booleans(),
+    order=ORDERS,
+    cap=st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_staged_equals_filtering_every_tree(data, duplicates, exact, order, cap):
+    t = DecisionTable.from_rows(list(data.rows), list(data.decisions), duplicates=duplicates)
+    vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=exact)
+    if cap is not None:  # a depth cap: the same over the trees of depth <= cap
+        vc = Counter({v: k for v, k in vc.items() if v[COST_INDEX["depth"]] <= cap})
+        if not vc:
+            with pytest.raises(InputError, match="no tree has depth"):
+                optimize(t, list(order), exact_only=exact, max_depth=cap)
+            return
+    res = optimize(t, list(order), exact_only=exact, max_depth=cap)
+    assert [(s.value, s.trees) for s in res.stages] == staged_brute(vc, order)
+    assert res.tree.costs()["depth"] <= (cap if cap is not None else 99)
+    # Total optimality: each later cost's least value over every tree (within the cap).
+    for rec in res.total_optimality:
+        i = COST_INDEX[rec["cost"]]
+        assert rec["least"] == min(v[i] for v in vc)
+        assert rec["totally_optimal"] == (rec["final"] == rec["least"])
+    # The tree shown is one of the final set.
+    costs = res.tree.costs()
+    for s in res.stages:
+        assert costs[s.cost.replace("-", "_")] == s.value
+
+
+def test_order_errors():
+    t = DecisionTable.from_rows([(0,), (1,)], ["a", "b"])
+    with pytest.raises(InputError, match="twice"):
+        optimize(t, "depth,depth")
+    with pytest.raises(InputError, match="unknown cost"):
+        optimize(t, "depth,height")
+    with pytest.raises(InputError, match="commas"):
+        optimize(t, "depth,,nodes")
+
+
+# ------------------------------------------------------------------------------ sorting
+@pytest.mark.parametrize(
+    "n, tpl, depth, trees", [(3, 16, 3, 12), (4, 112, 5, 27_744), (5, 832, 7, 2_418_647_040)]
+)
+def test_sorting_knuth_and_counts(n, tpl, depth, trees):
+    t = sorting(n)
+    res = optimize(t, ["total-path-length", "depth"], exact_only=True)
+    assert [(s.value, s.trees) for s in res.stages] == [(tpl, trees), (depth, trees)]
+    assert res.total_optimality[0]["totally_optimal"]
+    rel = relate(t, "depth", "total-path-length", exact_only=True, count=True)
+    assert rel.front.points() == [(depth, tpl)]
+    assert rel.front.counts == (trees,)
+    # Sorting trees never misclassify: the same over all trees with µ = 0.
+    res = optimize(t, ["misclassifications", "total-path-length"])
+    assert [(s.value, s.trees) for s in res.stages] == [(0, res.stages[0].trees), (tpl, trees)]
+
+
+def test_sorting_table_shape():
+    t = sorting(4)
+    assert (t.n_rows, t.n_attributes) == (24, 6)
+    assert len(set(t.decision_labels())) == 24
+    recs = sorting_records(3)
+    assert recs[0] == ["1", "1", "1", "x1<x2<x3"]
+    assert recs[-1] == ["0", "0", "0", "x3<x2<x1"]
+    with pytest.raises(InputError, match="2 <= N <= 9"):
+        sorting(10)
+    with pytest.raises(InputError, match="nothing to sort"):
+        sorting(1)
+
+
+def test_sorting_brute_force_small():
+    # N = 3 through the oracle too (12 optimal trees of 16 comparisons in all).
+    t = sorting(3)
+    vc = cost_vector_counts(t.rows(), t.decision_labels(), exact_only=True)
+    assert staged_brute(vc, ["total-path-length", "depth"]) == [(16, 12), (3, 12)]
+
+
+# ------------------------------------------------------------------------------ text
+def test_abbreviate():
+    assert abbreviate(0) == "0"
+    assert abbreviate(999_999_999_999_999) == "999,999,999,999,999"
+    assert abbreviate(10**15) == "1.000e+15"
+    assert abbreviate(8548 * 10**326362 + 7) == "8.548e+326365"
+    assert abbreviate(99_995 * 10**20) == "1.000e+25"
+    assert abbreviate(99_994 * 10**20) == "9.999e+24"
+
+
+# ------------------------------------------------------------------------------ CLI
+@pytest.fixture
+def run():
+    def _run(*args):
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    return _run
+
+
+def test_cli_relate_count_formats(run, tmp_path):
+    r = run("relate", "--example", "--count")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1].split()[-1] == "trees"
+    r = run("relate", "--example", "--count", "--format", "csv")
+    assert (
+        r.stdout
+        == "total_path_length,average_depth,misclassifications,trees\n0,0.0,2,1\n4,1.0,0,1\n"
+    )
+    doc = json.loads(run("relate", "--example", "--count", "--format", "json").stdout)
+    assert [p["trees"] for p in doc["points"]] == [1, 1]
+    r = run("relate", "--example", "--count", "--engine", "baseline")
+    assert r.exit_code == 2 and "fast engine" in r.stderr
+
+
+def test_cli_huge_count_exact_in_csv_abbreviated_in_text(run, tmp_path):
+    csv_path = tmp_path / "s5.csv"
+    assert run("example", "sorting", "5", "-o", str(csv_path)).exit_code == 0
+    args = ["relate", str(csv_path), "--x", "misclassifications", "--y", "nodes", "--count", "-q"]
+    text = run(*args).stdout
+    out = run(*args, "--format", "csv").stdout
+    count = int(out.splitlines()[1].split(",")[-1])
+    assert count > 10**15
+    assert abbreviate(count) in text and str(count) not in text
+
+
+def test_cli_optimize(run, tmp_path):
+    r = run("optimize", "--example", "--order", "misclassifications,total-path-length")
+    assert r.exit_code == 0
+    assert "totally optimal for (misclassifications, total-path-length): no" in r.stdout
+    assert "f1 = 0" in r.stdout or "f2 = 0" in r.stdout or "f3 = 0" in r.stdout
+    doc = json.loads(
+        run("optimize", "--example", "--order", "depth,nodes", "--format", "json").stdout
+    )
+    assert doc["stages"] == [
+        {"cost": "depth", "value": 0, "trees": 1},
+        {"cost": "nodes", "value": 1, "trees": 1},
+    ]
+    assert doc["tree"]["tree"]["rows"] == 4
+    dot = run("optimize", "--example", "--order", "misclassifications", "--format", "dot").stdout
+    assert dot.startswith("digraph tree {")
+    png = tmp_path / "t.png"
+    r = run("optimize", "--example", "--order", "misclassifications", "-q", "-o", str(png))
+    assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+    assert "stage" in r.stdout
+    r = run("optimize", "--example", "--order", "depth,depth")
+    assert r.exit_code == 2 and "twice" in r.stderr
+
+
+def test_cli_example_sorting(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("example", "sorting", "3")
+    assert r.exit_code == 0
+    assert (tmp_path / "sorting3.csv").read_text().splitlines()[:2] == [
+        "x1<x2,x1<x3,x2<x3,order",
+        "1,1,1,x1<x2<x3",
+    ]
+    assert run("example", "sorting", "3").exit_code == 0  # same content: fine
+    (tmp_path / "mine.csv").write_text("precious\n")
+    r = run("example", "sorting", "3", "-o", "mine.csv")
+    assert r.exit_code == 2 and "--force" in r.stderr
+    assert (tmp_path / "mine.csv").read_text() == "precious\n"
+    assert run("example", "sorting", "3", "-o", "mine.csv", "--force").exit_code == 0
+    r = run("example", "sorting", "10")
+    assert r.exit_code == 2 and "3,628,800 rows" in r.stderr
+    assert run("example", "sorting", "2", "-o", "-").stdout == "x1<x2,order\n1,x1<x2\n0,x2<x1\n"
+
+
+# ------------------------------------------------------------------------------ posets
+def _generic(monkeypatch):
+    """Make every build_dag use the generic discovery (row sets)."""
+    from dagger_cli import engine
+
+    real = engine.build_dag
+    monkeypatch.setattr(engine, "build_dag", lambda t, **kw: real(t, special=False, **kw))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
+    from dagger_cli.engine import build_dag
+    from dagger_cli.posets import PosetDag
+    from dagger_cli.trees import extract_tree
+
+    t = sorting(n)
+    special, generic = build_dag(t), build_dag(t, special=False)
+    assert isinstance(special, PosetDag) and not isinstance(generic, PosetDag)
+    assert special.stats == generic.stats
+    assert sorted(special.node_size.tolist()) == sorted(generic.node_size.tolist())
+    pairs = [("total-path-length", "misclassifications"), ("depth", "total-path-length")]
+    orders = [["total-path-length", "depth"], ["misclassifications", "nodes", "depth"]]
+    got = [
+        [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
+        for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
+    ]
+    opt = [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+    _generic(monkeypatch)
+    want = [
+        [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
+        for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
+    ]
+    assert got == want
+    assert opt == [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+
+
+def test_poset_rows_and_detection():
+    import random
+
+    from dagger_cli.engine import build_dag
+    from dagger_cli.families import sorting_header
+    from dagger_cli.posets import PosetDag, sorting_rows
+
+    t = sorting(4)
+    dag = build_dag(t)
+    assert dag.rows(0).tolist() == list(range(24))
+    # Shuffled rows and other decision labels: still a sorting table, rows mapped right.
+    recs = sorting_records(4)
+    random.Random(3).shuffle(recs)
+    header = sorting_header(4)
+    shuffled = DecisionTable.from_rows(
+        [r[:-1] for r in recs], [f"o{k}" for k in range(24)], attributes=header[:-1]
+    )
+    dag = build_dag(shuffled)
+    assert isinstance(dag, PosetDag)
+    for node in range(len(dag.node_size)):
+        rows = dag.rows(node)
+        assert len(rows) == dag.node_size[node]
+    # A table that is not one: a changed value, a missing row, other names.
+    bad = [r[:-1] for r in recs]
+    bad[0] = ["1" if v == "0" else "0" for v in bad[0]]
+    for rows, attrs in ((bad, header[:-1]), ([r[:-1] for r in recs][1:], header[:-1])):
+        t2 = DecisionTable.from_rows(rows, [f"o{k}" for k in range(len(rows))], attributes=attrs)
+        assert sorting_rows(t2) is None
+    t3 = DecisionTable.from_rows([r[:-1] for r in recs], [f"o{k}" for k in range(24)])
+    assert sorting_rows(t3) is None
+
+
+def test_cli_depth_cap_and_api_exports(run):
+    import dagger_cli
+
+    assert dagger_cli.optimize is optimize and dagger_cli.sorting is sorting
+    r = run("optimize", "--example", "--order", "misclassifications", "--max-depth", "0", "-q")
+    assert r.exit_code == 0 and "of depth <= 0" in r.stdout
+    stage = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("1 "))
+    assert stage.split() == ["1", "misclassifications", "2", "1"]
+    doc = json.loads(
+        run("relate", "--example", "--count", "--max-depth", "1", "--format", "json", "-q").stdout
+    )
+    assert doc["max_depth"] == 1
+    assert [(p["total_path_length"], p["trees"]) for p in doc["points"]] == [(0, 1), (4, 1)]
+    r = run("optimize", "--example", "--order", "depth", "--exact-only", "--max-depth", "0")
+    assert r.exit_code == 2 and "no tree has depth <= 0" in r.stderr
