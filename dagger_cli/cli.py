@@ -82,14 +82,44 @@ def table_options(func):
             help="Discretize numeric columns with more than K distinct values into K "
             "equal-frequency bins.",
         ),
+        click.option(
+            "--thresholds",
+            type=ThresholdsType(),
+            default=None,
+            metavar="all|K",
+            help="Numeric columns become binary splits col<=t: every midpoint between "
+            "consecutive values (all) or at most K per column at quantiles (K).",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
     return func
 
 
+class ThresholdsType(click.ParamType):
+    """``all`` or a positive integer K."""
+
+    name = "all|K"
+
+    def convert(self, value, param, ctx):
+        from .thresholds import parse_spec
+
+        try:
+            return parse_spec(value)
+        except InputError as err:
+            self.fail(str(err), param, ctx)
+
+
 def load_table(
-    source: str, *, decision=None, drop=(), missing=None, duplicates=None, bins=None, quiet=False
+    source: str,
+    *,
+    decision=None,
+    drop=(),
+    missing=None,
+    duplicates=None,
+    bins=None,
+    thresholds=None,
+    quiet=False,
 ):
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
@@ -101,6 +131,7 @@ def load_table(
         missing=missing,
         duplicates=duplicates,
         bins=bins,
+        thresholds=thresholds,
     )
     if not quiet:
         for line in table.report.lines():
@@ -302,6 +333,7 @@ def relate(
     missing,
     duplicates,
     bins,
+    thresholds,
     example,
     x_cost,
     y_cost,
@@ -342,6 +374,7 @@ def relate(
         missing=missing,
         duplicates=duplicates,
         bins=bins,
+        thresholds=thresholds,
         quiet=quiet,
     )
     rel = run(
@@ -468,6 +501,7 @@ def tree(
     missing,
     duplicates,
     bins,
+    thresholds,
     example,
     x_cost,
     y_cost,
@@ -509,6 +543,7 @@ def tree(
         missing=missing,
         duplicates=duplicates,
         bins=bins,
+        thresholds=thresholds,
         quiet=quiet,
     )
     rel = run(
@@ -623,7 +658,7 @@ def datasets_cmd(data_home):
     help="Write the prepared table here (default: stdout).",
 )
 @handle_errors
-def prepare(table, decision, drop, missing, duplicates, bins, output):
+def prepare(table, decision, drop, missing, duplicates, bins, thresholds, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
     This is exactly the table `relate` computes on.
@@ -634,7 +669,13 @@ def prepare(table, decision, drop, missing, duplicates, bins, output):
     from .output import atomic_write
 
     tab = load_table(
-        table, decision=decision, drop=drop, missing=missing, duplicates=duplicates, bins=bins
+        table,
+        decision=decision,
+        drop=drop,
+        missing=missing,
+        duplicates=duplicates,
+        bins=bins,
+        thresholds=thresholds,
     )
     header, records = tab.to_records()
     buf = io.StringIO()

@@ -40,6 +40,7 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import DaggerError, DownloadError, InputError
 
@@ -756,6 +757,7 @@ def load_table(
     drop: Sequence[str] | None = None,
     missing: str | None = None,
     duplicates: str | None = None,
+    thresholds: str | int | None = None,
     **fetch_kwargs,
 ):
     """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.table.DecisionTable`.
@@ -768,7 +770,7 @@ def load_table(
     ----------
     name : str
         A registered dataset name.
-    decision, drop, missing, duplicates : optional
+    decision, drop, missing, duplicates, thresholds : optional
         As in :meth:`DecisionTable.from_dataframe`.
     **fetch_kwargs
         Passed to :func:`fetch`.
@@ -795,6 +797,7 @@ def load_table(
         missing="mode" if missing is None else missing,
         duplicates="merge" if duplicates is None else duplicates,
         lines=None,
+        thresholds=thresholds,
     )
 
 
@@ -808,6 +811,7 @@ def resolve_table(
     name: str | None = None,
     header: Sequence[str] | None = None,
     bins: int | None = None,
+    thresholds: str | int | None = None,
     **fetch_kwargs,
 ):
     """A table from a registered dataset name or a CSV path.
@@ -840,9 +844,10 @@ def resolve_table(
             drop=drop,
             missing=missing,
             duplicates=duplicates,
+            thresholds=thresholds,
             **fetch_kwargs,
         )
-    options = {
+    options: dict[str, Any] = {
         "decision": decision,
         "drop": drop,
         "missing": missing,
@@ -850,5 +855,6 @@ def resolve_table(
         "name": name,
         "header": header,
         "bins": bins,
+        "thresholds": thresholds,
     }
     return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})

@@ -448,7 +448,7 @@ def draw_tree(tree, *, title: str | None = None):
             leaves[0] += 1
         else:
             xs = []
-            for value, child in node.children:
+            for value, child in tree.branches(node):
                 layout(child, depth + 1)
                 xs.append(pos[id(child)][0])
                 edges.append((node, child, value))
@@ -495,7 +495,7 @@ def draw_tree(tree, *, title: str | None = None):
             ax.text(
                 x,
                 y,
-                node.attribute,
+                tree.node_label(node),
                 ha="center",
                 va="center",
                 fontsize=9,

@@ -112,6 +112,9 @@ class DecisionTable:
     decisions : ndarray of int32, shape (N,)
         Decision code of every row.
     report : PreprocessReport
+    splits : dict
+        ``{attribute: Threshold}`` for the binary attributes made from numeric columns by
+        ``thresholds`` (:mod:`dagger_cli.thresholds`); empty otherwise.
     """
 
     name: str
@@ -122,6 +125,7 @@ class DecisionTable:
     decision_values: tuple
     decisions: np.ndarray
     report: PreprocessReport
+    splits: dict = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -202,11 +206,14 @@ class DecisionTable:
         missing: str = "mode",
         duplicates: str = "merge",
         bins: int | None = None,
+        thresholds: str | int | None = None,
     ) -> DecisionTable:
         """Build a table from a pandas DataFrame (values compared as strings).
 
         ``bins``: discretize numeric columns with more than ``bins`` distinct values into
         equal-frequency intervals (:func:`dagger_cli.discretize.discretize`).
+        ``thresholds``: ``"all"`` or K, numeric columns become binary attributes ``col<=t``
+        (:func:`dagger_cli.thresholds.threshold_columns`).
         """
         header = [str(c) for c in df.columns]
         columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
@@ -221,6 +228,7 @@ class DecisionTable:
             duplicates=duplicates,
             lines=None,
             bins=bins,
+            thresholds=thresholds,
         )
 
     @classmethod
@@ -235,6 +243,7 @@ class DecisionTable:
         duplicates: str = "merge",
         header: Sequence[str] | None = None,
         bins: int | None = None,
+        thresholds: str | int | None = None,
     ) -> DecisionTable:
         """Read a comma-separated table whose first line is a header.
 
@@ -268,6 +277,7 @@ class DecisionTable:
             duplicates=duplicates,
             lines=lines,
             bins=bins,
+            thresholds=thresholds,
         )
 
 
@@ -315,7 +325,18 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
 
 
 def from_columns(
-    header, columns, *, decision, drop, name, source, missing, duplicates, lines, bins=None
+    header,
+    columns,
+    *,
+    decision,
+    drop,
+    name,
+    source,
+    missing,
+    duplicates,
+    lines,
+    bins=None,
+    thresholds=None,
 ):
     if not header:
         raise InputError(f"{source}: no columns")
@@ -331,12 +352,21 @@ def from_columns(
     from .discretize import discretize, wide_columns
 
     skip = (decision, *drop)
-    if bins is not None:
+    splits: dict = {}
+    if bins is not None and thresholds is not None:
+        raise InputError(
+            "give either bins (multiway intervals) or thresholds (binary splits), not both"
+        )
+    if thresholds is not None:
+        from .thresholds import threshold_columns
+
+        header, columns, splits, notes = threshold_columns(header, columns, thresholds, skip=skip)
+    elif bins is not None:
         columns, notes = discretize(header, columns, bins, skip=skip)
     else:
         notes = [
             f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
-            f"Use --bins K to discretize it into K intervals."
+            f"Use --bins K (K intervals) or --thresholds all|K (binary splits col<=t)."
             for col, k in wide_columns(header, columns, skip=skip)
         ]
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
@@ -352,6 +382,7 @@ def from_columns(
         duplicates=duplicates,
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
+        splits=splits,
     )
 
 
@@ -368,6 +399,7 @@ def _build(
     duplicates,
     dropped,
     notes=(),
+    splits=None,
 ):
     if missing not in MISSING_POLICIES:
         raise InputError(
@@ -472,6 +504,7 @@ def _build(
         decision_values=tuple(dec_order),
         decisions=dec_codes,
         report=report,
+        splits={a: splits[a] for a in attributes if a in splits} if splits else {},
     )
 
 
