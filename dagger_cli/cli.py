@@ -46,7 +46,21 @@ def handle_errors(func):
 
 
 def table_options(func):
-    """Options shared by every command that reads a decision table."""
+    """Options shared by every command that reads a decision table.
+
+    They arrive as one :class:`~dagger_cli.recipe.Recipe` in the command's ``recipe``
+    argument, so every command hands the table builder the whole recipe and none can drop
+    an option on the way.
+    """
+    from .recipe import DUPLICATES_CHOICES, FIELDS, MISSING_CHOICES, Recipe
+
+    @functools.wraps(func)
+    @handle_errors
+    def with_recipe(**kwargs):
+        given = {k: kwargs.pop(k) for k in sorted(FIELDS & set(kwargs))}
+        given["drop"] = tuple(given.get("drop") or ()) or None  # not given: the table's own
+        return func(recipe=Recipe.of(**given), **kwargs)
+
     opts = [
         click.option(
             "--decision",
@@ -62,14 +76,14 @@ def table_options(func):
         ),
         click.option(
             "--missing",
-            type=click.Choice(["mode", "value", "error"]),
+            type=click.Choice(MISSING_CHOICES),
             default=None,
             help="Missing values (?, empty, NA): fill with the column's most common value "
             "(mode, default), keep as a value of their own '?' (value), or refuse (error).",
         ),
         click.option(
             "--duplicates",
-            type=click.Choice(["merge", "keep"]),
+            type=click.Choice(DUPLICATES_CHOICES),
             default=None,
             help="Equal rows: merge into one row with the most common decision (merge, "
             "default) or keep them all (keep).",
@@ -91,9 +105,10 @@ def table_options(func):
             "consecutive values (all) or at most K per column at quantiles (K).",
         ),
     ]
+    wrapped = with_recipe
     for opt in reversed(opts):
-        func = opt(func)
-    return func
+        wrapped = opt(wrapped)
+    return wrapped
 
 
 class ThresholdsType(click.ParamType):
@@ -110,29 +125,11 @@ class ThresholdsType(click.ParamType):
             self.fail(str(err), param, ctx)
 
 
-def load_table(
-    source: str,
-    *,
-    decision=None,
-    drop=(),
-    missing=None,
-    duplicates=None,
-    bins=None,
-    thresholds=None,
-    quiet=False,
-):
+def load_table(source: str, recipe, *, quiet: bool = False):
     """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
     from .datasets import resolve_table
 
-    table = resolve_table(
-        source,
-        decision=decision,
-        drop=tuple(drop) or None,
-        missing=missing,
-        duplicates=duplicates,
-        bins=bins,
-        thresholds=thresholds,
-    )
+    table = resolve_table(source, recipe)
     if not quiet:
         for line in table.report.lines():
             _echo_err(f"{table.name}: {line}")
@@ -250,14 +247,21 @@ def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
     return max_x, max_y
 
 
-def _get_table(table, example, **opts):
+def _get_table(table, example, recipe, quiet):
     if example == (table is not None):
         raise InputError("give either a TABLE (CSV path or dataset name) or --example")
     if example:
+        from .recipe import Recipe
         from .table import example_table
 
+        if recipe != Recipe():
+            raise InputError(
+                "--example is the paper's table as it is; the table options "
+                "(--decision, --drop, --missing, --duplicates, --bins) apply to a TABLE"
+            )
+
         return example_table()
-    return load_table(table, **opts)
+    return load_table(table, recipe, quiet=quiet)
 
 
 @main.command(context_settings=CONTEXT)
@@ -328,12 +332,7 @@ def _get_table(table, example, **opts):
 @handle_errors
 def relate(
     table,
-    decision,
-    drop,
-    missing,
-    duplicates,
-    bins,
-    thresholds,
+    recipe,
     example,
     x_cost,
     y_cost,
@@ -366,17 +365,7 @@ def relate(
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
-    tab = _get_table(
-        table,
-        example,
-        decision=decision,
-        drop=drop,
-        missing=missing,
-        duplicates=duplicates,
-        bins=bins,
-        thresholds=thresholds,
-        quiet=quiet,
-    )
+    tab = _get_table(table, example, recipe, quiet)
     rel = run(
         tab,
         x_cost,
@@ -496,12 +485,7 @@ def _tree_files(rel, folder: Path):
 @handle_errors
 def tree(
     table,
-    decision,
-    drop,
-    missing,
-    duplicates,
-    bins,
-    thresholds,
+    recipe,
     example,
     x_cost,
     y_cost,
@@ -535,17 +519,7 @@ def tree(
             "give exactly one bound: --max-misclassifications/--max-y or "
             "--max-total-path-length/--max-x"
         )
-    tab = _get_table(
-        table,
-        example,
-        decision=decision,
-        drop=drop,
-        missing=missing,
-        duplicates=duplicates,
-        bins=bins,
-        thresholds=thresholds,
-        quiet=quiet,
-    )
+    tab = _get_table(table, example, recipe, quiet)
     rel = run(
         tab,
         x_cost,
@@ -573,11 +547,11 @@ def tree(
 
 
 def _costs_line(t) -> str:
+    """The tree's costs in one line, for a drawing's title (every cost, default pair first)."""
+    from .costs import summary_costs
+
     c = t.costs()
-    return (
-        f"total path length {c['total_path_length']}, misclassifications "
-        f"{c['misclassifications']}, depth {c['depth']}, {c['leaves']} leaves"
-    )
+    return ", ".join(f"{cost.name.replace('-', ' ')} {c[cost.column]}" for cost in summary_costs())
 
 
 @main.command(context_settings=CONTEXT)
@@ -658,7 +632,7 @@ def datasets_cmd(data_home):
     help="Write the prepared table here (default: stdout).",
 )
 @handle_errors
-def prepare(table, decision, drop, missing, duplicates, bins, thresholds, output):
+def prepare(table, recipe, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
     This is exactly the table `relate` computes on.
@@ -668,15 +642,7 @@ def prepare(table, decision, drop, missing, duplicates, bins, thresholds, output
 
     from .output import atomic_write
 
-    tab = load_table(
-        table,
-        decision=decision,
-        drop=drop,
-        missing=missing,
-        duplicates=duplicates,
-        bins=bins,
-        thresholds=thresholds,
-    )
+    tab = load_table(table, recipe)
     header, records = tab.to_records()
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DaggerError, DownloadError, InputError
+from .recipe import Recipe
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,12 @@ class Dataset:
     @property
     def n_classes(self) -> int:
         return len(self.class_counts)
+
+    @property
+    def recipe(self) -> Recipe:
+        """The authors' preprocessing of this table: its decision column, its identifier
+        columns dropped, missing values filled with the mode, equal rows merged."""
+        return Recipe(decision=self.decision, drop=self.drop).resolved()
 
 
 def _entries(*datasets: Dataset) -> dict:
@@ -750,30 +757,22 @@ def _read_records(name: str, **fetch_kwargs):
     return ds, records
 
 
-def load_table(
-    name: str,
-    *,
-    decision: str | None = None,
-    drop: Sequence[str] | None = None,
-    missing: str | None = None,
-    duplicates: str | None = None,
-    thresholds: str | int | None = None,
-    **fetch_kwargs,
-):
+def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
     """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.table.DecisionTable`.
 
-    The registry's recipe applies (its decision column, its identifier columns dropped,
-    missing values filled with the mode, equal rows merged); each option given (not None)
-    replaces the recipe's choice.
+    The user's recipe goes over the dataset's own (:attr:`Dataset.recipe`: its decision
+    column, its identifier columns dropped, missing values filled with the mode, equal rows
+    merged): every field the user sets wins, the others keep the dataset's choice.
 
     Parameters
     ----------
     name : str
         A registered dataset name.
-    decision, drop, missing, duplicates, thresholds : optional
-        As in :meth:`DecisionTable.from_dataframe`.
-    **fetch_kwargs
-        Passed to :func:`fetch`.
+    recipe : Recipe, optional
+        The user's preprocessing (:class:`dagger_cli.recipe.Recipe`).
+    **kwargs
+        Recipe fields (``bins=2`` is ``recipe=Recipe(bins=2)``), and the rest for
+        :func:`fetch` (``data_home``, ``mirror``, ``offline``, ...).
 
     Examples
     --------
@@ -784,37 +783,24 @@ def load_table(
     """
     from .table import from_columns
 
+    recipe, fetch_kwargs = Recipe.split(recipe, kwargs)
     # Straight from the records to the table: no pandas import on the command's path.
     ds, records = _read_records(name, **fetch_kwargs)
     columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
     return from_columns(
-        list(ds.columns),
-        columns,
-        decision=ds.decision if decision is None else decision,
-        drop=ds.drop if drop is None else tuple(drop),
-        name=ds.name,
-        source=ds.name,
-        missing="mode" if missing is None else missing,
-        duplicates="merge" if duplicates is None else duplicates,
-        lines=None,
-        thresholds=thresholds,
+        list(ds.columns), columns, recipe.over(ds.recipe), name=ds.name, source=ds.name, lines=None
     )
 
 
 def resolve_table(
     name_or_path,
+    recipe: Recipe | None = None,
     *,
-    decision: str | None = None,
-    drop: Sequence[str] | None = None,
-    missing: str | None = None,
-    duplicates: str | None = None,
     name: str | None = None,
     header: Sequence[str] | None = None,
-    bins: int | None = None,
-    thresholds: str | int | None = None,
-    **fetch_kwargs,
+    **kwargs: Any,
 ):
-    """A table from a registered dataset name or a CSV path.
+    """A table from a registered dataset name or a CSV path, both prepared by ``recipe``.
 
     A registered name (case-insensitive) that is not also an existing path is fetched and
     prepared with :func:`load_table`; anything else is read with
@@ -823,38 +809,21 @@ def resolve_table(
     Parameters
     ----------
     name_or_path : str or path-like
-    decision, drop, missing, duplicates : optional
-        Preprocessing options; None keeps the registry's recipe (for a dataset) or
-        ``from_csv``'s defaults (for a file).
+    recipe : Recipe, optional
+        The preprocessing; its unset fields keep the registry's recipe (for a dataset) or
+        the defaults (for a file).
     name : str, optional
         Table name for a CSV file (default: the file stem); a dataset keeps its own name.
     header : sequence of str, optional
         Column names for a CSV file without a header line; ignored for a dataset.
-    **fetch_kwargs
-        Passed to :func:`fetch` for a dataset (``data_home``, ``mirror``, ``offline``,
-        ``progress``, ``timeout``, ``retries``).
+    **kwargs
+        Recipe fields (``drop=["id"]``), and the rest for :func:`fetch` for a dataset
+        (``data_home``, ``mirror``, ``offline``, ``progress``, ``timeout``, ``retries``).
     """
     from .table import DecisionTable
 
+    recipe, fetch_kwargs = Recipe.split(recipe, kwargs)
     text = os.fspath(name_or_path)
     if is_registered(text) and not Path(text).exists():
-        return load_table(
-            text,
-            decision=decision,
-            drop=drop,
-            missing=missing,
-            duplicates=duplicates,
-            thresholds=thresholds,
-            **fetch_kwargs,
-        )
-    options: dict[str, Any] = {
-        "decision": decision,
-        "drop": drop,
-        "missing": missing,
-        "duplicates": duplicates,
-        "name": name,
-        "header": header,
-        "bins": bins,
-        "thresholds": thresholds,
-    }
-    return DecisionTable.from_csv(text, **{k: v for k, v in options.items() if v is not None})
+        return load_table(text, recipe, **fetch_kwargs)
+    return DecisionTable.from_csv(text, recipe, name=name, header=header)

@@ -82,12 +82,12 @@ class Front:
         return Front(self.x_cost, self.y_cost, self.x[keep], self.y[keep], self.n_rows)
 
     def columns(self) -> list[str]:
-        """Output columns: the two costs, plus average_depth next to total_path_length."""
+        """Output columns: the two costs, each per-row mean (average_depth) next to its cost."""
         cols = []
         for c in (self.x_cost, self.y_cost):
             cols.append(c.column)
-            if c.name == "total-path-length":
-                cols.append("average_depth")
+            if c.mean_column is not None:
+                cols.append(c.mean_column)
         return cols
 
     def records(self) -> list[dict]:
@@ -97,7 +97,7 @@ class Front:
             rec = {}
             for c, v in ((self.x_cost, a), (self.y_cost, b)):
                 rec[c.column] = v
-                if c.name == "total-path-length":
-                    rec["average_depth"] = v / self.n_rows
+                if c.mean_column is not None:
+                    rec[c.mean_column] = v / self.n_rows
             out.append(rec)
         return out

@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .costs import DEFAULT_X, DEFAULT_Y, check_pair
+from .costs import COSTS, DEFAULT_X, DEFAULT_Y, MAX, Cost, check_pair
 from .errors import InputError
 from .fronts import Front, pareto
 from .trees import TreeNode
@@ -225,6 +225,7 @@ class _Grown:
             above[v] = min(above[p], self.ratio[p])
         self.above = above
         self.path_min = np.minimum(above, self.ratio)
+        self._terms_cache = {}  # cost name -> _path_terms(cost)
 
     # ------------------------------------------------------------------ trees
     def tree(self, leaf=lambda v: False) -> TreeNode:
@@ -252,15 +253,36 @@ class _Grown:
         return sorted(vals)
 
     # ------------------------------------------------------------------ costs
+    def _path_terms(self, cost: Cost) -> np.ndarray:
+        """Per node, the sum of ``cost``'s split terms over its strict ancestors.
+
+        A MAX cost unfolds to ``max over leaves (leaf term + split terms on the path)``, as
+        max distributes over the sums, so it needs no bottom-up pass per pruning.
+        """
+        key = cost.name
+        if key not in self._terms_cache:
+            term = cost.split_const + cost.split_rows * self.n
+            above = np.zeros(self.n.size, dtype=np.int64)
+            for v in range(1, self.n.size):  # preorder: the parent comes first
+                p = self.parent[v]
+                above[v] = above[p] + term[p]
+            self._terms_cache[key] = above
+        return self._terms_cache[key]
+
     def _costs(self, present, leaf) -> dict:
-        d = self.depth[leaf]
-        return {
-            "depth": int(d.max()),
-            "total_path_length": int((d * self.n[leaf]).sum()),
-            "nodes": int(present.sum()),
-            "leaves": int(leaf.sum()),
-            "misclassifications": int(self.mis[leaf].sum()),
-        }
+        """Every cost of :data:`dagger_cli.costs.COSTS` (by column) of the pruning whose
+        nodes are ``present`` and whose leaves are ``leaf`` (boolean masks)."""
+        split = present & ~leaf
+        out = {}
+        for cost in COSTS.values():
+            leaf_terms = cost.leaf_const + cost.leaf_mis * self.mis[leaf]
+            if cost.combine == MAX:
+                value = (leaf_terms + self._path_terms(cost)[leaf]).max()
+            else:
+                split_terms = cost.split_const + cost.split_rows * self.n[split]
+                value = leaf_terms.sum() + split_terms.sum()
+            out[cost.column] = int(value)
+        return out
 
     def threshold_costs(self, theta: float) -> dict:
         present = self.above > theta

@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .costs import COSTS, Cost
 from .errors import InputError
 
 #: Figure size in inches (matplotlib's default 6.4 x 4.8).
@@ -51,14 +52,19 @@ FORMATS = ("png", "svg", "pdf")
 #: Views :func:`plot_front` can draw.
 KINDS = ("lambda", "average-depth", "inverse")
 
-AVERAGE_DEPTH_LABEL = "Average depth"
+
+def _mean_label(cost: Cost) -> str:
+    """Axis label of a cost's per-row mean (average depth for total path length)."""
+    return cost.mean_label or f"{cost.label} per row"
+
+
+AVERAGE_DEPTH_LABEL = _mean_label(COSTS["total-path-length"])
 PARETO_LABEL = "pareto points"
 F_LABEL = "F (least y with x ≤ n)"
 G_LABEL = "G (least x with y ≤ m)"
 #: gid of the step line, so callers and tests can find it among the axes' lines.
 STEP_GID = "step function"
 
-_TPL = "total-path-length"
 _EXTRA_MARKERS = ("s", "^", "D", "v", "P", "X", "*", "<", ">")
 # Fixed salt so that SVG element ids (and therefore the whole file) do not change
 # from one save to the next.
@@ -134,7 +140,9 @@ def _view(front, kind: str):
 
         return transform, cx.label, cy.label, True, True, True
 
-    has_tpl = _TPL in (cx.name, cy.name)
+    # The cost with a per-row mean (total path length: average depth), if any.
+    averaged = [c for c in (cx, cy) if c.mean_column is not None]
+    has_tpl = bool(averaged)
     if kind == "average-depth" and not has_tpl:
         raise PlotError(
             f"the average-depth plot needs total-path-length as one of the two costs, "
@@ -150,8 +158,9 @@ def _view(front, kind: str):
     if front.n_rows <= 0:
         raise PlotError(f"cannot compute the average depth of a table with {front.n_rows} rows")
     n_rows = float(front.n_rows)
-    tpl_is_x = cx.name == _TPL
+    tpl_is_x = averaged[0] is cx
     other = cy if tpl_is_x else cx
+    mean_label = _mean_label(averaged[0])
 
     def average_and_other(xs, ys):
         xs = np.asarray(xs, dtype=float)
@@ -159,13 +168,13 @@ def _view(front, kind: str):
         return (xs / n_rows, ys) if tpl_is_x else (ys / n_rows, xs)
 
     if kind == "average-depth":
-        return average_and_other, AVERAGE_DEPTH_LABEL, other.label, False, True, tpl_is_x
+        return average_and_other, mean_label, other.label, False, True, tpl_is_x
 
     def swapped(xs, ys):
         avg, oth = average_and_other(xs, ys)
         return oth, avg
 
-    return swapped, other.label, AVERAGE_DEPTH_LABEL, True, False, not tpl_is_x
+    return swapped, other.label, mean_label, True, False, not tpl_is_x
 
 
 def _limits(values: np.ndarray, integer: bool) -> tuple[float, float] | None:

@@ -19,45 +19,36 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from .discretize import discretize, wide_columns
 from .errors import InputError
+from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
+from .thresholds import threshold_columns
+from .values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
+from .values import cell_text as _cell
 
-MISSING_MARKERS = frozenset({"?", "", "NA", "N/A", "NaN", "nan"})
-MISSING_POLICIES = ("mode", "value", "error")
-DUPLICATE_POLICIES = ("merge", "keep")
-#: The label a missing value gets under ``missing="value"``.
-MISSING_LABEL = "?"
-
-
-def parse_number(text: str) -> float | None:
-    """``text`` as a number (inf included), or None if it is not one (or is NaN)."""
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return None if math.isnan(value) else value
-
-
-def value_order(values: Iterable[str]) -> list[str]:
-    """Sort distinct string values: numerically if all are numbers, else as strings.
-
-    >>> value_order(["10", "9", "1.5"])
-    ['1.5', '9', '10']
-    >>> value_order(["b", "a", "10"])
-    ['10', 'a', 'b']
-    """
-    distinct = set(values)
-    numbers = {v: parse_number(v) for v in distinct}
-    if distinct and all(n is not None for n in numbers.values()):
-        return sorted(distinct, key=lambda v: (numbers[v], v))
-    return sorted(distinct)
+# The names this module has always offered (the values now live in recipe.py, values.py).
+MISSING_POLICIES = MISSING_CHOICES
+DUPLICATE_POLICIES = DUPLICATES_CHOICES
+__all__ = [
+    "DecisionTable",
+    "MISSING_LABEL",
+    "MISSING_MARKERS",
+    "PreprocessReport",
+    "Recipe",
+    "example_table",
+    "from_columns",
+    "parse_csv_text",
+    "parse_number",
+    "value_order",
+]
 
 
 @dataclass(frozen=True)
@@ -165,15 +156,30 @@ class DecisionTable:
         *,
         decision_name: str = "d",
         name: str = "table",
-        missing: str = "mode",
-        duplicates: str = "merge",
+        recipe: Recipe | None = None,
+        **options: Any,
     ) -> DecisionTable:
         """Build a table from rows of attribute values and a list of decisions.
+
+        ``recipe`` (and the keyword ``options``, its fields: ``missing="value"`` is
+        ``recipe=Recipe(missing="value")``) chooses the missing-value and duplicate policies;
+        the decisions come apart from the rows, so a recipe that names columns (``decision``,
+        ``drop``) or discretizes (``bins``, ``thresholds``) is refused rather than ignored.
 
         >>> t = DecisionTable.from_rows([(0, 0), (1, 0)], [0, 1])
         >>> t.n_rows, t.n_attributes, t.attributes
         (2, 2, ('f1', 'f2'))
         """
+        recipe = Recipe.of(recipe, **options)
+        named = [
+            k for k in ("decision", "drop", "bins", "thresholds") if getattr(recipe, k) is not None
+        ]
+        if named:
+            raise InputError(
+                f"from_rows takes the decisions apart and applies no {', '.join(named)}; "
+                "use DecisionTable.from_dataframe for a recipe with them"
+            )
+        recipe = recipe.resolved()
         rows = [[_cell(v) for v in r] for r in rows]
         m = len(rows[0]) if rows else (len(attributes) if attributes else 0)
         if attributes is None:
@@ -190,65 +196,64 @@ class DecisionTable:
             decision_name=decision_name,
             decision=[_cell(d) for d in decisions],
             decision_lines=None,
-            missing=missing,
-            duplicates=duplicates,
+            missing=recipe.missing,
+            duplicates=recipe.duplicates,
             dropped=(),
         )
 
     @classmethod
     def from_dataframe(
-        cls,
-        df,
-        *,
-        decision: str | None = None,
-        drop: Sequence[str] = (),
-        name: str = "table",
-        missing: str = "mode",
-        duplicates: str = "merge",
-        bins: int | None = None,
-        thresholds: str | int | None = None,
+        cls, df, recipe: Recipe | None = None, *, name: str = "table", **options: Any
     ) -> DecisionTable:
         """Build a table from a pandas DataFrame (values compared as strings).
 
-        ``bins``: discretize numeric columns with more than ``bins`` distinct values into
-        equal-frequency intervals (:func:`dagger_cli.discretize.discretize`).
-        ``thresholds``: ``"all"`` or K, numeric columns become binary attributes ``col<=t``
-        (:func:`dagger_cli.thresholds.threshold_columns`).
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        recipe : Recipe, optional
+            The preprocessing (:class:`dagger_cli.recipe.Recipe`); unset fields take the
+            defaults (decision: the last column; missing values filled; equal rows merged).
+        name : str
+            A label for titles and messages.
+        **options
+            Recipe fields, replacing the recipe's: ``bins=3`` is ``recipe=Recipe(bins=3)``.
         """
         header = [str(c) for c in df.columns]
         columns = [[_cell(v) for v in df.iloc[:, j].tolist()] for j in range(df.shape[1])]
         return from_columns(
             header,
             columns,
-            decision=decision,
-            drop=drop,
+            Recipe.of(recipe, **options),
             name=name,
             source="DataFrame",
-            missing=missing,
-            duplicates=duplicates,
             lines=None,
-            bins=bins,
-            thresholds=thresholds,
         )
 
     @classmethod
     def from_csv(
         cls,
         path,
+        recipe: Recipe | None = None,
         *,
-        decision: str | None = None,
-        drop: Sequence[str] = (),
         name: str | None = None,
-        missing: str = "mode",
-        duplicates: str = "merge",
         header: Sequence[str] | None = None,
-        bins: int | None = None,
-        thresholds: str | int | None = None,
+        **options: Any,
     ) -> DecisionTable:
         """Read a comma-separated table whose first line is a header.
 
-        If ``header`` is given, the file has no header line and these are the names.
+        Parameters
+        ----------
+        path : str or path-like
+        recipe : Recipe, optional
+            The preprocessing, as in :meth:`from_dataframe`.
+        name : str, optional
+            A label for titles and messages (default: the file's stem).
+        header : sequence of str, optional
+            Column names of a file without a header line.
+        **options
+            Recipe fields, replacing the recipe's: ``bins=3`` is ``recipe=Recipe(bins=3)``.
         """
+        recipe = Recipe.of(recipe, **options)
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8-sig")
@@ -267,28 +272,8 @@ class DecisionTable:
             raise InputError(f"{path}: cannot read ({err.strerror})") from None
         names, columns, lines = parse_csv_text(text, str(path), header=header)
         return from_columns(
-            names,
-            columns,
-            decision=decision,
-            drop=drop,
-            name=name or path.stem,
-            source=str(path),
-            missing=missing,
-            duplicates=duplicates,
-            lines=lines,
-            bins=bins,
-            thresholds=thresholds,
+            names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
         )
-
-
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and math.isnan(value):
-        return ""
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
-    return str(value).strip()
 
 
 def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
@@ -325,23 +310,27 @@ def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
 
 
 def from_columns(
-    header,
-    columns,
+    header: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    recipe: Recipe,
     *,
-    decision,
-    drop,
-    name,
-    source,
-    missing,
-    duplicates,
-    lines,
-    bins=None,
-    thresholds=None,
-):
+    name: str,
+    source: str,
+    lines: Sequence[int] | None,
+) -> DecisionTable:
+    """The table of a header and column-major string cells, prepared by ``recipe``.
+
+    Every builder (a CSV file, a DataFrame, a registered dataset) ends here, with the whole
+    recipe; its unset fields take :data:`dagger_cli.recipe.DEFAULTS`. ``lines`` are the
+    data rows' line numbers in the source file, for messages (None: row numbers).
+    """
     if not header:
         raise InputError(f"{source}: no columns")
-    if decision is None:
-        decision = header[-1]
+    recipe = recipe.resolved()
+    decision = header[-1] if recipe.decision is None else recipe.decision
+    drop = recipe.drop or ()
+    bins = recipe.bins
+    thresholds = recipe.thresholds
     for col in [decision, *drop]:
         if col not in header:
             raise InputError(
@@ -349,17 +338,9 @@ def from_columns(
             )
     if decision in drop:
         raise InputError(f"{source}: the decision column {decision!r} cannot be dropped")
-    from .discretize import discretize, wide_columns
-
     skip = (decision, *drop)
     splits: dict = {}
-    if bins is not None and thresholds is not None:
-        raise InputError(
-            "give either bins (multiway intervals) or thresholds (binary splits), not both"
-        )
     if thresholds is not None:
-        from .thresholds import threshold_columns
-
         header, columns, splits, notes = threshold_columns(header, columns, thresholds, skip=skip)
     elif bins is not None:
         columns, notes = discretize(header, columns, bins, skip=skip)
@@ -378,8 +359,8 @@ def from_columns(
         decision_name=decision,
         decision=columns[header.index(decision)],
         decision_lines=lines,
-        missing=missing,
-        duplicates=duplicates,
+        missing=recipe.missing,
+        duplicates=recipe.duplicates,
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
         splits=splits,

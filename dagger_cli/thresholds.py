@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
-from .table import MISSING_MARKERS
+from .values import MISSING_MARKERS, parse_number
 
 #: Value of ``col<=t`` when the number is at most t, and when it is larger.
 YES = "yes"
@@ -71,8 +71,6 @@ class Threshold:
 
     def value_of(self, text: str) -> str | None:
         """The attribute's value for a raw cell (None if the cell is not a number)."""
-        from .table import parse_number
-
         number = parse_number(text) if isinstance(text, str) else _float(text)
         if number is None:
             return None

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .costs import MAX
+from .costs import COSTS, MAX, cost_record, evaluate
 from .errors import InputError
 from .fronts import pareto
+from .values import cell_text
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,15 +87,19 @@ class Tree:
     splits: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ evaluation
+    def _step(self, node: TreeNode, record: dict) -> TreeNode | None:
+        """The child a record goes to from split ``node`` (None: a value never seen there)."""
+        split = self.splits.get(node.attribute)
+        if split is None:
+            value = record[node.attribute]
+        else:  # a raw number that is not a number (missing) stops the walk like a new value
+            value = split.value_of(record[split.column])
+        return dict(node.children).get(value)
+
     def _route(self, record: dict) -> tuple[TreeNode, int]:
         node, depth = self.root, 0
         while not node.is_leaf:
-            split = self.splits.get(node.attribute)
-            if split is None:
-                value = record[node.attribute]
-            else:  # a raw number that is not a number (missing) stops the walk like a new value
-                value = split.value_of(record[split.column])
-            nxt = dict(node.children).get(value)
+            nxt = self._step(node, record)
             if nxt is None:  # a value never seen in this subtable: stop here
                 break
             node, depth = nxt, depth + 1
@@ -112,26 +117,39 @@ class Tree:
         return [self._route(r)[0].decision for r in recs]
 
     def costs(self, df=None) -> dict:
-        """Costs of the tree; on ``df`` (with the decision column) if given."""
+        """Costs of the tree (every cost of :data:`dagger_cli.costs.COSTS`, by column); on
+        ``df`` (with the decision column) if given.
+
+        On data, a node's rows are the rows of ``df`` that reach it, and a row stops where
+        :meth:`predict` stops: at a leaf, or at a split that never saw its value, which then
+        acts as a leaf for it (its misclassification counts there, its path ends there).
+        """
         if df is None:
             return dict(self.table_costs)
         self._check_columns(df, need_decision=True)
         recs = _string_records(df, self.input_columns() + (self.decision_name,))
-        tpl = mis = 0
+        passed: dict[int, int] = {}  # id(split node) -> rows that went on to a child
+        missed: dict[int, int] = {}  # id(node) -> rows that stopped there misclassified
         for r in recs:
-            leaf, depth = self._route(r)
-            tpl += depth
-            mis += leaf.decision != r[self.decision_name]
-        shape = structure_costs(self.root)
-        n = len(recs)
-        return {
-            "depth": shape["depth"],
-            "total_path_length": tpl,
-            "average_depth": tpl / n if n else 0.0,
-            "nodes": shape["nodes"],
-            "leaves": shape["leaves"],
-            "misclassifications": mis,
-        }
+            node = self.root
+            while not node.is_leaf:
+                nxt = self._step(node, r)
+                if nxt is None:
+                    break
+                passed[id(node)] = passed.get(id(node), 0) + 1
+                node = nxt
+            if node.decision != r[self.decision_name]:
+                missed[id(node)] = missed.get(id(node), 0) + 1
+
+        def value(cost, node):
+            mis = missed.get(id(node), 0)
+            if node.is_leaf:
+                return cost.leaf(mis)
+            kids = [value(cost, c) for _, c in node.children]
+            return cost.split(passed.get(id(node), 0), kids) + cost.leaf_mis * mis
+
+        values = {c.name: value(c, self.root) for c in COSTS.values()}
+        return cost_record(values, len(recs))
 
     def node_label(self, node: TreeNode) -> str:
         """What a split node tests: its attribute, or a threshold's numeric column."""
@@ -237,48 +255,16 @@ def _num(v):
 
 
 def _string_records(df, cols):
-    from .table import _cell
-
-    data = {c: [_cell(v) for v in df[c].tolist()] for c in cols}
+    data = {c: [cell_text(v) for v in df[c].tolist()] for c in cols}
     n = len(df)
     return [{c: data[c][i] for c in cols} for i in range(n)]
 
 
-def structure_costs(node: TreeNode) -> dict:
-    """depth, nodes and leaves of a tree from its structure."""
-    if node.is_leaf:
-        return {"depth": 0, "nodes": 1, "leaves": 1}
-    subs = [structure_costs(c) for _, c in node.children]
-    return {
-        "depth": 1 + max(s["depth"] for s in subs),
-        "nodes": 1 + sum(s["nodes"] for s in subs),
-        "leaves": sum(s["leaves"] for s in subs),
-    }
-
-
 def tree_costs(root: TreeNode, n_rows: int) -> dict:
-    """All costs of a tree on the table it was built for (every node knows its rows)."""
-
-    def walk(node, depth):
-        if node.is_leaf:
-            return depth * node.rows, node.rows - max(node.counts)
-        tpl = mis = 0
-        for _, c in node.children:
-            a, b = walk(c, depth + 1)
-            tpl += a
-            mis += b
-        return tpl, mis
-
-    tpl, mis = walk(root, 0)
-    shape = structure_costs(root)
-    return {
-        "total_path_length": tpl,
-        "average_depth": tpl / n_rows,
-        "misclassifications": mis,
-        "depth": shape["depth"],
-        "nodes": shape["nodes"],
-        "leaves": shape["leaves"],
-    }
+    """Every cost of :data:`dagger_cli.costs.COSTS` of a tree on the table it was built for
+    (every node knows its rows), by column, with the average depth
+    (:func:`dagger_cli.costs.cost_record`)."""
+    return cost_record({c.name: evaluate(c, root) for c in COSTS.values()}, n_rows)
 
 
 def _combine(cost, a, b):

@@ -24,6 +24,7 @@ from dagger_cli.thresholds import (
     threshold_columns,
 )
 from dagger_cli.trees import extract_tree
+from tests.conftest import needs_mirror
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda v: round(v, 3))
 
@@ -178,3 +179,13 @@ def test_predictions_on_raw_numbers_equal_routing_through_the_exported_tree():
     assert tree.predict(fresh) == expected
     # On the training rows the tree's own costs agree with a re-evaluation.
     assert tree.costs(df)["misclassifications"] == tree.costs()["misclassifications"]
+
+
+@needs_mirror
+def test_registered_datasets_take_thresholds_through_the_recipe():
+    from dagger_cli.datasets import load_table
+
+    zoo = load_table("zoo", thresholds="all")
+    legs = [a for a in zoo.attributes if a.startswith("legs")]
+    assert legs == ["legs<=1", "legs<=3", "legs<=4.5", "legs<=5.5", "legs<=7"]
+    assert all(zoo.splits[a].column == "legs" for a in legs)

@@ -1,0 +1,160 @@
+"""The preprocessing recipe: every choice that turns a raw table into a decision table.
+
+A :class:`Recipe` is one frozen value, validated once when it is made, that travels whole
+from the command line or the Python API to the table builder
+(:func:`dagger_cli.table.from_columns`). A new preprocessing option is one field here: no
+signature in between has to learn it, so none can drop it on the way (as ``--bins`` once was
+on registered datasets).
+
+A field left at None is *unset*. Recipes layer: :meth:`Recipe.over` fills a recipe's unset
+fields from another one, so a registered dataset's own recipe (its decision column, its
+identifier columns) sits under the user's, and :data:`DEFAULTS` (the paper authors'
+convention) under both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import InputError
+
+#: ``missing``: fill with the column's most common value, keep as a value ``?``, or refuse.
+MISSING_CHOICES = ("mode", "value", "error")
+#: ``duplicates``: merge equal rows (most common decision) or keep them all.
+DUPLICATES_CHOICES = ("merge", "keep")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to prepare a table; None means "not set here" (see :meth:`over`).
+
+    Parameters
+    ----------
+    decision : str, optional
+        The decision column (default: the last column; a registered dataset's own).
+    drop : sequence of str, optional
+        Columns dropped before anything else (stored as a tuple). An empty sequence is a
+        choice (drop nothing), unlike None.
+    missing : {"mode", "value", "error"}, optional
+        Missing values (:data:`dagger_cli.values.MISSING_MARKERS`): filled with the
+        column's most common value (default), kept as a value ``?`` of their own, or an error.
+    duplicates : {"merge", "keep"}, optional
+        Equal rows: merged into one row with the most common decision (default) or kept.
+    bins : int, optional
+        Discretize each numeric column with more than ``bins`` distinct values into ``bins``
+        equal-frequency intervals (at least 2).
+    thresholds : "all" or int, optional
+        Numeric columns become binary attributes ``col<=t``
+        (:mod:`dagger_cli.thresholds`): every midpoint between consecutive distinct values
+        ("all") or at most K per column at quantiles (K, at least 1; text such as "16" is
+        read as a number). Not together with ``bins``.
+
+    Raises
+    ------
+    InputError
+        For a value outside these choices, naming the field and what it accepts.
+
+    Examples
+    --------
+    >>> user = Recipe(bins=2)
+    >>> both = user.over(Recipe(decision="type", drop=["animal_name"]))
+    >>> both.decision, both.drop, both.missing, both.bins
+    ('type', ('animal_name',), None, 2)
+    >>> Recipe(missing="drop")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    dagger_cli.errors.InputError: unknown missing-value policy 'drop'; expected one of: ...
+    """
+
+    decision: str | None = None
+    drop: Sequence[str] | None = None  # a tuple once made
+    missing: str | None = None
+    duplicates: str | None = None
+    bins: int | None = None
+    thresholds: str | int | None = None
+
+    def __post_init__(self) -> None:
+        if self.decision is not None and not isinstance(self.decision, str):
+            raise InputError(f"the decision column must be a name, got {self.decision!r}")
+        if self.drop is not None:
+            drop = (self.drop,) if isinstance(self.drop, str) else tuple(self.drop)
+            bad = [c for c in drop if not isinstance(c, str)]
+            if bad:
+                raise InputError(f"columns to drop must be names, got {bad[0]!r}")
+            object.__setattr__(self, "drop", drop)
+        if self.missing is not None and self.missing not in MISSING_CHOICES:
+            raise InputError(
+                f"unknown missing-value policy {self.missing!r}; "
+                f"expected one of: {', '.join(MISSING_CHOICES)}"
+            )
+        if self.duplicates is not None and self.duplicates not in DUPLICATES_CHOICES:
+            raise InputError(
+                f"unknown duplicates policy {self.duplicates!r}; "
+                f"expected one of: {', '.join(DUPLICATES_CHOICES)}"
+            )
+        if self.bins is not None and (
+            isinstance(self.bins, bool) or not isinstance(self.bins, int) or self.bins < 2
+        ):
+            raise InputError(
+                f"the number of bins must be an integer of at least 2, got {self.bins!r}"
+            )
+        if self.thresholds is not None:
+            from .thresholds import parse_spec
+
+            object.__setattr__(self, "thresholds", parse_spec(self.thresholds))
+            if self.bins is not None:
+                raise InputError(
+                    "give either bins (multiway intervals) or thresholds (binary splits), not both"
+                )
+
+    def over(self, base: Recipe | None) -> Recipe:
+        """This recipe with its unset fields taken from ``base`` (its set fields win)."""
+        if base is None:
+            return self
+        return replace(
+            base, **{f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
+        )
+
+    def resolved(self) -> Recipe:
+        """This recipe over :data:`DEFAULTS`: every policy set (``decision`` may stay None,
+        meaning the last column)."""
+        return self.over(DEFAULTS)
+
+    @classmethod
+    def of(cls, recipe: Recipe | None = None, **options: Any) -> Recipe:
+        """``recipe`` (or an empty one) with the given fields replaced; None options are unset.
+
+        The keyword form of the Python API: ``from_csv(path, bins=3)`` is
+        ``from_csv(path, recipe=Recipe(bins=3))``.
+
+        >>> r = Recipe.of(Recipe(bins=3), missing="value", drop=None)
+        >>> r.drop, r.missing, r.bins
+        (None, 'value', 3)
+        """
+        unknown = sorted(set(options) - FIELDS)
+        if unknown:
+            raise TypeError(
+                f"unknown preprocessing option(s) {', '.join(unknown)}; "
+                f"the recipe has: {', '.join(sorted(FIELDS))}"
+            )
+        base = recipe if recipe is not None else cls()
+        return Recipe(**{k: v for k, v in options.items() if v is not None}).over(base)
+
+    @classmethod
+    def split(
+        cls, recipe: Recipe | None, kwargs: Mapping[str, Any]
+    ) -> tuple[Recipe, dict[str, Any]]:
+        """Separate a recipe's fields from other keyword arguments (e.g. a fetch's).
+
+        Returns the recipe built by :meth:`of` and the remaining arguments.
+        """
+        mine = {k: v for k, v in kwargs.items() if k in FIELDS}
+        rest = {k: v for k, v in kwargs.items() if k not in FIELDS}
+        return cls.of(recipe, **mine), rest
+
+
+#: The names of a recipe's fields.
+FIELDS = frozenset(f.name for f in fields(Recipe))
+#: The paper authors' convention: missing values filled with the mode, equal rows merged.
+DEFAULTS = Recipe(missing="mode", duplicates="merge")
