@@ -655,5 +655,106 @@ def prepare(table, recipe, output):
         _echo_err(f"wrote {tab.n_rows} rows x {len(header)} columns to {output}")
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("table")
+@table_options
+@click.option(
+    "--folds",
+    type=click.IntRange(min=2),
+    metavar="K",
+    help="K stratified folds: each fold's rows are held out from its training part.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fold assignment.")
+@click.option(
+    "--test",
+    "test_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Instead of folds: train on all of TABLE and hold out this CSV's rows.",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    metavar="D",
+    help="Only trees of depth at most D.",
+)
+@click.option(
+    "--x",
+    "x_cost",
+    type=click.Choice(["total-path-length", "depth", "nodes", "leaves"]),
+    default="total-path-length",
+    show_default=True,
+    help="The cost traded against misclassifications.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the CSV here (default: stdout).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH",
+    help="Draw training and held-out error rates against x (png, svg or pdf).",
+)
+@click.option(
+    "--max-subtables",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Stop with a message if a DAG has more than N subtables.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Nothing on stderr but errors.")
+def validate(
+    table, recipe, folds, seed, test_file, max_depth, x_cost, output, plot, max_subtables, quiet
+):
+    """Held-out error along the front: K stratified folds of TABLE, or a --test file.
+
+    For every fold, the front on its training part and, for each point, the tree's errors
+    on the held-out rows. CSV columns: fold, the x cost (and average_depth),
+    misclassifications (training), train_rows, heldout_rows, heldout_errors.
+    """
+    from . import validate as val
+    from .output import atomic_write
+
+    if (folds is None) == (test_file is None):
+        raise InputError("give either --folds K or --test FILE")
+    # Held-out rows are all counted, so training rows are too: equal rows stay unless the
+    # user asks for merging (training error rates then compare with held-out ones).
+    from .recipe import Recipe
+
+    raw = val.read_raw(table, Recipe.of(recipe, duplicates=recipe.duplicates or "keep"))
+    test = val.read_raw(test_file, file_only=True) if test_file is not None else None
+    results = val.validate(
+        raw,
+        folds=folds,
+        seed=seed,
+        test=test,
+        x=x_cost,
+        max_depth=max_depth,
+        max_subtables=max_subtables,
+    )
+    text = val.results_csv(results)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write(output, text)
+        if not quiet:
+            _echo_err(
+                f"wrote {text.count(chr(10)) - 1} point(s) of {len(results)} fold(s) to {output}"
+            )
+    if plot is not None:
+        from .plots import PlotError, plot_validation, save_figure
+
+        cap = "" if max_depth is None else f", depth <= {max_depth}"
+        how = f"{folds}-fold validation" if folds else f"held out: {test_file.name}"
+        fig = plot_validation(results, title=f"{raw.name}: {how}{cap}")
+        try:
+            save_figure(fig, plot)
+        except PlotError as err:
+            raise InputError(str(err)) from None
+        if not quiet:
+            _echo_err(f"wrote {plot}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

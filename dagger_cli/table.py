@@ -255,25 +255,31 @@ class DecisionTable:
         """
         recipe = Recipe.of(recipe, **options)
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise InputError(
-                f"{path}: no such file. Give a CSV path or a registered dataset name "
-                "(see `dagger datasets`)."
-            ) from None
-        except IsADirectoryError:
-            raise InputError(f"{path}: is a directory, expected a CSV file") from None
-        except UnicodeDecodeError as err:
-            raise InputError(
-                f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
-            ) from None
-        except OSError as err:
-            raise InputError(f"{path}: cannot read ({err.strerror})") from None
-        names, columns, lines = parse_csv_text(text, str(path), header=header)
+        names, columns, lines = read_csv(path, header=header)
         return from_columns(
             names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
         )
+
+
+def read_csv(path, header: Sequence[str] | None = None):
+    """A CSV file's (names, columns, line numbers of the data rows), or a clear InputError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(
+            f"{path}: no such file. Give a CSV path or a registered dataset name "
+            "(see `dagger datasets`)."
+        ) from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a CSV file") from None
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
+        ) from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    return parse_csv_text(text, str(path), header=header)
 
 
 def parse_csv_text(text: str, source: str, header: Sequence[str] | None = None):
