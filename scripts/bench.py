@@ -5,6 +5,7 @@ baseline measured in the same run (the machines are shared and noisy).
 
     python scripts/bench.py [--runs 5] [--tables zoo,lymphography,...] [--no-baseline]
                             [--no-process] [--scaling/--no-scaling] [--out out/bench]
+                            [--only sklearn]
 """
 
 from __future__ import annotations
@@ -340,6 +341,59 @@ def check_targets(rows, results):
         print("\n".join(lines))
 
 
+#: The estimator's speed targets (issue 13): (parameters, seconds) on breast cancer.
+SKLEARN_TARGETS = [
+    ({"max_depth": 3, "thresholds": 16}, 5.0),
+    ({"max_depth": 2, "thresholds": "all"}, 10.0),
+]
+
+
+def bench_sklearn(runs):
+    """DaggerTreeClassifier.fit on breast cancer (569 x 30 numeric), the issue's two settings.
+
+    Median wall time of ``runs`` fits after one warm-up fit (the compiled kernels loaded), with
+    the front's size, the tree's training errors beside CART's at the same depth, and the
+    target for each."""
+    try:
+        from sklearn.datasets import load_breast_cancer
+        from sklearn.tree import DecisionTreeClassifier
+    except ImportError:
+        print("sklearn bench: scikit-learn is not installed (pip install dagger-cli[sklearn])")
+        return []
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    print(
+        f"DaggerTreeClassifier.fit on breast cancer ({X.shape[0]} x {X.shape[1]} numeric), "
+        f"median of {runs}:",
+        flush=True,
+    )
+    DaggerTreeClassifier(max_depth=1, thresholds=2).fit(X, y)  # warm: load the kernels
+    out = []
+    for params, target in SKLEARN_TARGETS:
+        t, clf = median_time(lambda p=params: DaggerTreeClassifier(**p).fit(X, y), runs)
+        errors = int((clf.predict(X) != y).sum())
+        cart = DecisionTreeClassifier(max_depth=params["max_depth"], random_state=0).fit(X, y)
+        cart_errors = int((cart.predict(X) != y).sum())
+        row = {
+            "params": params,
+            "seconds": t,
+            "attributes": clf.table_.n_attributes,
+            "front": len(clf.front_),
+            "errors": errors,
+            "cart_errors": cart_errors,
+            "target_s": target,
+        }
+        out.append(row)
+        print(
+            f"  {params}: {t:.2f} s, {row['attributes']} threshold attributes, "
+            f"{row['front']} front points; training errors {errors} (CART {cart_errors}); "
+            f"[{'met' if t <= target else 'NOT MET'}] <= {target:.0f} s",
+            flush=True,
+        )
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -351,10 +405,19 @@ def main():
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--out", type=Path, default=REPO / "out" / "bench")
+    ap.add_argument(
+        "--only", choices=["sklearn"], help="run only this section (sklearn: the estimator)"
+    )
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
+        return
+    if args.only == "sklearn":
+        rows = bench_sklearn(args.runs)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "sklearn.json").write_text(json.dumps(rows, indent=2))
+        print(f"wrote {args.out / 'sklearn.json'}")
         return
     import numba
 
@@ -373,10 +436,17 @@ def main():
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
     check_targets(rows, results)
+    estimator = bench_sklearn(args.runs)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(
         json.dumps(
-            {"bandwidth_bytes_per_s": bandwidth, "tables": rows, "scaling": results}, indent=2
+            {
+                "bandwidth_bytes_per_s": bandwidth,
+                "tables": rows,
+                "scaling": results,
+                "sklearn": estimator,
+            },
+            indent=2,
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
