@@ -17,6 +17,9 @@ most ``max_depth``, and the estimator keeps the tree of one point: by default th
 misclassifications (ties: the least ``x``); or G(K), F(N), or the least
 ``misclassifications + alpha * x``.
 
+Missing values (NaN, None) are refused, in fit and predict: fill them first (e.g.
+``sklearn.impute.SimpleImputer``).
+
 Prediction routes each row down the tree on its raw values. A row whose value at a split is
 one the training rows of that node never had (an unseen category, or any value of a nominal
 numeric column that was not there) stops at that node and gets its most common training class
@@ -246,6 +249,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         """A nominal column's values as the strings the tree stores."""
         if self._kinds[j] == "numeric":
             return [format_threshold(v) for v in _numbers(column)]
+        if any(v is None for v in column):
+            raise ValueError(
+                f"Input X contains None (column {self._names()[j]!r}); fill missing values "
+                "first (e.g. sklearn.impute.SimpleImputer)"
+            )
         return [str(v) for v in column]
 
     # ------------------------------------------------------------------ predict

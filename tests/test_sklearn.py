@@ -217,3 +217,12 @@ def test_deterministic():
     b = DaggerTreeClassifier(**SMALL).fit(X, y)
     assert a.tree_.to_text() == b.tree_.to_text()
     assert a.front_.points() == b.front_.points()
+
+
+def test_missing_values_are_refused():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", None, "x"]})
+    with pytest.raises(ValueError, match="None|NaN"):
+        DaggerTreeClassifier(**SMALL).fit(df, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        DaggerTreeClassifier(**SMALL).fit([[1.0], [np.nan]], [0, 1])
