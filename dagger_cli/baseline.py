@@ -28,51 +28,69 @@ PAPER_MAX_LAMBDA = 2000
 
 
 class _Walker:
-    """Memoised recursion over row sets shared by the plain engines."""
+    """Memoised recursion over (row set, remaining depth) shared by the plain engines.
+
+    The remaining depth ``r`` is None without a depth cap; at ``r == 0`` a subtable gets
+    its leaf only, and its children are solved with ``r - 1``. DAG statistics count each
+    row set once: a row set is expanded (bundles, edges) if some visit could split it."""
 
     def __init__(self, table, max_subtables=None):
         self.codes = table.codes
         self.dec = table.decisions
         self.n_dec = len(table.decision_values)
-        self.memo: dict[bytes, object] = {}
+        self.memo: dict[tuple, object] = {}
+        self.expanded: dict[bytes, bool] = {}  # row set -> bundles counted
         self.bundles = 0
         self.edges = 0
-        self.terminal = 0
         self.max_subtables = max_subtables
 
     def leaf_stats(self, rows):
         counts = np.bincount(self.dec[rows], minlength=self.n_dec)
         return int(rows.size - counts.max())
 
-    def solve(self, rows):
-        key = rows.tobytes()
+    def splittable(self, rows):
+        """Some attribute is not constant on the rows."""
+        block = self.codes[:, rows]
+        return bool((block != block[:, :1]).any())
+
+    def solve(self, rows, r=None):
+        rows_key = rows.tobytes()
+        key = (rows_key, r)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        if self.max_subtables is not None and len(self.memo) >= self.max_subtables:
-            raise LimitError(
-                f"more than {self.max_subtables} subtables; raise --max-subtables or use a smaller table"
-            )
+        if rows_key not in self.expanded:
+            if self.max_subtables is not None and len(self.expanded) >= self.max_subtables:
+                raise LimitError(
+                    f"more than {self.max_subtables} subtables; raise --max-subtables or use a "
+                    "smaller table"
+                )
+            self.expanded[rows_key] = False
         mis = self.leaf_stats(rows)
         splits = []
-        if mis > 0:
+        if mis > 0 and r != 0:
+            count = not self.expanded[rows_key]
             for a in range(self.codes.shape[0]):
                 vals = self.codes[a, rows]
                 if (vals == vals[0]).all():
                     continue
-                self.bundles += 1
+                self.bundles += count
                 children = []
                 for v in np.unique(vals):
-                    children.append(self.solve(rows[vals == v]))
-                    self.edges += 1
+                    children.append(self.solve(rows[vals == v], None if r is None else r - 1))
+                    self.edges += count
                 splits.append(children)
-        if not splits:
-            self.terminal += 1
-        result = self.node_value(rows.size, mis, splits)
+            self.expanded[rows_key] = bool(splits)
+        split = bool(splits) if r != 0 else mis > 0 and self.splittable(rows)
+        result = self.node_value(rows.size, mis, splits, split)
         self.memo[key] = result
         return result
 
-    def node_value(self, n, mis, splits):  # pragma: no cover - abstract
+    @property
+    def terminal(self) -> int:
+        return sum(not e for e in self.expanded.values())
+
+    def node_value(self, n, mis, splits, split):  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -88,10 +106,10 @@ class _ParetoWalker(_Walker):
             return np.maximum(a[:, None], b[None, :]).ravel()
         return (a[:, None] + b[None, :]).ravel()
 
-    def node_value(self, n, mis, splits):
+    def node_value(self, n, mis, splits, split):
         cx, cy = self.cx, self.cy
-        xs, ys = [], []
-        if not self.exact_only or mis == 0 or not splits:
+        xs, ys = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+        if not self.exact_only or mis == 0 or not split:
             xs.append(np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64))
             ys.append(np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64))
         for children in splits:
@@ -126,7 +144,7 @@ class _PaperWalker(_Walker):
             np.minimum(h[k:], f[k] + g[: size - k], out=h[k:])
         return h
 
-    def node_value(self, n, mis, splits):
+    def node_value(self, n, mis, splits, split):
         f = np.full(self.size, mis, dtype=np.int64)
         for children in splits:
             acc = children[0]
@@ -140,12 +158,13 @@ class _PaperWalker(_Walker):
         return f
 
 
-def baseline_front(table, x: Cost, y: Cost, max_subtables=None, exact_only=False):
-    """Front and DAG statistics by the plain recursion. Returns (xs, ys, stats dict)."""
+def baseline_front(table, x: Cost, y: Cost, max_subtables=None, exact_only=False, max_depth=None):
+    """Front and DAG statistics by the plain recursion, over the trees of depth at most
+    ``max_depth`` if given. Returns (xs, ys, stats dict)."""
     walker = _ParetoWalker(table, x, y, max_subtables, exact_only)
     rows = np.arange(table.n_rows, dtype=np.int32)
     with _deep_recursion(table.n_attributes):
-        fx, fy = walker.solve(rows)
+        fx, fy = walker.solve(rows, max_depth)
     return fx, fy, _stats(walker)
 
 
@@ -170,10 +189,11 @@ def paper_front(table, max_subtables=None):
 
 def _stats(walker):
     return {
-        "subtables": len(walker.memo),
+        "subtables": len(walker.expanded),
         "terminal": walker.terminal,
         "bundles": walker.bundles,
         "edges": walker.edges,
+        "subproblems": len(walker.memo),
     }
 
 

@@ -202,6 +202,13 @@ def pair_options(func):
             "several decisions is a leaf only if nothing splits it); makes depth "
             "vs total-path-length informative.",
         ),
+        click.option(
+            "--max-depth",
+            type=click.IntRange(min=0),
+            metavar="D",
+            help="Only trees of depth at most D (a single leaf has depth 0): the front "
+            "over those trees, computed over the subtables reachable within D splits.",
+        ),
     ]
     for opt in reversed(opts):
         func = opt(func)
@@ -341,6 +348,7 @@ def relate(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     output,
     fmt,
     stats,
@@ -375,6 +383,7 @@ def relate(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        max_depth=max_depth,
     )
     front = rel.front
     queries = {}
@@ -401,7 +410,7 @@ def relate(
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
 
-        points = greedy_points(tab, x_cost, y_cost)
+        points = greedy_points(tab, x_cost, y_cost, max_depth=max_depth)
         comparison = compare(front, points)
     written = []
     if output is not None:
@@ -441,11 +450,20 @@ def relate(
             _echo_err(out.stats_text(st))
     elif fmt == "json":
         doc = out.front_json(
-            shown, table=tab, stats=st, engine=engine, queries=queries or None, greedy=comparison
+            shown,
+            table=tab,
+            stats=st,
+            engine=engine,
+            queries=queries or None,
+            greedy=comparison,
+            max_depth=max_depth,
         )
         click.echo(doc, nl=False)
     else:
-        click.echo(out.front_text(shown, table=tab, stats=st, queries=queries), nl=False)
+        click.echo(
+            out.front_text(shown, table=tab, stats=st, queries=queries, max_depth=max_depth),
+            nl=False,
+        )
         if comparison is not None:
             click.echo(comparison_text(front, points), nl=False)
 
@@ -494,6 +512,7 @@ def tree(
     max_mis,
     max_tpl,
     exact_only,
+    max_depth,
     fmt,
     output,
     max_subtables,
@@ -528,6 +547,7 @@ def tree(
         max_memory=max_memory,
         progress=not quiet,
         exact_only=exact_only,
+        max_depth=max_depth,
     )
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}

@@ -16,6 +16,7 @@ algorithm, total path length vs misclassifications only, small tables only).
 from __future__ import annotations
 
 import contextlib
+import enum
 import mmap
 import sys
 import threading
@@ -34,23 +35,44 @@ BUDGET = 4_000_000
 SEED = 20121129  # fixed: row keys, hence everything, are reproducible
 
 
+class Status(enum.IntEnum):
+    """What a resumable kernel returns (the constants of the same names in ``fast``)."""
+
+    DONE = 0  #: finished
+    BUDGET_SPENT = 1  #: its work budget is spent: report progress, call again
+    MUST_GROW = 2  #: an array must grow (sizes in ``needs``), then call again
+    TOO_MANY_NODES = 3  #: more subtables than --max-subtables
+    FRONT_TOO_LONG = 4  #: a front longer than its proven bound (a bug)
+
+
 @dataclass(frozen=True)
 class DagStats:
     """Size of the DAG Δ(T): separable subtables (nodes), terminal nodes (no bundle),
-    bundles (one per non-constant attribute of a non-terminal node) and edges."""
+    bundles (one per non-constant attribute of a non-terminal node) and edges.
+
+    Under a depth cap D (``max_depth``) only what is reachable within D splits is built:
+    a subtable at depth D is terminal (its leaf only); ``subproblems`` counts the
+    (subtable, remaining depth) pairs whose fronts were computed (uncapped: one per
+    subtable)."""
 
     subtables: int
     terminal: int
     bundles: int
     edges: int
+    subproblems: int
+    max_depth: int | None = None
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "subtables": self.subtables,
             "terminal": self.terminal,
             "bundles": self.bundles,
             "edges": self.edges,
+            "subproblems": self.subproblems,
         }
+        if self.max_depth is not None:
+            out["max_depth"] = self.max_depth
+        return out
 
 
 @dataclass(eq=False)
@@ -62,12 +84,19 @@ class Dag:
     bundles ``node_bundle_start[i]:node_bundle_start[i + 1]``; bundle ``b`` splits on
     attribute ``bundle_attr[b]`` into the children
     ``edge_child[bundle_edge_start[b]:bundle_edge_start[b + 1]]`` (value order).
+    ``node_split[i]`` is 1 if some attribute splits an impure node (its rows are not all
+    equal), ``node_level[i]`` its least depth in a tree (breadth-first discovery) and
+    ``node_attr_len[i]`` its number of candidate attributes (a bound on its subtrees'
+    depth). Under a depth cap ``max_depth`` nodes of that level have no bundles.
     """
 
     node_start: np.ndarray
     node_size: np.ndarray
     node_mis: np.ndarray
     node_major: np.ndarray
+    node_split: np.ndarray
+    node_level: np.ndarray
+    node_attr_len: np.ndarray
     node_bundle_start: np.ndarray
     row_pool: np.ndarray
     bundle_attr: np.ndarray
@@ -75,6 +104,7 @@ class Dag:
     edge_child: np.ndarray
     terminal: int
     n_attributes: int
+    max_depth: int | None = None
 
     @property
     def stats(self) -> DagStats:
@@ -83,7 +113,19 @@ class Dag:
             int(self.terminal),
             int(self.bundle_attr.size),
             int(self.edge_child.size),
+            int(self.node_size.size),
+            self.max_depth,
         )
+
+    def subproblem_counts(self) -> np.ndarray:
+        """Per node, how many (node, remaining depth r) subproblems its front needs:
+        r = 0 .. R with R = D - level, at most its candidate attributes (no subtree is
+        deeper), 0 for a node without bundles (its leaf is its only tree)."""
+        if self.max_depth is None:
+            return np.ones(self.node_size.size, dtype=np.int64)
+        top = np.minimum(self.max_depth - self.node_level.astype(np.int64), self.node_attr_len)
+        has = self.node_bundle_start[1:] > self.node_bundle_start[:-1]
+        return np.where(has, np.maximum(top, 0), 0).astype(np.int64) + 1
 
     def rows(self, node: int) -> np.ndarray:
         s = self.node_start[node]
@@ -103,6 +145,9 @@ class Dag:
                 self.node_size,
                 self.node_mis,
                 self.node_major,
+                self.node_split,
+                self.node_level,
+                self.node_attr_len,
                 self.node_bundle_start,
                 self.row_pool,
                 self.bundle_attr,
@@ -114,17 +159,36 @@ class Dag:
 
 @dataclass(eq=False)
 class FrontStore:
-    """Every node's Pareto front: points ``fref[i, 0]:fref[i, 0] + fref[i, 1]`` of
+    """Every subproblem's Pareto front: points ``fref[s, 0]:fref[s, 0] + fref[s, 1]`` of
     ``fxy`` (one (x, y) row per point); ``fch`` is the local bundle index that made the
-    point (-1: leaf)."""
+    point (-1: leaf). Uncapped, subproblem ``s`` is node ``s``; under a depth cap node
+    ``i``'s subproblems are ``sub_start[i] + r``, r = 0 .. its count - 1 (remaining
+    depth r; the top one stands for any larger r)."""
 
     fref: np.ndarray
     fxy: np.ndarray
     fch: np.ndarray
+    sub_start: np.ndarray | None = None
 
-    def front(self, node: int):
-        s = self.fref[node, 0]
-        e = s + self.fref[node, 1]
+    def subproblem(self, node: int, r: int | None = None) -> int:
+        """The subproblem of ``node`` with remaining depth ``r`` (None: the largest)."""
+        if self.sub_start is None:
+            return node
+        s0, s1 = int(self.sub_start[node]), int(self.sub_start[node + 1])
+        return s1 - 1 if r is None else s0 + min(r, s1 - s0 - 1)
+
+    def subproblem_depth(self, node: int) -> int | None:
+        """The remaining depth of ``node``'s top subproblem (None uncapped)."""
+        if self.sub_start is None:
+            return None
+        return int(self.sub_start[node + 1] - self.sub_start[node]) - 1
+
+    def front(self, node: int, r: int | None = None):
+        """x, y and bundle index of the points of ``node``'s front at remaining depth
+        ``r`` (None: the largest it has)."""
+        sub = self.subproblem(node, r)
+        s = self.fref[sub, 0]
+        e = s + self.fref[sub, 1]
         return self.fxy[s:e, 0], self.fxy[s:e, 1], self.fch[s:e]
 
 
@@ -139,6 +203,7 @@ class Relation:
     seconds: float
     dag: Dag | None = None
     store: FrontStore | None = None
+    max_depth: int | None = None
 
 
 class Progress:
@@ -277,8 +342,11 @@ def build_dag(
     max_subtables: int | None = None,
     max_memory: int | None = None,
     progress: Progress | None = None,
+    max_depth: int | None = None,
 ) -> Dag:
-    """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`)."""
+    """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`); with
+    ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
+    not expanded)."""
     from . import fast
 
     progress = progress or Progress(False)
@@ -297,6 +365,13 @@ def build_dag(
     cbits = max(1, int(n).bit_length())
     cmask = np.uint64((1 << cbits) - 1)
     key2 = (key2 << np.uint64(cbits)) | np.uint64(1)
+    # The number of each row's distinct attribute row: some attribute splits a subtable
+    # iff its rows have two of them (one pass over its rows, even where it is not expanded).
+    if n:
+        rclass = np.unique(codes.T, axis=0, return_inverse=True)[1].astype(np.int32).ravel()
+    else:
+        rclass = np.zeros(0, np.int32)
+    max_level = fast.NO_CAP if max_depth is None else int(max_depth)
 
     cap = 1024
     a = GrowableArrays(
@@ -307,6 +382,8 @@ def build_dag(
             "node_attr_len": (cap, np.int32),
             "node_mis": (cap, np.int32),
             "node_major": (cap, np.int32),
+            "node_split": (cap, np.int8),
+            "node_level": (cap, np.int32),
             "node_bundle_start": (cap + 1, np.int64),
             "row_pool": (max(4 * n, 1024), np.int32),
             "attr_pool": (max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
@@ -339,6 +416,7 @@ def build_dag(
     a["node_size"][0] = n
     a["row_pool"][:n] = np.arange(n, dtype=np.int32)
     a["node_attr_len"][0] = m
+    a["node_level"][0] = 0
     a["attr_pool"][:m] = np.arange(m)
     fast._ht_insert(
         ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)), 0
@@ -355,6 +433,8 @@ def build_dag(
         "node_attr_len",
         "node_mis",
         "node_major",
+        "node_split",
+        "node_level",
     )
     first = progress.first_call()
     while True:
@@ -374,6 +454,10 @@ def build_dag(
                 a["node_attr_len"],
                 a["node_mis"],
                 a["node_major"],
+                a["node_split"],
+                a["node_level"],
+                rclass,
+                max_level,
                 a["node_bundle_start"],
                 a["row_pool"],
                 a["attr_pool"],
@@ -401,12 +485,12 @@ def build_dag(
             )
         first = contextlib.nullcontext()
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
-        if status == 3:
+        if status == Status.TOO_MANY_NODES:
             raise LimitError(
                 f"the DAG has more than {max_subtables:,} subtables (--max-subtables); stopped after "
                 f"processing {done:,} of {nodes:,} discovered. {_estimate(done, nodes)}"
             )
-        if status == 2:
+        if status == Status.MUST_GROW:
             nb = int(counters[fast.C_BUNDLES])
             if needs[fast.N_NODES]:
                 for k in node_keys:
@@ -446,7 +530,7 @@ def build_dag(
                 f"{_estimate(done, nodes)}"
             )
         progress.update("subtables", done, None)
-        if status == 0:
+        if status == Status.DONE:
             break
     nodes = int(counters[fast.C_NODES])
     nb = int(counters[fast.C_BUNDLES])
@@ -458,6 +542,9 @@ def build_dag(
         node_size=a["node_size"][:nodes],
         node_mis=a["node_mis"][:nodes],
         node_major=a["node_major"][:nodes],
+        node_split=a["node_split"][:nodes],
+        node_level=a["node_level"][:nodes],
+        node_attr_len=a["node_attr_len"][:nodes],
         node_bundle_start=a["node_bundle_start"][: nodes + 1],
         row_pool=a["row_pool"][:rows_used],
         bundle_attr=a["bundle_attr"][:nb],
@@ -465,6 +552,7 @@ def build_dag(
         edge_child=a["edge_child"][:ne],
         terminal=int(counters[fast.C_TERMINAL]),
         n_attributes=m,
+        max_depth=max_depth,
     )
 
 
@@ -487,15 +575,33 @@ def compute_fronts(
     max_memory: int | None = None,
     exact_only: bool = False,
 ) -> FrontStore:
-    """Every node's Pareto front, smallest subtables first (a topological order)."""
+    """Every subproblem's Pareto front, smallest subtables first (a topological order).
+
+    Uncapped, a subproblem is a node. Under the DAG's depth cap it is (node, remaining
+    depth r), r = 0 .. R (:meth:`Dag.subproblem_counts`), computed together in ascending
+    r; (i, 0) is the leaf and (i, r) combines the children's (c, r - 1)."""
     from . import fast
 
     progress = progress or Progress(False)
     nodes = dag.node_size.size
-    order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
+    by_size = np.argsort(dag.node_size, kind="stable").astype(np.int64)
+    capped = dag.max_depth is not None
+    if capped:
+        counts = dag.subproblem_counts()
+        sub_start = np.zeros(nodes + 1, np.int64)
+        np.cumsum(counts, out=sub_start[1:])
+        per = counts[by_size]
+        ord_node = np.repeat(by_size, per)
+        ends = np.cumsum(per)
+        ord_r = np.arange(ord_node.size, dtype=np.int64) - np.repeat(ends - per, per)
+    else:
+        sub_start = np.zeros(1, np.int64)
+        ord_node = by_size
+        ord_r = np.full(nodes, fast.NO_CAP, np.int64)
+    subs = ord_node.size
     params = np.array(x_cost.params() + y_cost.params() + (int(exact_only),), dtype=np.int64)
-    fref = np.zeros((nodes, 2), np.int64)
-    cap = max(2 * nodes, 1024)
+    fref = np.zeros((subs, 2), np.int64)
+    cap = max(2 * subs, 1024)
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     first = progress.first_call()
@@ -503,12 +609,16 @@ def compute_fronts(
         needs = np.zeros(1, np.int64)
         with first:
             status = fast.fronts(
-                order,
+                ord_node,
+                ord_r,
                 dag.node_size,
                 dag.node_mis,
+                dag.node_split,
                 dag.node_bundle_start,
                 dag.bundle_edge_start,
                 dag.edge_child,
+                sub_start,
+                capped,
                 params,
                 dag.n_attributes,
                 fref.reshape(-1),
@@ -519,9 +629,9 @@ def compute_fronts(
                 BUDGET,
             )
         first = contextlib.nullcontext()
-        if status == 4:
+        if status == Status.FRONT_TOO_LONG:
             raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
-        if status == 2:
+        if status == Status.MUST_GROW:
             need = int(needs[0])
             used = int(counters[1])
             pool.grow("fxy", 2 * need, 2 * used)
@@ -529,13 +639,20 @@ def compute_fronts(
             if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
                 raise LimitError(
                     f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
-                    f"{int(counters[0]):,} of {nodes:,} subtables"
+                    f"{int(counters[0]):,} of {subs:,} subproblems"
                 )
-        progress.update("fronts", int(counters[0]), nodes)
-        if status == 0:
+        progress.update(
+            "fronts", int(counters[0]), subs, unit="subproblems" if capped else "subtables"
+        )
+        if status == Status.DONE:
             break
     used = int(counters[1])
-    return FrontStore(fref, pool["fxy"][: 2 * used].reshape(-1, 2), pool["fch"][:used])
+    return FrontStore(
+        fref,
+        pool["fxy"][: 2 * used].reshape(-1, 2),
+        pool["fch"][:used],
+        sub_start if capped else None,
+    )
 
 
 def relate(
@@ -548,8 +665,10 @@ def relate(
     max_memory=None,
     progress: bool = False,
     exact_only: bool = False,
+    max_depth: int | None = None,
 ) -> Relation:
-    """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``.
+    """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
+    (of depth at most ``max_depth``, if given).
 
     Parameters
     ----------
@@ -567,10 +686,26 @@ def relate(
         Only trees without avoidable misclassifications: a subtable with several decisions
         is a leaf only if no attribute splits it (on a merged table: trees with µ = 0).
         Makes pairs such as depth vs total path length informative.
+    max_depth : int, optional
+        Only trees of depth at most ``max_depth`` (a single leaf has depth 0). A cap of at
+        least the number of attributes changes nothing (no tree is deeper). Exact trees
+        only (``exact_only``) under a cap may be none: :class:`InputError`.
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    if max_depth is not None:
+        if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
+            raise InputError(f"max_depth must be an integer >= 0, got {max_depth!r}")
+        if max_depth < 0:
+            raise InputError(f"max_depth must be >= 0, got {max_depth}")
+        if engine == "paper":
+            raise InputError(
+                "the paper engine has no depth cap (--max-depth); use --engine fast or baseline"
+            )
+        max_depth = int(max_depth)
+    # No tree is deeper than the number of attributes: such a cap is no cap.
+    cap = max_depth if max_depth is not None and max_depth < table.n_attributes else None
     max_memory = parse_size(max_memory)
     t0 = time.perf_counter()
     prog = Progress(progress)
@@ -578,20 +713,26 @@ def relate(
     try:
         if engine == "fast":
             dag = build_dag(
-                table, max_subtables=max_subtables, max_memory=max_memory, progress=prog
+                table,
+                max_subtables=max_subtables,
+                max_memory=max_memory,
+                progress=prog,
+                max_depth=cap,
             )
             store = compute_fronts(
                 dag, cx, cy, progress=prog, max_memory=max_memory, exact_only=exact_only
             )
             fx, fy, _ = store.front(0)
             stats = dag.stats
+            if cap is not None:
+                stats = DagStats(**{**stats.__dict__, "subproblems": int(store.fref.shape[0])})
         elif engine == "baseline":
             from .baseline import baseline_front
 
             fx, fy, st = baseline_front(
-                table, cx, cy, max_subtables=max_subtables, exact_only=exact_only
+                table, cx, cy, max_subtables=max_subtables, exact_only=exact_only, max_depth=cap
             )
-            stats = DagStats(**st)
+            stats = DagStats(**st, max_depth=cap)
         else:
             if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
                 raise InputError(
@@ -607,6 +748,12 @@ def relate(
             stats = DagStats(**st)
     finally:
         prog.close()
+    if len(fx) == 0:
+        raise InputError(
+            f"no tree of depth <= {max_depth} has no avoidable misclassifications "
+            "(--exact-only): some impure subtable at that depth can still be split; "
+            "raise --max-depth or drop --exact-only"
+        )
     front = Front(cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.n_rows)
     return Relation(
         table=table,
@@ -616,4 +763,5 @@ def relate(
         seconds=time.perf_counter() - t0,
         dag=dag,
         store=store,
+        max_depth=max_depth,
     )

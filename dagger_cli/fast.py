@@ -38,6 +38,11 @@ from numba.extending import intrinsic
 MAXK = 1
 INF = np.iinfo(np.int64).max
 
+# What the resumable kernels return (engine.Status names them on the Python side).
+DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG = range(5)
+#: The remaining depth of an uncapped subproblem ("infinite").
+NO_CAP = 1 << 30
+
 # Indices into the discovery counters array.
 (
     C_NODES,
@@ -134,6 +139,9 @@ def _scan_node(
     node_attr_len,
     node_mis,
     node_major,
+    node_split,
+    rclass,
+    expand,
     row_pool,
     attr_pool,
     b_k,
@@ -150,9 +158,11 @@ def _scan_node(
     cand,
 ):
     """Phase A for node ``i`` (slot ``t`` of the batch): its leaf (most common decision,
-    smallest on a tie; misclassified rows) and, if impure, the key sums of every child of
-    every non-constant candidate attribute, in attribute then value order. Touches only
-    node ``i``'s entries and slot ``t``'s buffer ranges, so nodes can run in parallel."""
+    smallest on a tie; misclassified rows), whether some attribute splits it (its rows
+    are not all equal: ``rclass`` numbers the distinct attribute rows) and, if impure
+    and ``expand`` (it is above the depth cap), the key sums of every child of every
+    non-constant candidate attribute, in attribute then value order. Touches only node
+    ``i``'s entries and slot ``t``'s buffer ranges, so nodes can run in parallel."""
     s = node_start[i]
     n = node_size[i]
     rows = row_pool[s : s + n]
@@ -166,8 +176,16 @@ def _scan_node(
     mis = n - dcount[best]
     node_major[i] = best
     node_mis[i] = mis
-    k = 0
+    split = 0
     if mis > 0:
+        c0 = rclass[rows[0]]
+        for r in rows:
+            if rclass[r] != c0:
+                split = 1
+                break
+    node_split[i] = split
+    k = 0
+    if split and expand:
         # One pass over the rows accumulates, for every candidate attribute and value,
         # both key sums (key2's low bits count the rows). A row's keys are loaded once
         # and the attributes' accumulators are independent.
@@ -251,6 +269,10 @@ def discover(
     node_attr_len,
     node_mis,
     node_major,
+    node_split,
+    node_level,
+    rclass,
+    max_level,
     node_bundle_start,
     row_pool,
     attr_pool,
@@ -283,8 +305,13 @@ def discover(
     numbered and given room, bundles and edges written; (C, parallel) the new children's
     rows written. Node numbers and row order do not depend on the number of threads.
 
-    Returns 0 done, 1 budget spent, 2 an array must grow (sizes in ``needs``; phase B
-    resumes where it stopped), 3 more than ``max_nodes`` subtables.
+    A node's level (``node_level``, the root's 0) is the level of the node that discovered
+    it plus one: breadth-first, that is its least depth in any tree. Only nodes of level
+    below ``max_level`` (the depth cap, else larger than any level) are expanded; the
+    others get their leaf only.
+
+    Returns DONE, BUDGET_SPENT, MUST_GROW (sizes in ``needs``; phase B resumes where it
+    stopped) or TOO_MANY_NODES (more than ``max_nodes`` subtables).
     ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
     m = nvals.size
     maxv = 1
@@ -300,15 +327,15 @@ def discover(
             # Choose the batch: nodes from C_CUR, bounded by the buffers and the work.
             lo = counters[C_CUR]
             if lo >= counters[C_NODES]:
-                return 0
+                return DONE
             if work >= budget:
-                return 1
+                return BUDGET_SPENT
             hi = lo
             qt = 0
             vt = 0
             wk = 0
             while hi < counters[C_NODES] and hi - lo < b_k.size:
-                nc = node_attr_len[hi]
+                nc = node_attr_len[hi] if node_level[hi] < max_level else 0
                 vs = 0
                 a0 = node_attr_start[hi]
                 for q in range(nc):
@@ -317,7 +344,7 @@ def discover(
                     if hi == lo:
                         needs[N_QBUF] = nc
                         needs[N_VBUF] = vs
-                        return 2
+                        return MUST_GROW
                     break
                 b_qoff[hi - lo] = qt
                 b_voff[hi - lo] = vt
@@ -352,6 +379,9 @@ def discover(
                         node_attr_len,
                         node_mis,
                         node_major,
+                        node_split,
+                        rclass,
+                        node_level[lo + ta] < max_level,
                         row_pool,
                         attr_pool,
                         b_k,
@@ -415,7 +445,7 @@ def discover(
                 needs[N_PEND] = counters[C_PEND] + new_max
                 grow = True
             if grow:
-                return 2
+                return MUST_GROW
             ne = counters[C_EDGES]
             vo = b_voff[t]
             pend = counters[C_PEND]
@@ -442,8 +472,9 @@ def discover(
                     if found < 0:
                         found = counters[C_NODES]
                         if found >= max_nodes:
-                            return 3
+                            return TOO_MANY_NODES
                         counters[C_NODES] = found + 1
+                        node_level[found] = node_level[i] + 1
                         ht[2 * p] = h2
                         ht[2 * p + 1] = tag | np.uint64(found)
                         size = np.int64(h2 & cmask)
@@ -513,6 +544,8 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 
     The first listed of equal points wins. Uses an array indexed by y when y spans a
     small range (misclassifications never exceed the rows), else a stable sort."""
+    if p == 0:
+        return 0
     if p == 1:
         outx[0] = x[0]
         outy[0] = y[0]
@@ -581,6 +614,7 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
 def _node_front(
     n,
     mis,
+    split,
     b0,
     b1,
     bundle_edge_start,
@@ -605,8 +639,13 @@ def _node_front(
     sbx,
     sbi,
 ):
-    """One node's front into ``ox, oy, oc``; returns its length, or ``-need`` when the
-    scratch arrays (all of one length) are too short (nothing else is written).
+    """One subproblem's front into ``ox, oy, oc``; returns its length, or ``-need`` when
+    the scratch arrays (all of one length) are too short (nothing else is written).
+
+    Its candidates are the leaf (unless ``params[10]`` asks for exact trees only and the
+    node is impure and ``split``: some attribute splits it) and bundles ``b0:b1`` (none
+    at remaining depth 0). A front may be empty (exact trees only, under a depth cap): a
+    bundle with an empty child is empty.
 
     The node's children's fronts are ``px, py[gp[g]:gp[g] + gl[g]]`` for the node's edges
     ``g = g_base + e - bundle_edge_start[b0]``. Scratch arrays are never re-bound here,
@@ -617,7 +656,7 @@ def _node_front(
     cap = ax.size
     e_base = bundle_edge_start[b0]
     nc = 0
-    if params[10] == 0 or mis == 0 or b0 == b1:
+    if params[10] == 0 or mis == 0 or split == 0:
         nc = 1
         cx[0] = xlc + xlm * mis
         cy[0] = ylc + ylm * mis
@@ -630,6 +669,8 @@ def _node_front(
         # (Unsigned indices into the gathered points: no wrap-around code.)
         s = np.uint64(gp[g0])
         na = gl[g0]
+        if na == 0:
+            continue
         if na >= cap:
             return -(na + 1)
         for k in range(na):
@@ -694,18 +735,33 @@ def _scratch(cap):
 
 
 @njit(cache=True)
+def _child_sub(c, r, sub_start, capped):
+    """The subproblem of child node ``c`` under a subproblem of remaining depth ``r``:
+    ``(c, r - 1)``, or ``c``'s top one when it has fewer (its subtree cannot be deeper);
+    node ``c`` itself when uncapped (one subproblem per node)."""
+    if not capped:
+        return c
+    s0 = sub_start[c]
+    return s0 + min(r - 1, sub_start[c + 1] - s0 - 1)
+
+
+@njit(cache=True)
 def _front_piece(
     pc,
     pieces,
     c0,
     nk,
-    order,
+    ord_node,
+    ord_r,
     node_size,
     node_mis,
+    node_split,
     cb0,
     cb1,
     bundle_edge_start,
     edge_child,
+    sub_start,
+    capped,
     params,
     fref,
     fxy,
@@ -715,9 +771,9 @@ def _front_piece(
     out_c,
     out_len,
 ):
-    """The fronts of chunk nodes ``t = pc, pc + pieces, ...`` (below ``nk``), node ``t``'s
-    written to ``out_*[t * bound:]`` with its length in ``out_len[t]`` (-1: longer than
-    ``bound``, which cannot happen). Independent of the other pieces.
+    """The fronts of chunk entries ``t = pc, pc + pieces, ...`` (below ``nk``), entry
+    ``t``'s written to ``out_*[t * bound:]`` with its length in ``out_len[t]`` (-1: longer
+    than ``bound``, which cannot happen). Independent of the other pieces.
 
     The children's fronts are first gathered into local arrays, with prefetches ahead of
     the loads, so the cache misses of many children overlap."""
@@ -728,17 +784,26 @@ def _front_piece(
     gl = np.empty(tot_e, dtype=np.int64)
     gp = np.empty(tot_e, dtype=np.int64)
     eb = np.empty(nk, dtype=np.int64)
+    if capped:
+        for t in range(pc, nk, pieces):
+            for e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
+                _prefetch(sub_start, edge_child[e])
+    w = 0
     for t in range(pc, nk, pieces):
+        r = ord_r[c0 + t]
         for e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
-            _prefetch(fref, 2 * edge_child[e])
+            sc = _child_sub(np.int64(edge_child[e]), r, sub_start, capped)
+            gs[w] = sc
+            _prefetch(fref, 2 * sc)
+            w += 1
     w = 0
     for t in range(pc, nk, pieces):
         eb[t] = w
-        for e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
-            c = edge_child[e]
-            s = fref[2 * c]
+        for _e in range(bundle_edge_start[cb0[t]], bundle_edge_start[cb1[t]]):
+            sc = gs[w]
+            s = fref[2 * sc]
             gs[w] = s
-            gl[w] = fref[2 * c + 1]
+            gl[w] = fref[2 * sc + 1]
             _prefetch(fxy, 2 * s)
             w += 1
     tot_p = 0
@@ -758,11 +823,12 @@ def _front_piece(
     sbx = np.full(bound + 2, INF, dtype=np.int64)
     sbi = np.zeros(bound + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
-        i = order[c0 + t]
+        i = ord_node[c0 + t]
         while True:
             cnt = _node_front(
                 node_size[i],
                 node_mis[i],
+                node_split[i],
                 cb0[t],
                 cb1[t],
                 bundle_edge_start,
@@ -809,12 +875,16 @@ CHUNK_ENTRIES = 1 << 21
 
 @njit(cache=True, parallel=True)
 def fronts(
-    order,
+    ord_node,
+    ord_r,
     node_size,
     node_mis,
+    node_split,
     node_bundle_start,
     bundle_edge_start,
     edge_child,
+    sub_start,
+    capped,
     params,
     m,
     fref,
@@ -824,20 +894,25 @@ def fronts(
     needs,
     budget,
 ):
-    """Fronts of nodes ``order[counters[0]:]``. Returns 0 done, 1 budget spent,
-    2 the point pool must grow to ``needs[0]``, 4 a front longer than its bound (a bug).
-    ``params[10] == 1`` keeps only trees whose impure leaves cannot be split (no
-    avoidable misclassification).
+    """Fronts of the subproblems ``counters[0]:`` of the order. Returns DONE,
+    BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``) or FRONT_TOO_LONG
+    (a front longer than its bound: a bug). ``params[10] == 1`` keeps only trees whose
+    impure leaves cannot be split (no avoidable misclassification).
 
-    Node ``i``'s front is points ``fref[2i]:fref[2i] + fref[2i + 1]``, point ``k`` being
-    ``(fxy[2k], fxy[2k + 1])`` (flat views of the engine's two-column arrays).
+    Subproblem ``k`` of the order is node ``ord_node[k]`` with remaining depth
+    ``ord_r[k]`` (0: its leaf only; NO_CAP when uncapped). With ``capped``, node ``i``'s
+    subproblems are ``sub_start[i] + r`` for ``r = 0 .. sub_start[i + 1] - sub_start[i] - 1``
+    and its children's are taken at ``r - 1`` (see :func:`_child_sub`); uncapped, node
+    ``i`` has the one subproblem ``i``. Subproblem ``s``'s front is points
+    ``fref[2s]:fref[2s] + fref[2s + 1]``, point ``k`` being ``(fxy[2k], fxy[2k + 1])``
+    (flat views of the engine's two-column arrays).
 
-    Nodes are taken in chunks of equal size: independent of each other (children are
-    strictly smaller), so a chunk's nodes are computed in parallel pieces, each into its
-    own slots, then copied into the pool in order (the same bytes for any thread count).
-    A front's points have distinct x and distinct y, and one of the two costs takes at
-    most ``2n + m + 1`` values on n rows (depth <= m, nodes < 2n, leaves and
-    misclassifications <= n), which bounds a node's slot."""
+    The order is by node size (a node's subproblems together, r ascending). Subproblems
+    of nodes of one size are independent (children are strictly smaller), so a chunk of
+    them is computed in parallel pieces, each into its own slots, then copied into the
+    pool in order (the same bytes for any thread count). A front's points have distinct x
+    and distinct y, and one of the two costs takes at most ``2n + m + 1`` values on n rows
+    (depth <= m, nodes < 2n, leaves and misclassifications <= n), which bounds a slot."""
     work = 0
     cb0 = np.empty(CHUNK_NODES, dtype=np.int64)
     cb1 = np.empty(CHUNK_NODES, dtype=np.int64)
@@ -845,17 +920,17 @@ def fronts(
     out_x = np.empty(1024, dtype=np.int64)
     out_y = np.empty(1024, dtype=np.int64)
     out_c = np.empty(1024, dtype=np.int32)
-    while counters[0] < order.size:
+    while counters[0] < ord_node.size:
         if work >= budget:
-            return 1
+            return BUDGET_SPENT
         c0 = counters[0]
-        n0 = node_size[order[c0]]
+        n0 = node_size[ord_node[c0]]
         bound = 2 * n0 + m + 2
         c1 = c0 + 1
         while (
-            c1 < order.size
+            c1 < ord_node.size
             and c1 - c0 < CHUNK_NODES
-            and node_size[order[c1]] == n0
+            and node_size[ord_node[c1]] == n0
             and (c1 - c0 + 1) * bound <= CHUNK_ENTRIES
         ):
             c1 += 1
@@ -866,9 +941,9 @@ def fronts(
             out_y = np.empty(size, dtype=np.int64)
             out_c = np.empty(size, dtype=np.int32)
         for t in range(nk):
-            i = order[c0 + t]
+            i = ord_node[c0 + t]
             cb0[t] = node_bundle_start[i]
-            cb1[t] = node_bundle_start[i + 1]
+            cb1[t] = node_bundle_start[i + 1] if ord_r[c0 + t] > 0 else cb0[t]
             work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
         pieces = min(nk // 16, PIECES)
         if pieces <= 1:
@@ -877,13 +952,17 @@ def fronts(
                 1,
                 c0,
                 nk,
-                order,
+                ord_node,
+                ord_r,
                 node_size,
                 node_mis,
+                node_split,
                 cb0,
                 cb1,
                 bundle_edge_start,
                 edge_child,
+                sub_start,
+                capped,
                 params,
                 fref,
                 fxy,
@@ -900,13 +979,17 @@ def fronts(
                     pieces,
                     c0,
                     nk,
-                    order,
+                    ord_node,
+                    ord_r,
                     node_size,
                     node_mis,
+                    node_split,
                     cb0,
                     cb1,
                     bundle_edge_start,
                     edge_child,
+                    sub_start,
+                    capped,
                     params,
                     fref,
                     fxy,
@@ -919,17 +1002,18 @@ def fronts(
         total = 0
         for t in range(nk):
             if out_len[t] < 0:
-                return 4
+                return FRONT_TOO_LONG
             total += out_len[t]
         used = counters[1]
         if used + total > fch.size:
             needs[0] = used + total
-            return 2
+            return MUST_GROW
         for t in range(nk):
-            i = order[c0 + t]
+            i = ord_node[c0 + t]
+            sub = sub_start[i] + ord_r[c0 + t] if capped else i
             cnt = out_len[t]
-            fref[2 * i] = used
-            fref[2 * i + 1] = cnt
+            fref[2 * sub] = used
+            fref[2 * sub + 1] = cnt
             o = t * bound
             for k in range(cnt):
                 fxy[2 * (used + k)] = out_x[o + k]
@@ -939,4 +1023,4 @@ def fronts(
         work += nk + total
         counters[1] = used
         counters[0] = c1
-    return 0
+    return DONE

@@ -339,17 +339,28 @@ def heuristic_name(criterion: str, sweep: str) -> str:
 
 
 def greedy_points(
-    table, x: str = DEFAULT_X, y: str = DEFAULT_Y, *, criteria=CRITERIA, sweeps=SWEEPS
+    table,
+    x: str = DEFAULT_X,
+    y: str = DEFAULT_Y,
+    *,
+    criteria=CRITERIA,
+    sweeps=SWEEPS,
+    max_depth: int | None = None,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per heuristic (``"entropy"``: threshold sweep, ``"entropy/depth"``: depth cap), the
-    Pareto-optimal (x, y) costs of its swept trees, x ascending (int64 arrays)."""
+    Pareto-optimal (x, y) costs of its swept trees, x ascending (int64 arrays).
+
+    With ``max_depth`` D the greedy trees are grown to depth D at most (so every swept
+    tree has depth <= D, comparable with the capped exact front)."""
+    if max_depth is not None and max_depth < 0:
+        raise InputError(f"max_depth must be >= 0, got {max_depth}")
     cx, cy = check_pair(x, y)
     for s in sweeps:
         if s not in SWEEPS:
             raise InputError(f"unknown sweep {s!r}; expected one of: {', '.join(SWEEPS)}")
     out = {}
     for crit in criteria:
-        g = _Grown(table, _check_criterion(crit))
+        g = _Grown(table, _check_criterion(crit), max_depth=max_depth)
         for s in sweeps:
             if s == "threshold":
                 costs = [g.threshold_costs(th) for th in g.thresholds()]

@@ -26,12 +26,16 @@ def front_csv(front) -> str:
     return "\n".join(lines) + "\n"
 
 
-def front_json(front, *, table=None, stats=None, engine=None, queries=None, greedy=None) -> str:
+def front_json(
+    front, *, table=None, stats=None, engine=None, queries=None, greedy=None, max_depth=None
+) -> str:
     doc = {}
     if table is not None:
         doc["table"] = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
     doc["x"] = front.x_cost.name
     doc["y"] = front.y_cost.name
+    if max_depth is not None:
+        doc["max_depth"] = max_depth
     doc["points"] = front.records()
     if queries:
         doc["queries"] = queries
@@ -44,7 +48,7 @@ def front_json(front, *, table=None, stats=None, engine=None, queries=None, gree
     return json.dumps(doc, indent=2) + "\n"
 
 
-def front_text(front, *, table=None, stats=None, queries=None) -> str:
+def front_text(front, *, table=None, stats=None, queries=None, max_depth=None) -> str:
     cols = front.columns()
     recs = front.records()
     cells = [[c for c in cols]] + [
@@ -56,6 +60,7 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
         out.append(
             f"{table.name}: {table.n_rows} rows, {table.n_attributes} attributes; "
             f"{len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs {front.y_cost.name}"
+            + ("" if max_depth is None else f" over the trees of depth <= {max_depth}")
         )
     for row in cells:
         out.append("  ".join(v.rjust(w) for v, w in zip(row, widths)))
@@ -67,10 +72,13 @@ def front_text(front, *, table=None, stats=None, queries=None) -> str:
 
 
 def stats_text(stats) -> str:
-    return (
+    text = (
         f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
         f"{stats.bundles:,} bundles, {stats.edges:,} edges"
     )
+    if getattr(stats, "max_depth", None) is not None:
+        text += f"; {stats.subproblems:,} subproblems (subtable, remaining depth)"
+    return text
 
 
 def queries_text(queries: dict) -> list[str]:

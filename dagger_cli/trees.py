@@ -277,6 +277,9 @@ def extract_tree(relation, point: int) -> Tree:
     """The tree behind point ``point`` (an index into ``relation.front``).
 
     Needs a relation computed by the fast engine (it keeps the DAG and the fronts).
+    Under a depth cap the walk follows the subproblems: a node reached with remaining
+    depth r takes its point from its front at r and its children's from theirs at
+    r - 1, so the tree's depth is at most the cap.
     """
     if relation.dag is None or relation.store is None:
         raise InputError("tree extraction needs the fast engine (--engine fast)")
@@ -287,8 +290,8 @@ def extract_tree(relation, point: int) -> Tree:
     cx, cy = front.x_cost, front.y_cost
     n_dec = len(table.decision_values)
 
-    def node_for(i, tx, ty):
-        fx, fy, fch = store.front(i)
+    def node_for(i, r, tx, ty):
+        fx, fy, fch = store.front(i, r)
         hit = np.flatnonzero((fx == tx) & (fy == ty))
         assert hit.size == 1, "extraction lost its way: the point is not on the node's front"
         ch = int(fch[hit[0]])
@@ -307,7 +310,7 @@ def extract_tree(relation, point: int) -> Tree:
         ay = np.zeros(1, dtype=np.int64)
         back = []
         for c in children:
-            gx, gy, _ = store.front(int(c))
+            gx, gy, _ = store.front(int(c), None if r is None else r - 1)
             px, py = _combine(cx, ax, gx), _combine(cy, ay, gy)
             keep = pareto(px, py)
             back.append((keep // gx.size, keep % gx.size, gx, gy))
@@ -326,10 +329,10 @@ def extract_tree(relation, point: int) -> Tree:
         kids = []
         for c, (px_, py_) in zip(children, picks):
             v = values[int(col[dag.rows(int(c))[0]])]
-            kids.append((v, node_for(int(c), px_, py_)))
+            kids.append((v, node_for(int(c), None if r is None else r - 1, px_, py_)))
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 
-    root = node_for(0, int(front.x[point]), int(front.y[point]))
+    root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
     return Tree(
         root,
         tuple(table.attributes),

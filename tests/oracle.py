@@ -99,6 +99,37 @@ def all_cost_vectors(rows, decisions) -> set:
     return set(vectors(frozenset(range(len(rows)))))
 
 
+def capped_cost_vectors(rows, decisions, max_depth: int, exact_only: bool = False) -> set:
+    """The set of (depth, Λ, nodes, leaves, µ) over every decision tree of depth at most
+    ``max_depth`` for the table, by its own recursion over (subset, remaining depth).
+
+    ``exact_only``: only trees whose leaves are pure or cannot be split (no attribute is
+    non-constant on them), i.e. without avoidable misclassifications; may be empty."""
+    rows, decisions, m = _check(rows, decisions)
+
+    @cache
+    def vectors(subset: frozenset, r: int) -> frozenset:
+        n = len(subset)
+        out = set()
+        split_attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
+        if not exact_only or not split_attrs:
+            out.add((0, 0, 1, 1, _leaf_mis(subset, decisions)))
+        if r > 0:
+            for a in split_attrs:
+                acc = {(0, 0, 0, 0, 0)}
+                for child in _children(subset, rows, a):
+                    acc = {
+                        (max(p[0], c[0]), p[1] + c[1], p[2] + c[2], p[3] + c[3], p[4] + c[4])
+                        for p in acc
+                        for c in vectors(child, r - 1)
+                    }
+                for d, lam, nodes, leaves, mis in acc:
+                    out.add((1 + d, n + lam, 1 + nodes, leaves, mis))
+        return frozenset(out)
+
+    return set(vectors(frozenset(range(len(rows))), max_depth))
+
+
 def count_trees(rows, decisions) -> int:
     """The number of distinct decision trees for the table."""
     rows, decisions, m = _check(rows, decisions)

@@ -50,7 +50,13 @@ def test_json_has_points_queries_and_stats(run):
         {"total_path_length": 4, "average_depth": 1.0, "misclassifications": 0}
     ]
     assert doc["queries"]["G"]["value"] == 4
-    assert doc["stats"] == {"subtables": 7, "terminal": 4, "bundles": 5, "edges": 12}
+    assert doc["stats"] == {
+        "subtables": 7,
+        "terminal": 4,
+        "bundles": 5,
+        "edges": 12,
+        "subproblems": 7,
+    }
 
 
 def test_F_query_in_text(run):
@@ -195,3 +201,23 @@ def test_out_of_memory_is_a_message_not_a_traceback(run, monkeypatch):
     assert "out of memory; nothing was written" in result.stderr
     assert "--max-memory" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_max_depth_option(run, tmp_path):
+    r = run(
+        "relate", "--example", "--x", "depth", "--max-depth", "0", "--format", "json", "--stats"
+    )
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["points"] == [{"depth": 0, "misclassifications": 2}]
+    assert doc["stats"]["max_depth"] == 0 and doc["stats"]["subtables"] == 1
+    for bad in ("-1", "1.5", "x"):
+        r = run("relate", "--example", "--max-depth", bad)
+        assert r.exit_code == 2 and "--max-depth" in r.stderr, r.stderr
+    r = run("relate", "--example", "--engine", "paper", "--max-depth", "1")
+    assert r.exit_code == 2 and "paper engine" in r.stderr and "Traceback" not in r.stderr
+    r = run("tree", "--example", "--x", "depth", "--max-depth", "1", "--max-y", "2", "-q")
+    assert r.exit_code == 0 and "depth=" in r.stdout, r.stderr
+    r = run("relate", "--example", "--max-depth", "1", "--trees", str(tmp_path / "t"), "-q")
+    assert r.exit_code == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "t").iterdir())
