@@ -13,9 +13,10 @@ numeric column becomes binary attributes ``col<=t`` (:mod:`dagger_cli.thresholds
 categorical column (pandas ``category``/``object``/``string``/``bool``, or values that are not
 all numbers) stays a multiway nominal split on its values. The engine computes the exact front
 of ``x`` (default total path length) against misclassifications over every tree of depth at
-most ``max_depth``, and the estimator keeps the tree of one point: by default the least
-misclassifications (ties: the least ``x``); or G(K), F(N), or the least
-``misclassifications + alpha * x``.
+most ``max_depth`` (with only numeric columns and ``max_depth <= 3`` by the column sweeps of
+:mod:`dagger_cli.shallow`, else by the DAG engine), and the estimator keeps the tree of one
+point: by default the least misclassifications (ties: the least ``x``); or G(K), F(N), or the
+least ``misclassifications + alpha * x``.
 
 Missing values (NaN, None) are refused, in fit and predict: fill them first (e.g.
 ``sklearn.impute.SimpleImputer``).
@@ -86,6 +87,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
     table_ : dagger_cli.table.DecisionTable
         The training table the engine saw (threshold attributes in ``table_.splits``).
+    solver_ : {"shallow", "dag"}
+        How the front was computed: ``shallow`` (:mod:`dagger_cli.shallow`, column sweeps) when
+        every attribute is a threshold and ``max_depth <= 3``, else the DAG engine. Both give
+        the exact front; the tests check that they agree.
     """
 
     _parameter_constraints: dict = {
@@ -159,6 +164,17 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.table_ = self._table(X, y_codes)
+        from . import shallow
+
+        if shallow.applies(self.table_, self.max_depth):
+            # Only threshold attributes and a shallow cap: the column sweeps, same front.
+            solver = shallow.ShallowSolver(self.table_, self.x)
+            self.front_ = solver.front(self.max_depth)
+            self.front_index_ = self._choose(self.front_)
+            self.tree_ = solver.tree(self.max_depth, self.front_.points()[self.front_index_])
+            self.solver_ = "shallow"
+            return self
+        self.solver_ = "dag"
         kwargs = {} if self.max_depth is None else {"max_depth": self.max_depth}
         try:
             rel = relate(

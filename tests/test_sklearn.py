@@ -154,7 +154,7 @@ def test_which_point_is_taken():
     base = DaggerTreeClassifier(**SMALL).fit(X, y)
     front = base.front_
     assert base.front_index_ == len(front) - 1  # the fewest errors (ties: least x)
-    k = 5
+    k = int(front.y[-1]) + 2
     g = DaggerTreeClassifier(**SMALL, max_misclassifications=k).fit(X, y)
     assert front.x[g.front_index_] == front.least_x(k)
     assert g.tree_.costs()["misclassifications"] <= k
@@ -179,6 +179,26 @@ def test_which_point_is_taken():
         DaggerTreeClassifier(thresholds="some").fit(X, y)
     with pytest.raises(ValueError, match="x"):
         DaggerTreeClassifier(x="misclassifications").fit(X, y)
+
+
+def test_the_column_sweeps_and_the_dag_engine_agree():
+    """Numeric columns with max_depth <= 3 take the shallow solver; a categorical column
+    (here a copy of one numeric column as text) takes the DAG engine: same front."""
+    pd = pytest.importorskip("pandas")
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    X = X.iloc[:, 2:]
+    sweeps = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    assert sweeps.solver_ == "shallow"
+    from dagger_cli.shallow import MAX_DEPTH
+
+    dag = DaggerTreeClassifier(max_depth=MAX_DEPTH + 1, thresholds="all").fit(X, y)
+    assert dag.solver_ == "dag"
+    mixed = X.assign(tag=pd.Categorical(["t"] * len(X)))
+    via_dag = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(mixed, y)
+    assert via_dag.solver_ == "dag"
+    assert via_dag.front_.points() == sweeps.front_.points()
+    # The trees may differ between equally good ones, their training errors may not.
+    assert (via_dag.predict(mixed) != y).sum() == (sweeps.predict(X) != y).sum()
 
 
 def test_other_costs_as_x():
