@@ -121,39 +121,49 @@ class FoldResult:
         return out
 
 
-def _heldout_errors(rel, raw: RawTable, rows) -> np.ndarray:
-    """Errors of every front point's tree on the raw rows ``rows`` of ``raw``."""
+def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
+    """Errors of every tree (one per front point) on the raw rows ``rows`` of ``raw``."""
     import pandas as pd
-
-    from .trees import extract_tree
 
     df = pd.DataFrame(
         {h: [raw.columns[j][i] for i in rows] for j, h in enumerate(raw.header)}, dtype=str
     )
-    errors = []
-    for k in range(len(rel.front)):
-        tree = extract_tree(rel, k)
-        errors.append(tree.costs(df)["misclassifications"] if len(df) else 0)
+    errors = [tree.costs(df)["misclassifications"] if len(df) else 0 for tree in trees]
     return np.array(errors, dtype=np.int64)
 
 
-def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
+def _front_and_trees(table, x, max_depth, max_subtables):
+    """The training front and the tree of every point: by the column sweeps of
+    :mod:`dagger_cli.shallow` when they apply (threshold attributes only, depth <= 3), else by
+    the DAG engine; both exact."""
+    from . import shallow
     from .engine import relate
+    from .trees import extract_tree
+
+    if shallow.applies(table, max_depth):
+        solver = shallow.ShallowSolver(table, x)
+        front = solver.front(max_depth)
+        return front, [solver.tree(max_depth, p) for p in front.points()]
+    kwargs = {} if max_depth is None else {"max_depth": max_depth}
+    rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
+    return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
+
+
+def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
     from .table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
     table = from_columns(
         raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
     )
-    kwargs = {} if max_depth is None else {"max_depth": max_depth}
-    rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
+    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
     held = test_raw if test_raw is not None else raw
     return FoldResult(
         fold=label,
-        front=rel.front,
+        front=front,
         train_rows=table.n_rows,
         heldout_rows=len(test),
-        heldout_errors=_heldout_errors(rel, held, test),
+        heldout_errors=_heldout_errors(trees, held, test),
     )
 
 
