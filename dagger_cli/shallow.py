@@ -49,13 +49,14 @@ def _comb(a, b, is_max):
 
 
 @njit(cache=True)
-def _sweep_best(cnt, less, sub, c, k, total, n, C):
+def _sweep_best(cnt, less, sub, c, k, total, n, C, yes):
     """Fewest errors of a split of column ``c`` into two leaves from class counts per
     interval ``cnt[c, b, :]`` (minus ``less[c, b, :]`` if ``sub``: the other side's counts
-    without building them); ``k`` thresholds. Returns (errors, threshold) or (-1, -1)."""
+    without building them); ``k`` thresholds; ``yes`` is scratch room for C counts.
+    Returns (errors, threshold) or (-1, -1)."""
     best = -1
     arg = -1
-    yes = np.zeros(C, np.int64)
+    yes[:] = 0
     yes_n = 0
     for j in range(k):
         moved = 0
@@ -93,7 +94,7 @@ def _counts(rows, bins, dec, m, kmax, C):
 
 
 @njit(cache=True)
-def _front1(cnt, less, sub, total, n, ks, C, px):
+def _front1(cnt, less, sub, total, n, ks, C, px, scratch):
     """Depth-1 front from the counts: (leaf x, mis) and maybe (split x, errors);
     also the first attribute (column, threshold) reaching the split point."""
     leaf_x = px[1]
@@ -106,7 +107,7 @@ def _front1(cnt, less, sub, total, n, ks, C, px):
     bc = -1
     bj = -1
     for c in range(ks.size):
-        e, j = _sweep_best(cnt, less, sub, c, ks[c], total, n, C)
+        e, j = _sweep_best(cnt, less, sub, c, ks[c], total, n, C, scratch)
         if e >= 0 and (best < 0 or e < best):
             best = e
             bc = c
@@ -162,6 +163,8 @@ def _column(c, rows, bins, dec, ks, C, px, cnt_all, total, cx, cy, prov, off):
         fill[b] += 1
     cnt_yes = np.zeros((m, kmax + 1, C), np.int64)
     tot_yes = np.zeros(C, np.int64)
+    tot_no = np.zeros(C, np.int64)
+    scratch = np.zeros(C, np.int64)
     yes_n = 0
     for j in range(k):
         lo = start[j]
@@ -177,8 +180,10 @@ def _column(c, rows, bins, dec, ks, C, px, cnt_all, total, cx, cy, prov, off):
         yes_n += hi - lo
         if yes_n == n:
             break
-        fy, _, _ = _front1(cnt_yes, cnt_yes, False, tot_yes, yes_n, ks, C, px)
-        fn, _, _ = _front1(cnt_all, cnt_yes, True, total - tot_yes, n - yes_n, ks, C, px)
+        for d in range(C):
+            tot_no[d] = total[d] - tot_yes[d]
+        fy, _, _ = _front1(cnt_yes, cnt_yes, False, tot_yes, yes_n, ks, C, px, scratch)
+        fn, _, _ = _front1(cnt_all, cnt_yes, True, tot_no, n - yes_n, ks, C, px, scratch)
         q = off + 4 * j
         for a in range(fy.shape[0]):
             for b in range(fn.shape[0]):
@@ -394,7 +399,8 @@ class ShallowSolver:
         if r == 1:
             cnt = _counts(rows, self.bins, self.dec, self.ks.size, int(self.ks.max()), self.C)
             total = np.bincount(self.dec[rows], minlength=self.C).astype(np.int64)
-            f, c, j = _front1(cnt, cnt, False, total, rows.size, self.ks, self.C, self.px)
+            scratch = np.zeros(self.C, np.int64)
+            f, c, j = _front1(cnt, cnt, False, total, rows.size, self.ks, self.C, self.px, scratch)
             prov = np.full((f.shape[0], 6), -1, np.int64)
             if f.shape[0] == 2:
                 yes, no = self._split(rows, c, j)
