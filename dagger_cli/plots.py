@@ -515,7 +515,7 @@ def draw_tree(tree, *, title: str | None = None):
             leaves[0] += 1
         else:
             xs = []
-            for value, child in node.children:
+            for value, child in tree.branches(node):
                 layout(child, depth + 1)
                 xs.append(pos[id(child)][0])
                 edges.append((node, child, value))
@@ -568,7 +568,7 @@ def draw_tree(tree, *, title: str | None = None):
             ax.text(
                 x,
                 y,
-                node.attribute,
+                tree.node_label(node),
                 ha="center",
                 va="center",
                 fontsize=9,
@@ -582,6 +582,78 @@ def draw_tree(tree, *, title: str | None = None):
     draw(tree.root)
     ax.set_xlim(-0.7, n_leaves - 0.3)
     ax.set_ylim(-depth - 0.6, 0.6)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig
+
+
+#: Colors of the training and held-out curves of :func:`plot_validation`.
+TRAIN_COLOR = "tab:blue"
+HELDOUT_COLOR = "tab:orange"
+
+
+def plot_validation(results, *, title: str | None = None):
+    """Training and held-out error rates along the front, every fold and their mean.
+
+    Parameters
+    ----------
+    results : list of dagger_cli.validate.FoldResult
+        As :func:`dagger_cli.validate.validate` returns them.
+    title : str, optional
+        Axes title.
+
+    Each fold is drawn thin and faint as the step function of its front (the tree F gives
+    for each budget of x), its training error rate in blue and its held-out error rate in
+    orange; the folds' means (:func:`dagger_cli.validate.mean_curves`) are drawn thick. The
+    horizontal axis is average depth for total path length, else the x cost itself.
+    Returns a :class:`matplotlib.figure.Figure` (save it with :func:`save_figure`).
+    """
+    from matplotlib.figure import Figure
+
+    from .validate import error_curves, mean_curves
+
+    fig = Figure(figsize=FIGSIZE)
+    ax = fig.add_subplot()
+    for r in results:
+        x, train, held = error_curves(r)
+        ax.step(x, train, where="post", color=TRAIN_COLOR, lw=0.8, alpha=0.35)
+        ax.step(x, held, where="post", color=HELDOUT_COLOR, lw=0.8, alpha=0.35)
+    if results:
+        grid, train, held = mean_curves(results)
+        many = len(results) > 1
+        ax.step(
+            grid,
+            train,
+            where="post",
+            color=TRAIN_COLOR,
+            lw=2,
+            label="training error" + (" (mean of folds)" if many else ""),
+            gid="train-mean",
+        )
+        ax.step(
+            grid,
+            held,
+            where="post",
+            color=HELDOUT_COLOR,
+            lw=2,
+            label="held-out error" + (" (mean of folds)" if many else ""),
+            gid="heldout-mean",
+        )
+        best = int(np.argmin(held))
+        ax.plot(
+            [grid[best]],
+            [held[best]],
+            "o",
+            color=HELDOUT_COLOR,
+            label=f"least held-out error {held[best]:.3f} at {grid[best]:.3g}",
+        )
+        front = results[0].front
+        cost = front.x_cost
+        ax.set_xlabel(_mean_label(cost) if cost.name == "total-path-length" else cost.label)
+    ax.set_ylabel("error rate (misclassified rows / rows)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
     if title:
         ax.set_title(title, fontsize=10)
     return fig

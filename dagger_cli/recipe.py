@@ -45,6 +45,11 @@ class Recipe:
     bins : int, optional
         Discretize each numeric column with more than ``bins`` distinct values into ``bins``
         equal-frequency intervals (at least 2).
+    thresholds : "all" or int, optional
+        Numeric columns become binary attributes ``col<=t``
+        (:mod:`dagger_cli.thresholds`): every midpoint between consecutive distinct values
+        ("all") or at most K per column at quantiles (K, at least 1; text such as "16" is
+        read as a number). Not together with ``bins``.
 
     Raises
     ------
@@ -54,8 +59,9 @@ class Recipe:
     Examples
     --------
     >>> user = Recipe(bins=2)
-    >>> user.over(Recipe(decision="type", drop=["animal_name"]))
-    Recipe(decision='type', drop=('animal_name',), missing=None, duplicates=None, bins=2)
+    >>> both = user.over(Recipe(decision="type", drop=["animal_name"]))
+    >>> both.decision, both.drop, both.missing, both.bins
+    ('type', ('animal_name',), None, 2)
     >>> Recipe(missing="drop")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     dagger_cli.errors.InputError: unknown missing-value policy 'drop'; expected one of: ...
@@ -66,6 +72,7 @@ class Recipe:
     missing: str | None = None
     duplicates: str | None = None
     bins: int | None = None
+    thresholds: str | int | None = None
 
     def __post_init__(self) -> None:
         if self.decision is not None and not isinstance(self.decision, str):
@@ -92,6 +99,14 @@ class Recipe:
             raise InputError(
                 f"the number of bins must be an integer of at least 2, got {self.bins!r}"
             )
+        if self.thresholds is not None:
+            from .thresholds import parse_spec
+
+            object.__setattr__(self, "thresholds", parse_spec(self.thresholds))
+            if self.bins is not None:
+                raise InputError(
+                    "give either bins (multiway intervals) or thresholds (binary splits), not both"
+                )
 
     def over(self, base: Recipe | None) -> Recipe:
         """This recipe with its unset fields taken from ``base`` (its set fields win)."""
@@ -113,8 +128,9 @@ class Recipe:
         The keyword form of the Python API: ``from_csv(path, bins=3)`` is
         ``from_csv(path, recipe=Recipe(bins=3))``.
 
-        >>> Recipe.of(Recipe(bins=3), missing="value", drop=None)
-        Recipe(decision=None, drop=None, missing='value', duplicates=None, bins=3)
+        >>> r = Recipe.of(Recipe(bins=3), missing="value", drop=None)
+        >>> r.drop, r.missing, r.bins
+        (None, 'value', 3)
         """
         unknown = sorted(set(options) - FIELDS)
         if unknown:

@@ -30,6 +30,7 @@ import numpy as np
 from .discretize import discretize, wide_columns
 from .errors import InputError
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
+from .thresholds import threshold_columns
 from .values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
 from .values import cell_text as _cell
 
@@ -107,6 +108,9 @@ class DecisionTable:
     decisions : ndarray of int32, shape (N,)
         Decision code of every row.
     report : PreprocessReport
+    splits : dict
+        ``{attribute: Threshold}`` for the binary attributes made from numeric columns by
+        ``thresholds`` (:mod:`dagger_cli.thresholds`); empty otherwise.
     """
 
     name: str
@@ -117,6 +121,7 @@ class DecisionTable:
     decision_values: tuple
     decisions: np.ndarray
     report: PreprocessReport
+    splits: dict = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -164,14 +169,16 @@ class DecisionTable:
         ``recipe`` (and the keyword ``options``, its fields: ``missing="value"`` is
         ``recipe=Recipe(missing="value")``) chooses the missing-value and duplicate policies;
         the decisions come apart from the rows, so a recipe that names columns (``decision``,
-        ``drop``) or discretizes (``bins``) is refused rather than ignored.
+        ``drop``) or discretizes (``bins``, ``thresholds``) is refused rather than ignored.
 
         >>> t = DecisionTable.from_rows([(0, 0), (1, 0)], [0, 1])
         >>> t.n_rows, t.n_attributes, t.attributes
         (2, 2, ('f1', 'f2'))
         """
         recipe = Recipe.of(recipe, **options)
-        named = [k for k in ("decision", "drop", "bins") if getattr(recipe, k) is not None]
+        named = [
+            k for k in ("decision", "drop", "bins", "thresholds") if getattr(recipe, k) is not None
+        ]
         if named:
             raise InputError(
                 f"from_rows takes the decisions apart and applies no {', '.join(named)}; "
@@ -260,23 +267,7 @@ class DecisionTable:
         fast = _read_columnar(path, recipe, name, header, sep)
         if fast is not None:
             return fast
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise InputError(
-                f"{path}: no such file. Give a CSV path or a registered dataset name "
-                "(see `dagger datasets`)."
-            ) from None
-        except IsADirectoryError:
-            raise InputError(f"{path}: is a directory, expected a CSV file") from None
-        except UnicodeDecodeError as err:
-            raise InputError(
-                f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
-            ) from None
-        except OSError as err:
-            raise InputError(f"{path}: cannot read ({err.strerror})") from None
-        delimiter, sep_note = detect_separator(text, str(path), sep)
-        names, columns, lines = parse_csv_text(text, str(path), header=header, delimiter=delimiter)
+        names, columns, lines, sep_note = read_csv(path, header=header, sep=sep)
         table = from_columns(
             names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
         )
@@ -332,6 +323,30 @@ def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
         return table
     report = replace(table.report, notes=(note, *table.report.notes))
     return replace(table, report=report)
+
+
+def read_csv(path, header: Sequence[str] | None = None, sep: str | None = None):
+    """A CSV file's (names, columns, line numbers of the data rows, separator note), or a
+    clear InputError; the separator is ``sep`` or detected (:func:`detect_separator`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(
+            f"{path}: no such file. Give a CSV path or a registered dataset name "
+            "(see `dagger datasets`)."
+        ) from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a CSV file") from None
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
+        ) from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    delimiter, note = detect_separator(text, str(path), sep)
+    names, columns, lines = parse_csv_text(text, str(path), header=header, delimiter=delimiter)
+    return names, columns, lines, note
 
 
 def parse_csv_text(
@@ -391,6 +406,7 @@ def from_columns(
     decision = header[-1] if recipe.decision is None else recipe.decision
     drop = recipe.drop or ()
     bins = recipe.bins
+    thresholds = recipe.thresholds
     for col in [decision, *drop]:
         if col not in header:
             raise InputError(
@@ -401,13 +417,17 @@ def from_columns(
     skip = (decision, *drop)
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
-    if bins is not None:
-        columns, notes = discretize(header, columns, bins, skip=skip)
+    splits: dict = {}
     ids = identifier_like(header, columns, skip=skip)
-    if bins is None:
+    if thresholds is not None:
+        header, columns, splits, notes = threshold_columns(header, columns, thresholds, skip=skip)
+        keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
+    elif bins is not None:
+        columns, notes = discretize(header, columns, bins, skip=skip)
+    else:
         notes = [
             f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
-            f"Use --bins K to discretize it into K intervals."
+            f"Use --bins K (K intervals) or --thresholds all|K (binary splits col<=t)."
             for col, k in wide_columns(header, columns, skip=(*skip, *ids))
         ]
     notes = [decision_note(header, decision, defaulted), *notes]
@@ -424,6 +444,7 @@ def from_columns(
         duplicates=recipe.duplicates,
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
+        splits=splits,
     )
 
 
@@ -568,6 +589,7 @@ def _build(
     duplicates,
     dropped,
     notes=(),
+    splits=None,
 ):
     if missing not in MISSING_POLICIES:
         raise InputError(
@@ -675,6 +697,7 @@ def _build(
         decision_values=tuple(dec_order),
         decisions=dec_codes,
         report=report,
+        splits={a: splits[a] for a in attributes if a in splits} if splits else {},
     )
 
 

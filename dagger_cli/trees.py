@@ -42,14 +42,36 @@ class TreeNode:
     def rows(self) -> int:
         return int(sum(self.counts))
 
-    def to_dict(self) -> dict:
+    def to_dict(self, splits=None) -> dict:
+        """JSON-ready dict; a threshold split (``splits``, see :class:`Tree`) is written as
+        ``{"attribute": column, "threshold": t, "children": {"<= t": ..., "> t": ...}}``."""
         if self.is_leaf:
             return {"decision": self.decision, "rows": self.rows}
+        split = (splits or {}).get(self.attribute)
+        if split is None:
+            return {
+                "attribute": self.attribute,
+                "rows": self.rows,
+                "children": {v: c.to_dict(splits) for v, c in self.children},
+            }
         return {
-            "attribute": self.attribute,
+            "attribute": split.column,
+            "threshold": split.threshold,
             "rows": self.rows,
-            "children": {v: c.to_dict() for v, c in self.children},
+            "children": {
+                split.branch(v)[len(split.column) + 1 :]: c.to_dict(splits)
+                for v, c in _branch_order(self, splits)
+            },
         }
+
+
+def _branch_order(node: TreeNode, splits) -> tuple:
+    """The children in print order: a threshold split's ``<=`` branch first."""
+    if node.attribute in (splits or {}):
+        from .thresholds import YES
+
+        return tuple(sorted(node.children, key=lambda vc: vc[0] != YES))
+    return node.children
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,17 +83,30 @@ class Tree:
     decision_name: str
     decision_values: tuple
     table_costs: dict = field(default_factory=dict)
+    #: ``{attribute: Threshold}`` for attributes ``col<=t`` made from numeric columns: the tree
+    #: prints ``col <= t`` / ``col > t`` and routes rows by their raw number in ``col``.
+    splits: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ evaluation
+    def _step(self, node: TreeNode, record: dict) -> TreeNode | None:
+        """The child a record goes to from split ``node`` (None: a value never seen there)."""
+        split = self.splits.get(node.attribute)
+        if split is None:
+            value = record[node.attribute]
+        else:  # a raw number that is not a number (missing) stops the walk like a new value
+            value = split.value_of(record[split.column])
+        return dict(node.children).get(value)
+
     def _route(self, record: dict) -> tuple[TreeNode, int, tuple | None]:
         """The node where ``record`` stops, its depth, and (attribute, value) if the walk
         stopped early at a value the split never had (else None)."""
         node, depth = self.root, 0
         while not node.is_leaf:
-            value = record[node.attribute]
-            nxt = dict(node.children).get(value)
+            nxt = self._step(node, record)
             if nxt is None:  # a value never seen in this subtable: stop here
-                return node, depth, (node.attribute, value)
+                split = self.splits.get(node.attribute)
+                column = node.attribute if split is None else split.column
+                return node, depth, (column, record[column])
             node, depth = nxt, depth + 1
         return node, depth, None
 
@@ -80,10 +115,11 @@ class Tree:
 
         A value that the training subtable at a split never had stops the walk there and
         gives that node's most common decision; an :class:`UnseenValueWarning` says how
-        many rows that happened to (:meth:`unseen` lists them by attribute and value).
+        many rows that happened to (:meth:`unseen` lists them by attribute and value). A
+        threshold attribute ``col<=t`` is read from the raw number in column ``col``.
         """
         self._check_columns(df, need_decision=False)
-        recs = _string_records(df, self.attributes)
+        recs = _string_records(df, self.input_columns())
         routes = [self._route(r) for r in recs]
         _warn_unseen(routes)
         return [node.decision for node, _, _ in routes]
@@ -100,14 +136,14 @@ class Tree:
         if df is None:
             return dict(self.table_costs)
         self._check_columns(df, need_decision=True)
-        recs = _string_records(df, self.attributes + (self.decision_name,))
+        recs = _string_records(df, self.input_columns() + (self.decision_name,))
         _warn_unseen([self._route(r) for r in recs])
         passed: dict[int, int] = {}  # id(split node) -> rows that went on to a child
         missed: dict[int, int] = {}  # id(node) -> rows that stopped there misclassified
         for r in recs:
             node = self.root
             while not node.is_leaf:
-                nxt = dict(node.children).get(r[node.attribute])
+                nxt = self._step(node, r)
                 if nxt is None:
                     break
                 passed[id(node)] = passed.get(id(node), 0) + 1
@@ -130,15 +166,38 @@ class Tree:
         split whose training subtable never had them (empty when every row reaches a leaf)."""
         self._check_columns(df, need_decision=False)
         found: dict = {}
-        for r in _string_records(df, self.attributes):
+        for r in _string_records(df, self.input_columns()):
             stop = self._route(r)[2]
             if stop is not None:
                 found[stop] = found.get(stop, 0) + 1
         return found
 
+    def node_label(self, node: TreeNode) -> str:
+        """What a split node tests: its attribute, or a threshold's numeric column."""
+        split = self.splits.get(node.attribute)
+        return str(node.attribute) if split is None else split.column
+
+    def branches(self, node: TreeNode) -> list[tuple[str, TreeNode]]:
+        """A split's children with their edge labels (``<= 37.5`` / ``> 37.5`` for a
+        threshold, else the value), in print order."""
+        split = self.splits.get(node.attribute)
+        return [
+            (v if split is None else split.branch(v)[len(split.column) + 1 :], c)
+            for v, c in _branch_order(node, self.splits)
+        ]
+
+    def input_columns(self) -> tuple:
+        """The columns a row needs: the attributes, a threshold's numeric column in its place."""
+        out: list[str] = []
+        for a in self.attributes:
+            col = self.splits[a].column if a in self.splits else a
+            if col not in out:
+                out.append(col)
+        return tuple(out)
+
     def _check_columns(self, df, need_decision):
         cols = set(map(str, df.columns))
-        need = list(self.attributes) + ([self.decision_name] if need_decision else [])
+        need = list(self.input_columns()) + ([self.decision_name] if need_decision else [])
         missing = [c for c in need if c not in cols]
         if missing:
             raise InputError(f"the data lacks column(s) {', '.join(map(repr, missing))}")
@@ -148,7 +207,7 @@ class Tree:
         return {
             "costs": dict(self.table_costs),
             "decision_column": self.decision_name,
-            "tree": self.root.to_dict(),
+            "tree": self.root.to_dict(self.splits),
         }
 
     def to_json(self) -> str:
@@ -164,8 +223,10 @@ class Tree:
 
         def walk(node, indent):
             pad = "|   " * indent
-            for value, child in node.children:
-                head = f"{pad}{node.attribute} = {value}"
+            split = self.splits.get(node.attribute)
+            for value, child in _branch_order(node, self.splits):
+                cond = f"{node.attribute} = {value}" if split is None else split.branch(value)
+                head = f"{pad}{cond}"
                 if child.is_leaf:
                     lines.append(f"{head}: {child.decision}  [{counts(child)}]")
                 else:
@@ -196,10 +257,13 @@ class Tree:
                     f'{esc(node.decision)}\\n[{cnt}]"];'
                 )
             else:
-                out.append(f'  n{k} [shape=ellipse, label="{esc(node.attribute)}"];')
-                for value, child in node.children:
+                split = self.splits.get(node.attribute)
+                label = node.attribute if split is None else split.column
+                out.append(f'  n{k} [shape=ellipse, label="{esc(label)}"];')
+                for value, child in _branch_order(node, self.splits):
                     j = walk(child)
-                    out.append(f'  n{k} -> n{j} [label="{esc(value)}"];')
+                    edge = value if split is None else split.branch(value)[len(label) + 1 :]
+                    out.append(f'  n{k} -> n{j} [label="{esc(edge)}"];')
             return k
 
         walk(self.root)
@@ -320,6 +384,7 @@ def extract_tree(relation, point: int) -> Tree:
         table.decision_name,
         tuple(table.decision_values),
         tree_costs(root, table.n_rows),
+        dict(getattr(table, "splits", {}) or {}),
     )
 
 

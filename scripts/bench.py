@@ -10,7 +10,7 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--odt-tables anneal,...] [--odt-timeout S]
                             [--sorting 6,7] [--no-sorting] [--max-memory 6G]
                             [--no-study]
-    python scripts/bench.py --only read|uci|odt   # one section alone
+    python scripts/bench.py --only read|uci|odt|sklearn   # one section alone
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
 
@@ -901,6 +901,64 @@ def _odt_summary(rows):
     print("\n".join(lines))
 
 
+#: The estimator's speed targets (issue 13): (parameters, seconds) on breast cancer.
+SKLEARN_TARGETS = [
+    ({"max_depth": 3, "thresholds": 16}, 5.0),
+    ({"max_depth": 2, "thresholds": "all"}, 10.0),
+]
+
+
+def bench_sklearn(runs):
+    """DaggerTreeClassifier.fit on breast cancer (569 x 30 numeric), the issue's two settings.
+
+    Median wall time of ``runs`` fits after one warm-up fit (the compiled kernels loaded), with
+    the front's size, the tree's training errors beside CART's at the same depth, and the
+    target for each."""
+    try:
+        from sklearn.datasets import load_breast_cancer
+        from sklearn.tree import DecisionTreeClassifier
+    except ImportError:
+        print("sklearn bench: scikit-learn is not installed (pip install dagger-cli[sklearn])")
+        return []
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    load = os.getloadavg()[0]
+    print(
+        f"DaggerTreeClassifier.fit on breast cancer ({X.shape[0]} x {X.shape[1]} numeric), "
+        f"median of {runs} (load average {load:.1f} on {os.cpu_count()} cores; CPU time "
+        "counts every thread):",
+        flush=True,
+    )
+    DaggerTreeClassifier(max_depth=1, thresholds=2).fit(X, y)  # warm: load the kernels
+    out = []
+    for params, target in SKLEARN_TARGETS:
+        cpu0 = time.process_time()
+        t, clf = median_time(lambda p=params: DaggerTreeClassifier(**p).fit(X, y), runs)
+        cpu = (time.process_time() - cpu0) / runs  # all threads: the work, whatever the load
+        errors = int((clf.predict(X) != y).sum())
+        cart = DecisionTreeClassifier(max_depth=params["max_depth"], random_state=0).fit(X, y)
+        cart_errors = int((cart.predict(X) != y).sum())
+        row = {
+            "params": params,
+            "seconds": t,
+            "cpu_seconds": cpu,
+            "attributes": clf.table_.n_attributes,
+            "front": len(clf.front_),
+            "errors": errors,
+            "cart_errors": cart_errors,
+            "target_s": target,
+        }
+        out.append(row)
+        print(
+            f"  {params}: {t:.2f} s ({cpu:.2f} s of CPU), {row['attributes']} threshold "
+            f"attributes, {row['front']} front points; training errors {errors} "
+            f"(CART {cart_errors}); [{'met' if t <= target else 'NOT MET'}] <= {target:.0f} s",
+            flush=True,
+        )
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -921,8 +979,9 @@ def main():
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
-        choices=["read", "uci", "odt"],
-        help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark)",
+        choices=["read", "uci", "odt", "sklearn"],
+        help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark; "
+        "sklearn: the estimator)",
     )
     ap.add_argument("--no-read", action="store_true", help="skip the CSV reading section")
     ap.add_argument("--read-rows", type=int, default=5_000_000)
@@ -977,6 +1036,12 @@ def main():
     if args.study_only:
         bench_study(args.out, args.runs, args.tables.split(","))
         return
+    if args.only == "sklearn":
+        rows = bench_sklearn(args.runs)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "sklearn.json").write_text(json.dumps(rows, indent=2))
+        print(f"wrote {args.out / 'sklearn.json'}")
+        return
     import numba
 
     bandwidth = memory_bandwidth()
@@ -1013,6 +1078,7 @@ def main():
             (args.read_readers or "columnar").split(","),
         )
     )
+    estimator = bench_sklearn(args.runs)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(
         json.dumps(
@@ -1023,6 +1089,7 @@ def main():
                 "read": read,
                 "odt": odt,
                 "sorting": srows,
+                "sklearn": estimator,
             },
             indent=2,
         )

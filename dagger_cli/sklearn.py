@@ -1,0 +1,384 @@
+"""A scikit-learn estimator: the exact tree of one point of the front, fit/predict.
+
+>>> from sklearn.datasets import load_iris
+>>> X, y = load_iris(return_X_y=True)
+>>> clf = DaggerTreeClassifier(max_depth=2, thresholds=4).fit(X, y)   # doctest: +SKIP
+>>> print(clf.tree_.to_text())                                          # doctest: +SKIP
+
+This is the only module that imports scikit-learn (``pip install dagger-cli[sklearn]``).
+
+How a fit works: the columns of ``X`` become a :class:`~dagger_cli.table.DecisionTable` with
+every row kept (equal rows are not merged, so misclassifications count training rows): a
+numeric column becomes binary attributes ``col<=t`` (:mod:`dagger_cli.thresholds`), a
+categorical column (pandas ``category``/``object``/``string``/``bool``, or values that are not
+all numbers) stays a multiway nominal split on its values. The engine computes the exact front
+of ``x`` (default total path length) against misclassifications over every tree of depth at
+most ``max_depth`` (with only numeric columns and ``max_depth <= 3`` by the column sweeps of
+:mod:`dagger_cli.shallow`, else by the DAG engine), and the estimator keeps the tree of one
+point: by default the least misclassifications (ties: the least ``x``); or G(K), F(N), or the
+least ``misclassifications + alpha * x``.
+
+Missing values (NaN, None) are refused, in fit and predict: fill them first (e.g.
+``sklearn.impute.SimpleImputer``).
+
+Prediction routes each row down the tree on its raw values. A row whose value at a split is
+one the training rows of that node never had (an unseen category, or any value of a nominal
+numeric column that was not there) stops at that node and gets its most common training class
+(the smallest class on a tie); ``predict_proba`` gives that node's class frequencies.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .costs import COSTS
+from .errors import LimitError
+from .table import DecisionTable, PreprocessReport, value_order
+from .thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
+
+#: The costs ``x`` can be (misclassifications is always the other one).
+X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
+
+
+class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
+    """An exactly optimal decision tree of bounded depth, chosen on the Pareto front.
+
+    Parameters
+    ----------
+    max_depth : int or None, default=3
+        Only trees of at most this depth. None: any depth (only small tables fit).
+    x : {"total-path-length", "depth", "nodes", "leaves"}, default="total-path-length"
+        The cost traded against misclassifications (total path length: the sum over training
+        rows of the depth of their leaf).
+    thresholds : "all", int or None, default=16
+        Numeric columns as binary splits ``col <= t``: every midpoint between consecutive
+        distinct values ("all"), or at most K per column at quantiles (K). None: every distinct
+        number is a nominal value (multiway splits).
+    max_misclassifications : int or None, default=None
+        Take G(K)'s tree: the least ``x`` among trees with at most K training errors.
+    max_x : int or None, default=None
+        Take F(N)'s tree: the fewest training errors among trees with ``x`` at most N.
+    alpha : float or None, default=None
+        Take the point minimising ``misclassifications + alpha * x`` (ties: the least ``x``),
+        a complexity penalty to tune with ``GridSearchCV`` like ``ccp_alpha``.
+    max_subtables : int, default=2_000_000
+        Stop with :class:`dagger_cli.errors.LimitError` if the engine's DAG gets larger.
+
+    At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
+    them the tree has the least training errors (ties: the least ``x``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names (a DataFrame).
+    front_ : dagger_cli.fronts.Front
+        The Pareto front the tree was chosen from (``front_.points()``: (x, errors) pairs).
+    front_index_ : int
+        The chosen point's index in ``front_``.
+    tree_ : dagger_cli.trees.Tree
+        The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
+    table_ : dagger_cli.table.DecisionTable
+        The training table the engine saw (threshold attributes in ``table_.splits``).
+    solver_ : {"shallow", "dag"}
+        How the front was computed: ``shallow`` (:mod:`dagger_cli.shallow`, column sweeps) when
+        every attribute is a threshold and ``max_depth <= 3``, else the DAG engine. Both give
+        the exact front; the tests check that they agree.
+    """
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "x": [StrOptions(set(X_COSTS))],
+        "thresholds": [
+            StrOptions({"all"}),
+            Interval(numbers.Integral, 1, None, closed="left"),
+            None,
+        ],
+        "max_misclassifications": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "max_x": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
+        "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        *,
+        max_depth=3,
+        x="total-path-length",
+        thresholds=16,
+        max_misclassifications=None,
+        max_x=None,
+        alpha=None,
+        max_subtables=2_000_000,
+    ):
+        self.max_depth = max_depth
+        self.x = x
+        self.thresholds = thresholds
+        self.max_misclassifications = max_misclassifications
+        self.max_x = max_x
+        self.alpha = alpha
+        self.max_subtables = max_subtables
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    # ------------------------------------------------------------------ fit
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Compute the exact front on (X, y) and keep the tree of the chosen point.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Numeric and categorical columns (see the module docstring).
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        from .engine import relate
+
+        chosen = [
+            name
+            for name in ("max_misclassifications", "max_x", "alpha")
+            if getattr(self, name) is not None
+        ]
+        if len(chosen) > 1:
+            raise ValueError(
+                f"give at most one of max_misclassifications, max_x and alpha, got {chosen}"
+            )
+        kinds = _column_kinds(X)
+        X, y = validate_data(self, X, y, dtype=None)
+        check_classification_targets(y)
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        self._kinds = kinds if kinds is not None else _guess_kinds(X)
+        self.table_ = self._table(X, y_codes)
+        from . import shallow
+
+        if shallow.applies(self.table_, self.max_depth):
+            # Only threshold attributes and a shallow cap: the column sweeps, same front.
+            solver = shallow.ShallowSolver(self.table_, self.x)
+            self.front_ = solver.front(self.max_depth)
+            self.front_index_ = self._choose(self.front_)
+            self.tree_ = solver.tree(self.max_depth, self.front_.points()[self.front_index_])
+            self.solver_ = "shallow"
+            return self
+        self.solver_ = "dag"
+        kwargs = {} if self.max_depth is None else {"max_depth": self.max_depth}
+        try:
+            rel = relate(
+                self.table_,
+                self.x,
+                "misclassifications",
+                max_subtables=self.max_subtables,
+                **kwargs,
+            )
+        except LimitError as err:
+            raise LimitError(
+                f"{err} The table is too big for an exact front over trees of "
+                f"{'any depth' if self.max_depth is None else f'depth <= {self.max_depth}'}: "
+                "give a smaller max_depth (e.g. 2 or 3) or fewer thresholds (e.g. 8)."
+            ) from None
+        self.front_ = rel.front
+        self.front_index_ = self._choose(rel.front)
+        from .trees import extract_tree
+
+        self.tree_ = extract_tree(rel, self.front_index_)
+        return self
+
+    def _choose(self, front) -> int:
+        """The index of the front point the parameters ask for."""
+        if self.max_misclassifications is not None:
+            k = front.point_for_y(self.max_misclassifications)
+            if k is None:
+                raise ValueError(
+                    f"no tree has at most {self.max_misclassifications} misclassification(s); "
+                    f"the least is {int(front.y[-1])}"
+                )
+            return k
+        if self.max_x is not None:
+            k = front.point_for_x(self.max_x)
+            if k is None:
+                raise ValueError(f"no tree has {self.x} <= {self.max_x}; the least is {front.x[0]}")
+            return k
+        if self.alpha is not None:
+            # argmin takes the first minimum: x ascending, so the least x on a tie.
+            return int(np.argmin(front.y + self.alpha * front.x))
+        return len(front) - 1
+
+    def _names(self) -> list[str]:
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:
+            return [str(n) for n in names]
+        return [f"x{j}" for j in range(self.n_features_in_)]
+
+    def _table(self, X, y_codes) -> DecisionTable:
+        """The training table, built straight from the arrays (no strings for numbers)."""
+        n = X.shape[0]
+        attributes: list[str] = []
+        values: list[tuple] = []
+        codes: list[np.ndarray] = []
+        splits: dict[str, Threshold] = {}
+        for j, name in enumerate(self._names()):
+            if self._kinds[j] == "numeric" and self.thresholds is not None:
+                xs = _numbers(X[:, j])
+                for t in candidate_thresholds(xs, self.thresholds):
+                    split = Threshold(name, t)
+                    splits[split.name] = split
+                    attributes.append(split.name)
+                    values.append((NO, YES))  # value order: code 1 is ``yes`` (x <= t)
+                    codes.append((xs <= t).astype(np.int32))
+                continue
+            keys = self._keys(X[:, j], j)
+            order = value_order(keys)
+            rank = {v: k for k, v in enumerate(order)}
+            attributes.append(name)
+            values.append(tuple(order))
+            codes.append(np.fromiter((rank[k] for k in keys), dtype=np.int32, count=n))
+        if len(set(attributes)) != len(attributes):
+            dup = sorted({a for a in attributes if attributes.count(a) > 1})
+            raise ValueError(f"attribute name(s) {dup} occur twice; rename the column(s)")
+        return DecisionTable(
+            name="X",
+            attributes=tuple(attributes),
+            decision_name="y",
+            values=tuple(values),
+            codes=np.array(codes, dtype=np.int32).reshape(len(codes), n),
+            decision_values=tuple(str(c) for c in self.classes_),
+            decisions=np.asarray(y_codes, dtype=np.int32).reshape(n),
+            report=PreprocessReport(rows_read=n, rows_after=n),
+            splits=splits,
+        )
+
+    def _keys(self, column, j) -> list[str]:
+        """A nominal column's values as the strings the tree stores."""
+        if self._kinds[j] == "numeric":
+            return [format_threshold(v) for v in _numbers(column)]
+        if any(v is None for v in column):
+            raise ValueError(
+                f"Input X contains None (column {self._names()[j]!r}); fill missing values "
+                "first (e.g. sklearn.impute.SimpleImputer)"
+            )
+        return [str(v) for v in column]
+
+    # ------------------------------------------------------------------ predict
+    def _leaves(self, X) -> list:
+        """The node where each row stops (a leaf, or a split that never saw its value)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=None, reset=False)
+        tree = self.tree_
+        index = {name: j for j, name in enumerate(self._names())}
+        numeric: dict[int, np.ndarray] = {}
+        nominal: dict[int, np.ndarray] = {}
+        out: list = [None] * X.shape[0]
+        stack = [(tree.root, np.arange(X.shape[0]))]
+        while stack:
+            node, rows = stack.pop()
+            if node.is_leaf or rows.size == 0:
+                for i in rows:
+                    out[i] = node
+                continue
+            split = tree.splits.get(node.attribute)
+            children = dict(node.children)
+            if split is not None:
+                j = index[split.column]
+                if j not in numeric:
+                    numeric[j] = _numbers(X[:, j])
+                below = numeric[j][rows] <= split.threshold
+                stack.append((children[YES], rows[below]))
+                stack.append((children[NO], rows[~below]))
+                continue
+            j = index[node.attribute]
+            if j not in nominal:
+                nominal[j] = np.array(self._keys(X[:, j], j), dtype=object)
+            keys = nominal[j][rows]
+            seen = np.zeros(rows.size, dtype=bool)
+            for value, child in node.children:
+                hit = keys == value
+                seen |= hit
+                stack.append((child, rows[hit]))
+            for i in rows[~seen]:
+                out[i] = node
+        return out
+
+    def predict_proba(self, X):
+        """Class frequencies of the training rows in the node each row reaches.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        nodes = self._leaves(X)
+        proba = np.array([node.counts for node in nodes], dtype=np.float64)
+        proba = proba.reshape(len(nodes), len(self.classes_))
+        return proba / proba.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The most common training class of the node each row reaches (smallest on a tie).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        nodes = self._leaves(X)
+        counts = np.array([node.counts for node in nodes], dtype=np.int64)
+        return self.classes_[np.argmax(counts.reshape(len(nodes), -1), axis=1)]
+
+
+def _numbers(column) -> np.ndarray:
+    return np.asarray(column, dtype=np.float64)
+
+
+def _column_kinds(X) -> list[str] | None:
+    """``numeric``/``categorical`` per column of a DataFrame, from its dtypes (else None)."""
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "columns"):
+        return None
+    import pandas as pd
+
+    kinds = []
+    for j, dtype in enumerate(dtypes):
+        if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+            if pd.api.types.is_object_dtype(dtype) and _all_numbers(X.iloc[:, j]):
+                kinds.append("numeric")
+            else:
+                kinds.append("categorical")
+        else:
+            kinds.append("numeric")
+    return kinds
+
+
+def _all_numbers(values) -> bool:
+    return all(
+        isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
+        for v in values
+    )
+
+
+def _guess_kinds(X: np.ndarray) -> list[str]:
+    """For arrays: numeric dtype -> numeric; object columns -> numeric iff all numbers."""
+    if X.dtype.kind in "iuf":
+        return ["numeric"] * X.shape[1]
+    return ["numeric" if _all_numbers(X[:, j]) else "categorical" for j in range(X.shape[1])]
+
+
+__all__ = ["DaggerTreeClassifier"]

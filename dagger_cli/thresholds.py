@@ -1,0 +1,249 @@
+"""Numeric columns as binary threshold attributes ``col<=t``.
+
+The engines split a subtable on every value of an attribute. A numeric column with hundreds of
+distinct values, taken as nominal, gives splits with hundreds of branches that memorize the
+data; ``--bins K`` (:mod:`dagger_cli.discretize`) cuts it into K multiway intervals. Threshold
+splits are the other classic answer, the one CART and every optimal-tree peer use: the column
+becomes binary attributes ``col<=t`` (value ``yes`` when the number is at most ``t``, else
+``no``), one per candidate threshold ``t``, and a tree tests ``age <= 37.5`` / ``age > 37.5``.
+
+Candidates (:func:`candidate_thresholds`):
+
+``"all"``
+    Every midpoint between two consecutive distinct values of the column. Any binary split of
+    the rows by ``value <= t`` equals the split at one of these, so an exact tree over them is
+    at least as good on the training rows as any tree of threshold splits of the same shape
+    (CART's included).
+``K``
+    At most K of those midpoints per column, at the quantiles ``k / (K + 1)`` of the rows
+    (the midpoint whose split leaves closest to ``k·n / (K + 1)`` rows at or below it).
+
+A midpoint is written with the fewest significant digits that move it by less than a
+thousandth of the gap between its two values (``37.5``, ``0.15``, not
+``0.15000000000000002``); that changes no split of the training rows.
+
+The choice is deterministic (no randomness, ties to the smaller candidate). Every new attribute
+is recorded as a :class:`Threshold` (column, threshold), so trees print the original column
+(:class:`dagger_cli.trees.Tree`) and predict on raw numbers. Missing values stay missing in
+every binary attribute of their column and get the table's missing-value policy: under
+``mode`` the filled values are consistent (``yes`` exactly from the column's median on).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .values import MISSING_MARKERS, parse_number
+
+#: Value of ``col<=t`` when the number is at most t, and when it is larger.
+YES = "yes"
+NO = "no"
+#: The gap fraction a written threshold may move away from the exact midpoint.
+ROUNDING = 1e-3
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """The binary attribute ``column <= threshold`` made from a numeric column."""
+
+    column: str
+    threshold: float
+
+    @property
+    def text(self) -> str:
+        """The threshold as written in names and trees (``37.5``, ``3``)."""
+        return format_threshold(self.threshold)
+
+    @property
+    def name(self) -> str:
+        """The attribute's name, e.g. ``age<=37.5``."""
+        return f"{self.column}<={self.text}"
+
+    def branch(self, value: str) -> str:
+        """The condition of the branch with attribute value ``value``: ``age <= 37.5``."""
+        op = "<=" if value == YES else ">"
+        return f"{self.column} {op} {self.text}"
+
+    def value_of(self, text: str) -> str | None:
+        """The attribute's value for a raw cell (None if the cell is not a number)."""
+        number = parse_number(text) if isinstance(text, str) else _float(text)
+        if number is None:
+            return None
+        return YES if number <= self.threshold else NO
+
+
+def _float(value) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
+
+
+def format_threshold(t: float) -> str:
+    """Shortest text that reads back as ``t``; integers without ``.0``.
+
+    >>> format_threshold(37.5), format_threshold(3.0), format_threshold(-0.0)
+    ('37.5', '3', '0')
+    """
+    t = float(t) + 0.0
+    if t.is_integer() and abs(t) < 1e15:
+        return str(int(t))
+    return repr(t)
+
+
+def parse_spec(spec) -> str | int | None:
+    """``None``, ``"all"`` or a positive integer K (also as text, from the command line).
+
+    >>> parse_spec("all"), parse_spec("16"), parse_spec(None)
+    ('all', 16, None)
+    """
+    if spec is None or spec == "all":
+        return spec
+    if isinstance(spec, str) and spec.strip().isdigit():
+        spec = int(spec)
+    if isinstance(spec, (int, np.integer)) and not isinstance(spec, bool) and spec >= 1:
+        return int(spec)
+    raise InputError(f"thresholds must be 'all' or a positive integer K, got {spec!r}")
+
+
+def between(a: float, b: float) -> float:
+    """A short number t with a < t < b near their midpoint (see the module docstring).
+
+    >>> between(30, 45), between(0.1, 0.2), between(1, 2)
+    (37.5, 0.15, 1.5)
+    """
+    mid = a / 2 + b / 2
+    tolerance = (b - a) * ROUNDING
+    for digits in range(1, 18):
+        t = float(f"{mid:.{digits}g}")
+        if a < t < b and abs(t - mid) <= tolerance:
+            return t + 0.0
+    # a and b are neighbouring floats: no number lies between them; t = a splits them.
+    return mid if a < mid < b else float(a)
+
+
+def candidate_thresholds(values: Sequence[float] | np.ndarray, spec) -> list[float]:
+    """The thresholds of one numeric column (its present values), ascending.
+
+    >>> candidate_thresholds([1, 2, 2, 3, 10], "all")
+    [1.5, 2.5, 6.5]
+    >>> candidate_thresholds([1, 2, 2, 3, 10], 1)   # the split closest to 5 / 2 rows below
+    [2.5]
+    >>> candidate_thresholds([4, 4], "all")
+    []
+    """
+    spec = parse_spec(spec)
+    if spec is None:
+        return []
+    xs = np.asarray(values, dtype=np.float64)
+    distinct, counts = np.unique(xs, return_counts=True)
+    if distinct.size < 2:
+        return []
+    if spec == "all" or distinct.size - 1 <= spec:
+        chosen = np.arange(distinct.size - 1)
+    else:
+        below = np.cumsum(counts)[:-1]  # rows at or below each candidate split
+        n = xs.size
+        picks = {int(np.argmin(np.abs(below - k * n / (spec + 1)))) for k in range(1, spec + 1)}
+        chosen = np.array(sorted(picks))
+    return [between(float(distinct[j]), float(distinct[j + 1])) for j in chosen]
+
+
+def numbers_of(column: Sequence[str]) -> np.ndarray | None:
+    """The column's present values as floats, or None if it is not numeric.
+
+    Numeric as in :func:`dagger_cli.discretize.numeric_values`: at least one present value and
+    every present value a finite number.
+    """
+    from .discretize import numeric_values
+
+    numbers = numeric_values(column)
+    return None if numbers is None else np.array(numbers, dtype=np.float64)
+
+
+def threshold_columns(
+    header: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    spec,
+    skip: Sequence[str] = (),
+) -> tuple[list[str], list[list[str]], dict[str, Threshold], list[str]]:
+    """Replace each numeric column with at least two distinct values by threshold attributes.
+
+    Parameters
+    ----------
+    header : sequence of str
+        Column names.
+    columns : sequence of sequence of str
+        Column-major values, as :func:`dagger_cli.table.parse_csv_text` returns them.
+    spec : "all" or int
+        Which thresholds (see :func:`candidate_thresholds`).
+    skip : sequence of str
+        Columns never touched (the decision column, dropped columns).
+
+    Returns
+    -------
+    header : list of str
+        The new column names: a numeric column's place is taken by its ``col<=t`` columns,
+        thresholds ascending; other columns keep their place.
+    columns : list of list of str
+        ``yes`` / ``no`` for threshold attributes (missing markers kept), copies otherwise.
+    splits : dict
+        ``{"col<=t": Threshold(col, t)}`` for every new attribute.
+    notes : list of str
+        One line per converted column, for the user (stderr).
+
+    Examples
+    --------
+    >>> h, cols, splits, notes = threshold_columns(["x", "d"], [["1", "3", "?"], list("aab")],
+    ...                                            "all", skip=["d"])
+    >>> h, cols[0], splits["x<=2"]
+    (['x<=2', 'd'], ['yes', 'no', '?'], Threshold(column='x', threshold=2.0))
+    """
+    spec = parse_spec(spec)
+    skipped = set(skip)
+    out_header: list[str] = []
+    out_columns: list[list[str]] = []
+    splits: dict[str, Threshold] = {}
+    notes = []
+    for name, column in zip(header, columns):
+        numbers = None if name in skipped or spec is None else numbers_of(column)
+        ts = candidate_thresholds(numbers, spec) if numbers is not None else []
+        if numbers is None or not ts:
+            out_header.append(name)
+            out_columns.append(list(column))
+            continue
+        parsed = [None if v in MISSING_MARKERS else float(v) for v in column]
+        for t in ts:
+            split = Threshold(name, t)
+            splits[split.name] = split
+            out_header.append(split.name)
+            out_columns.append(
+                [v if x is None else (YES if x <= t else NO) for v, x in zip(column, parsed)]
+            )
+        distinct = np.unique(numbers).size
+        notes.append(f"{name!r}: {distinct} distinct numbers -> {len(ts)} threshold split(s)")
+    clash = sorted({h for h in out_header if out_header.count(h) > 1})
+    if clash:
+        raise InputError(
+            f"threshold attribute name(s) {', '.join(map(repr, clash))} equal another "
+            "column's name; rename that column"
+        )
+    return out_header, out_columns, splits, notes
+
+
+__all__ = [
+    "NO",
+    "YES",
+    "Threshold",
+    "between",
+    "candidate_thresholds",
+    "format_threshold",
+    "parse_spec",
+    "threshold_columns",
+]

@@ -1,0 +1,305 @@
+"""Held-out error along the front (``dagger validate``).
+
+The exact front is a training-set object: its last point classifies the training rows best,
+and nothing on it says which point generalises. :func:`validate` splits the raw rows into K
+stratified folds (or takes a separate test file); for every fold it prepares the training
+part with the user's recipe (so thresholds, bins, missing-value fills and merges see only
+training rows), computes its front, extracts the tree of every point and counts that tree's
+errors on the held-out rows, routed on their raw values (a value a split never saw in
+training, a missing one included, stops the row at that node, as in
+:meth:`dagger_cli.trees.Tree.predict`).
+
+Folds (:func:`stratified_folds`) are made with numpy alone, so the command needs no
+scikit-learn: the rows of each decision value (in value order) are shuffled by a generator
+seeded with ``seed`` and dealt round-robin to the folds, continuing from where the previous
+value stopped, so every fold has each decision in proportion and the fold sizes differ by at
+most one. Same table, options and seed: same folds, same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .fronts import Front
+from .output import _fmt
+from .recipe import Recipe
+from .values import value_order
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """A table's raw cells, before any preparation (column-major strings)."""
+
+    name: str
+    source: str
+    header: list
+    columns: list
+    lines: list | None
+    recipe: Recipe  #: the user's recipe over the dataset's own (not yet resolved)
+
+    @property
+    def decision(self) -> str:
+        chosen = self.recipe.resolved().decision
+        return self.header[-1] if chosen is None else chosen
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+    def subset(self, rows) -> list:
+        return [[col[i] for i in rows] for col in self.columns]
+
+
+def read_raw(
+    source, recipe: Recipe | None = None, *, file_only: bool = False, sep: str | None = None
+) -> RawTable:
+    """The raw cells of a registered dataset (with its own recipe under ``recipe``) or a CSV
+    file (always a file with ``file_only``)."""
+    from .datasets import _read_records, is_registered
+    from .table import read_csv
+
+    recipe = recipe or Recipe()
+    text = os.fspath(source)
+    if not file_only and is_registered(text) and not Path(text).exists():
+        ds, records = _read_records(text)
+        columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
+        return RawTable(ds.name, ds.name, list(ds.columns), columns, None, recipe.over(ds.recipe))
+    names, columns, lines, _ = read_csv(text, sep=sep)
+    return RawTable(Path(text).stem, text, list(names), columns, lines, recipe)
+
+
+def stratified_folds(labels, k: int, seed: int = 0) -> np.ndarray:
+    """The fold (0 .. k-1) of every row, stratified by ``labels`` (see the module docstring).
+
+    >>> stratified_folds(list("aaaabbbb"), 2, seed=1).tolist().count(0)
+    4
+    """
+    labels = list(labels)
+    n = len(labels)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+        raise InputError(f"the number of folds must be an integer of at least 2, got {k!r}")
+    if k > n:
+        raise InputError(f"{k} folds for {n} rows: give at most {n} folds")
+    rng = np.random.default_rng(seed)
+    fold = np.empty(n, dtype=np.int64)
+    offset = 0
+    by_value: dict = {}
+    for i, v in enumerate(labels):
+        by_value.setdefault(v, []).append(i)
+    for v in value_order(by_value):
+        rows = rng.permutation(np.array(by_value[v], dtype=np.int64))
+        fold[rows] = (offset + np.arange(rows.size)) % k
+        offset += rows.size
+    return fold
+
+
+@dataclass(frozen=True)
+class FoldResult:
+    """One fold: the training front and every point's errors on the held-out rows."""
+
+    fold: str
+    front: Front  #: the front of the training part
+    train_rows: int  #: rows of the prepared training table (after merging)
+    heldout_rows: int
+    heldout_errors: np.ndarray  #: per front point
+
+    def records(self) -> list[dict]:
+        out = []
+        for rec, errors in zip(self.front.records(), self.heldout_errors.tolist()):
+            out.append(
+                {
+                    "fold": self.fold,
+                    **rec,
+                    "train_rows": self.train_rows,
+                    "heldout_rows": self.heldout_rows,
+                    "heldout_errors": errors,
+                }
+            )
+        return out
+
+
+def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
+    """Errors of every tree (one per front point) on the raw rows ``rows`` of ``raw``."""
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {h: [raw.columns[j][i] for i in rows] for j, h in enumerate(raw.header)}, dtype=str
+    )
+    errors = [tree.costs(df)["misclassifications"] if len(df) else 0 for tree in trees]
+    return np.array(errors, dtype=np.int64)
+
+
+def _front_and_trees(table, x, max_depth, max_subtables):
+    """The training front and the tree of every point: by the column sweeps of
+    :mod:`dagger_cli.shallow` when they apply (threshold attributes only, depth <= 3), else by
+    the DAG engine; both exact."""
+    from . import shallow
+    from .engine import relate
+    from .trees import extract_tree
+
+    if shallow.applies(table, max_depth):
+        solver = shallow.ShallowSolver(table, x)
+        front = solver.front(max_depth)
+        return front, [solver.tree(max_depth, p) for p in front.points()]
+    kwargs = {} if max_depth is None else {"max_depth": max_depth}
+    rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
+    return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
+
+
+def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
+    from .table import from_columns
+
+    lines = None if raw.lines is None else [raw.lines[i] for i in train]
+    table = from_columns(
+        raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
+    )
+    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
+    held = test_raw if test_raw is not None else raw
+    return FoldResult(
+        fold=label,
+        front=front,
+        train_rows=table.n_rows,
+        heldout_rows=len(test),
+        heldout_errors=_heldout_errors(trees, held, test),
+    )
+
+
+def _binned(raw: RawTable) -> RawTable:
+    """``bins`` applied to all rows at once (interval labels are the attribute values, so a
+    held-out row needs the same intervals); the recipe then has no bins left."""
+    from dataclasses import replace
+
+    from .discretize import discretize
+
+    bins = raw.recipe.bins
+    if bins is None:
+        return raw
+    skip = (raw.decision, *(raw.recipe.resolved().drop or ()))
+    columns, _ = discretize(raw.header, raw.columns, bins, skip=skip)
+    return replace(raw, columns=columns, recipe=replace(raw.recipe, bins=None))
+
+
+def validate(
+    raw: RawTable,
+    *,
+    folds: int | None = None,
+    seed: int = 0,
+    test: RawTable | None = None,
+    x: str = "total-path-length",
+    max_depth: int | None = None,
+    max_subtables: int | None = None,
+) -> list[FoldResult]:
+    """The front of every training part and its held-out errors.
+
+    Parameters
+    ----------
+    raw : RawTable
+        The table (:func:`read_raw`).
+    folds : int, optional
+        K stratified folds: fold ``k`` (1..K) trains on the other folds' rows.
+    seed : int
+        Seed of the fold assignment.
+    test : RawTable, optional
+        Instead of folds: train on all of ``raw`` and hold out these rows (fold ``test``).
+    x : str
+        The cost traded against misclassifications.
+    max_depth : int, optional
+        Only trees of at most this depth.
+    max_subtables : int, optional
+        Limit of the engine, as in :func:`dagger_cli.engine.relate`.
+    """
+    if (folds is None) == (test is None):
+        raise InputError("give either --folds K or --test FILE")
+    if test is not None and raw.recipe.bins is not None:
+        raise InputError(
+            "--bins with --test: the test file's numbers would need the table's intervals; "
+            "use --thresholds all|K (threshold splits read raw numbers) or --folds"
+        )
+    raw = _binned(raw)
+    opts = {"x": x, "max_depth": max_depth, "max_subtables": max_subtables}
+    if test is not None:
+        missing = [h for h in raw.header if h not in test.header]
+        if missing:
+            raise InputError(
+                f"{test.source}: no column(s) {', '.join(map(repr, missing))} of {raw.name}"
+            )
+        aligned = RawTable(
+            test.name,
+            test.source,
+            list(raw.header),
+            [test.columns[test.header.index(h)] for h in raw.header],
+            test.lines,
+            raw.recipe,
+        )
+        everything = list(range(raw.n_rows))
+        held = list(range(aligned.n_rows))
+        return [_fold(raw, everything, held, "test", test_raw=aligned, **opts)]
+    assert folds is not None
+    decision = raw.decision
+    if decision not in raw.header:
+        raise InputError(f"{raw.source}: no column named {decision!r}")
+    fold_of = stratified_folds(raw.columns[raw.header.index(decision)], folds, seed)
+    out = []
+    for k in range(folds):
+        train = np.flatnonzero(fold_of != k).tolist()
+        test_rows = np.flatnonzero(fold_of == k).tolist()
+        out.append(_fold(raw, train, test_rows, str(k + 1), **opts))
+    return out
+
+
+def results_csv(results: list[FoldResult]) -> str:
+    """One line per (fold, front point): fold, the costs, training and held-out counts."""
+    recs = [r for res in results for r in res.records()]
+    cols = list(recs[0]) if recs else ["fold"]
+    lines = [",".join(cols)]
+    lines += [",".join(_fmt(rec[c]) for c in cols) for rec in recs]
+    return "\n".join(lines) + "\n"
+
+
+def x_values(result: FoldResult) -> np.ndarray:
+    """The plotted x of every point: average depth for total path length, else x itself."""
+    x = result.front.x.astype(np.float64)
+    if result.front.x_cost.name == "total-path-length":
+        return x / result.train_rows
+    return x
+
+
+def error_curves(result: FoldResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, training error rate, held-out error rate) of one fold's points."""
+    train = result.front.y / result.train_rows
+    held = result.heldout_errors / max(result.heldout_rows, 1)
+    return x_values(result), train, held
+
+
+def mean_curves(results: list[FoldResult]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The folds' mean error rates on the union of their x values.
+
+    At a value v each fold contributes its point with the largest x <= v (the tree F gives
+    for that budget), so each fold's curve is the step function its front defines.
+    """
+    grid = np.unique(np.concatenate([x_values(r) for r in results]))
+    trains, helds = [], []
+    for r in results:
+        x, train, held = error_curves(r)
+        k = np.searchsorted(x, grid, side="right") - 1  # x[0] is the least: k >= 0 from there
+        k = np.maximum(k, 0)
+        trains.append(train[k])
+        helds.append(held[k])
+    return grid, np.mean(trains, axis=0), np.mean(helds, axis=0)
+
+
+__all__ = [
+    "FoldResult",
+    "RawTable",
+    "error_curves",
+    "mean_curves",
+    "read_raw",
+    "results_csv",
+    "stratified_folds",
+    "validate",
+]

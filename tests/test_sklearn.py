@@ -1,0 +1,248 @@
+"""The scikit-learn estimator: conventions, exactness against CART, choice of the point."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+sklearn = pytest.importorskip("sklearn")
+
+from sklearn.datasets import load_iris, load_wine  # noqa: E402
+from sklearn.model_selection import GridSearchCV, cross_val_score  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import FunctionTransformer  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
+
+from dagger_cli.engine import relate  # noqa: E402
+from dagger_cli.errors import LimitError  # noqa: E402
+from dagger_cli.sklearn import DaggerTreeClassifier  # noqa: E402
+
+CAPPED = "max_depth" in inspect.signature(relate).parameters
+needs_cap = pytest.mark.skipif(not CAPPED, reason="the engine has no depth cap (max_depth)")
+#: Parameters that fit every table of the checks quickly, with or without a depth cap.
+SMALL = {"max_depth": 3 if CAPPED else None, "thresholds": 4}
+
+
+def test_check_estimator():
+    check_estimator(DaggerTreeClassifier(**SMALL))
+
+
+@needs_cap
+def test_check_estimator_with_the_defaults():
+    check_estimator(DaggerTreeClassifier())
+
+
+@needs_cap
+@pytest.mark.parametrize("loader, depth", [(load_iris, 2), (load_iris, 3), (load_wine, 2)])
+def test_exact_tree_beats_or_ties_cart_on_its_training_rows(loader, depth):
+    """Every CART threshold is a candidate under thresholds="all", and CART's tree has depth
+    <= D, so the exact tree with the fewest training errors cannot have more."""
+    X, y = loader(return_X_y=True)
+    cart = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+    ours = DaggerTreeClassifier(max_depth=depth, thresholds="all").fit(X, y)
+    cart_errors = int((cart.predict(X) != y).sum())
+    our_errors = int((ours.predict(X) != y).sum())
+    assert our_errors == ours.front_.y[ours.front_index_] == min(ours.front_.y)
+    assert our_errors <= cart_errors
+    assert ours.tree_.costs()["depth"] <= depth
+
+
+def _route(node, record):
+    """Route one raw record through the exported JSON tree; the node where it stops."""
+    path = [node]
+    while "children" in node:
+        value = record[node["attribute"]]
+        if "threshold" in node:
+            le, gt = node["children"]
+            key = le if float(value) <= node["threshold"] else gt
+        else:
+            key = str(value)
+        if key not in node["children"]:
+            break
+        node = node["children"][key]
+        path.append(node)
+    return node
+
+
+def _mixed_frame(n, rng, categories=("red", "green", "blue")):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, size=n),
+            "income": rng.normal(50, 15, size=n).round(1),
+            "color": pd.Categorical(rng.choice(categories, size=n)),
+        }
+    )
+    y = np.where((df.age > 40) & (df.color != "blue") | (df.income > 60), "yes", "no")
+    flip = rng.random(n) < 0.1
+    return df, np.where(flip, np.where(y == "yes", "no", "yes"), y)
+
+
+def test_dataframes_with_categories_and_unseen_values():
+    rng = np.random.default_rng(7)
+    df, y = _mixed_frame(120, rng)
+    clf = DaggerTreeClassifier(**SMALL).fit(df, y)
+    assert list(clf.feature_names_in_) == ["age", "income", "color"]
+    assert clf.n_features_in_ == 3 and list(clf.classes_) == ["no", "yes"]
+    assert any(a.startswith("age<=") for a in clf.table_.attributes)
+    assert "color" in clf.table_.attributes  # categorical: one multiway attribute
+    text = clf.tree_.to_text()
+    assert "<=" in text and ">" in text
+    assert clf.tree_.to_dot().startswith("digraph")
+    # New rows, with a category never seen in training.
+    test, _ = _mixed_frame(300, rng, categories=("red", "green", "blue", "violet"))
+    doc = clf.tree_.to_dict()["tree"]
+    train_records = df.astype(object).to_dict("records")
+    expected = []
+    for rec in test.astype(object).to_dict("records"):
+        stop = _route(doc, rec)
+        if "decision" in stop:
+            expected.append(stop["decision"])
+            continue
+        # Stopped inside: the most common class of the training rows that reach that node
+        # (the smaller class on a tie).
+        reach = [label for r, label in zip(train_records, y) if _stops_below(doc, r, stop)]
+        labels, counts = np.unique(reach, return_counts=True)
+        expected.append(labels[np.argmax(counts)])
+    assert any(rec == "violet" for rec in test.color)
+    assert list(clf.predict(test)) == expected
+    proba = clf.predict_proba(test)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert list(clf.classes_[proba.argmax(axis=1)]) == expected
+
+
+def _stops_below(node, record, target):
+    """Whether ``record`` passes through ``target`` on its way down from ``node``."""
+    while True:
+        if node is target:
+            return True
+        if "children" not in node:
+            return False
+        value = record[node["attribute"]]
+        if "threshold" in node:
+            le, gt = node["children"]
+            key = le if float(value) <= node["threshold"] else gt
+        else:
+            key = str(value)
+        if key not in node["children"]:
+            return False
+        node = node["children"][key]
+
+
+def test_predict_proba_is_the_leaf_class_frequencies():
+    X, y = load_iris(return_X_y=True)
+    clf = DaggerTreeClassifier(**SMALL, max_x=300).fit(X, y)
+    leaves = {}
+
+    def collect(node):
+        if node.is_leaf:
+            leaves[node.rows] = np.array(node.counts) / node.rows
+        for _, c in node.children:
+            collect(c)
+
+    collect(clf.tree_.root)
+    proba = clf.predict_proba(X)
+    assert all(any(np.allclose(p, q) for q in leaves.values()) for p in proba)
+    assert (clf.predict(X) != y).sum() == clf.tree_.costs()["misclassifications"]
+
+
+def test_which_point_is_taken():
+    X, y = load_iris(return_X_y=True)
+    base = DaggerTreeClassifier(**SMALL).fit(X, y)
+    front = base.front_
+    assert base.front_index_ == len(front) - 1  # the fewest errors (ties: least x)
+    k = int(front.y[-1]) + 2
+    g = DaggerTreeClassifier(**SMALL, max_misclassifications=k).fit(X, y)
+    assert front.x[g.front_index_] == front.least_x(k)
+    assert g.tree_.costs()["misclassifications"] <= k
+    n = 200
+    f = DaggerTreeClassifier(**SMALL, max_x=n).fit(X, y)
+    assert front.y[f.front_index_] == front.least_y(n)
+    assert f.tree_.costs()["total_path_length"] <= n
+    for alpha in (0.0, 0.05, 0.2, 1.0):
+        a = DaggerTreeClassifier(**SMALL, alpha=alpha).fit(X, y)
+        scores = front.y + alpha * front.x
+        assert scores[a.front_index_] == scores.min()
+        assert a.front_index_ == min(np.flatnonzero(scores == scores.min()))
+    assert DaggerTreeClassifier(**SMALL, alpha=1.0).fit(X, y).front_index_ == 0  # a leaf
+    with pytest.raises(ValueError, match="at most one of"):
+        DaggerTreeClassifier(alpha=0.1, max_x=3).fit(X, y)
+    coarse = {"max_depth": SMALL["max_depth"], "thresholds": 1}
+    least = int(DaggerTreeClassifier(**coarse).fit(X, y).front_.y.min())
+    assert least > 0
+    with pytest.raises(ValueError, match=f"no tree has at most {least - 1} .* the least is"):
+        DaggerTreeClassifier(**coarse, max_misclassifications=least - 1).fit(X, y)
+    with pytest.raises(ValueError, match="thresholds"):
+        DaggerTreeClassifier(thresholds="some").fit(X, y)
+    with pytest.raises(ValueError, match="x"):
+        DaggerTreeClassifier(x="misclassifications").fit(X, y)
+
+
+def test_the_column_sweeps_and_the_dag_engine_agree():
+    """Numeric columns with max_depth <= 3 take the shallow solver; a categorical column
+    (here a copy of one numeric column as text) takes the DAG engine: same front."""
+    pd = pytest.importorskip("pandas")
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    X = X.iloc[:, 2:]
+    sweeps = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    assert sweeps.solver_ == "shallow"
+    from dagger_cli.shallow import MAX_DEPTH
+
+    dag = DaggerTreeClassifier(max_depth=MAX_DEPTH + 1, thresholds="all").fit(X, y)
+    assert dag.solver_ == "dag"
+    mixed = X.assign(tag=pd.Categorical(["t"] * len(X)))
+    via_dag = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(mixed, y)
+    assert via_dag.solver_ == "dag"
+    assert via_dag.front_.points() == sweeps.front_.points()
+    # The trees may differ between equally good ones, their training errors may not.
+    assert (via_dag.predict(mixed) != y).sum() == (sweeps.predict(X) != y).sum()
+
+
+def test_other_costs_as_x():
+    X, y = load_iris(return_X_y=True)
+    clf = DaggerTreeClassifier(**SMALL, x="leaves", max_x=3).fit(X, y)
+    assert clf.tree_.costs()["leaves"] <= 3
+    assert clf.front_.x_cost.name == "leaves"
+
+
+def test_pipeline_cross_validation_and_grid_search():
+    X, y = load_iris(return_X_y=True)
+    pipe = make_pipeline(FunctionTransformer(), DaggerTreeClassifier(**SMALL))
+    scores = cross_val_score(pipe, X, y, cv=3)
+    assert scores.shape == (3,) and scores.min() > 0.8
+    grid = GridSearchCV(
+        DaggerTreeClassifier(thresholds=4),
+        {"max_depth": [1, 2] if CAPPED else [None], "alpha": [0.0, 0.02, 1.0]},
+        cv=3,
+    )
+    grid.fit(X, y)
+    assert grid.best_params_["alpha"] < 1.0  # the single leaf (alpha=1) guesses a third
+    assert grid.best_score_ > 0.8
+    assert len(grid.cv_results_["params"]) == (6 if CAPPED else 3)
+
+
+def test_too_big_a_table_stops_with_a_limit_error_that_suggests_max_depth():
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(LimitError, match="max_depth"):
+        DaggerTreeClassifier(max_depth=None, thresholds="all", max_subtables=1000).fit(X, y)
+
+
+def test_deterministic():
+    X, y = load_wine(return_X_y=True)
+    X = X[:, :4]
+    a = DaggerTreeClassifier(**SMALL).fit(X, y)
+    b = DaggerTreeClassifier(**SMALL).fit(X, y)
+    assert a.tree_.to_text() == b.tree_.to_text()
+    assert a.front_.points() == b.front_.points()
+
+
+def test_missing_values_are_refused():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", None, "x"]})
+    with pytest.raises(ValueError, match="None|NaN"):
+        DaggerTreeClassifier(**SMALL).fit(df, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        DaggerTreeClassifier(**SMALL).fit([[1.0], [np.nan]], [0, 1])
