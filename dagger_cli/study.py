@@ -67,7 +67,15 @@ RESULT_COLUMNS = (
     "curve",
 )
 #: Keys a study file may have at its top level.
-STUDY_KEYS = ("tables", "pairs", "max_depth", "exact_only", "max_memory", "max_subtables")
+STUDY_KEYS = (
+    "tables",
+    "pairs",
+    "max_depth",
+    "exact_only",
+    "count",
+    "max_memory",
+    "max_subtables",
+)
 #: Keys of a table entry given as a TOML table; exactly one of the first three.
 TABLE_KEYS = ("name", "path", "suite", "label", "decision", "drop", "missing", "duplicates", "bins")
 #: Retries of a task whose code raised (not a user error); a worker's death is retried by
@@ -128,6 +136,7 @@ class Study:
     pairs: tuple[tuple[str, str], ...]
     max_depths: tuple[int | None, ...] = (None,)
     exact_only: bool = False
+    count: bool = False
     max_memory: int | None = None
     max_subtables: int | None = None
 
@@ -201,8 +210,6 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
         raise StudyError(f"{path}{where_}: not valid TOML: {msg}") from None
     where = _Where(path, text)
     for key in doc:
-        if key == "count":
-            raise where.error(key, "counting trees is not available in this version of dagger")
         if key not in STUDY_KEYS:
             close = difflib.get_close_matches(key, STUDY_KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -217,12 +224,16 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
     exact_only = doc.get("exact_only", False)
     if not isinstance(exact_only, bool):
         raise where.error("exact_only", f"expected true or false, not {exact_only!r}")
+    count = doc.get("count", False)
+    if not isinstance(count, bool):
+        raise where.error("count", f"expected true or false, not {count!r}")
     return Study(
         path=path,
         tables=tables,
         pairs=pairs,
         max_depths=depths,
         exact_only=exact_only,
+        count=count,
         max_memory=_parse_memory(doc.get("max_memory"), where),
         max_subtables=_positive_int(doc.get("max_subtables"), "max_subtables", where),
     )
@@ -421,7 +432,7 @@ def table_digest(table) -> str:
     return hashlib.sha256(buf.getvalue().encode("utf-8")).hexdigest()
 
 
-def task_hash(task: Task, digest: str, exact_only: bool) -> str:
+def task_hash(task: Task, digest: str, exact_only: bool, count: bool = False) -> str:
     """The content hash of a task's result: what the curve's bytes depend on."""
     from . import __version__
 
@@ -433,6 +444,8 @@ def task_hash(task: Task, digest: str, exact_only: bool) -> str:
         "exact_only": exact_only,
         "dagger": __version__,
     }
+    if count:  # a curve with a trees column (absent: the hashes of studies without counts)
+        doc["count"] = True
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
@@ -444,6 +457,7 @@ def run_task(
     max_depth: int | None,
     *,
     exact_only: bool = False,
+    count: bool = False,
     max_memory: int | None = None,
     max_subtables: int | None = None,
     threads: dict | int | None = None,
@@ -472,6 +486,7 @@ def run_task(
             max_subtables=max_subtables,
             max_memory=limit,
             exact_only=exact_only,
+            count=count,
             **caps,
         )
     except LimitError as err:
@@ -678,6 +693,7 @@ def run_study(
     todo = _prepare(study, tasks, rows, curves)
     limits = {
         "exact_only": study.exact_only,
+        "count": study.count,
         "max_memory": max_memory if max_memory is not None else study.max_memory,
         "max_subtables": max_subtables if max_subtables is not None else study.max_subtables,
     }
@@ -732,7 +748,7 @@ def _prepare(study: Study, tasks: list[Task], rows: list[dict], curves: Path) ->
             row.update(status="error", error=error)
             continue
         row.update(rows=table.n_rows, attributes=table.n_attributes)
-        digest_ = task_hash(task, digest, study.exact_only)
+        digest_ = task_hash(task, digest, study.exact_only, study.count)
         done = _done_record(curves, task, digest_)
         if done is not None:
             row.update({k: done.get(k, "") for k in ("points", "subtables", "edges")})

@@ -146,7 +146,7 @@ def test_an_existing_file_wins_over_a_dataset_name(tmp_path):
     "text, message",
     [
         ('tables = ["zoo"]\npair = "all"\n', r"line 2: pair: unknown key \(did you mean 'pairs'"),
-        ('tables = ["zoo"]\ncount = true\n', r"line 2: count: counting trees is not available"),
+        ('tables = ["zoo"]\ncount = 1\n', r"line 2: count: expected true or false, not 1"),
         ("pairs = 'all'\n", r"no `tables`"),
         ("tables = []\n", r"line 1: tables: expected a non-empty list"),
         ('tables = ["zoo"]\npairs = [["depth", "foo"]]\n', r"line 2: pairs: unknown cost 'foo'"),
@@ -236,6 +236,25 @@ def test_run_task_gives_the_relate_bytes_and_records_limits(tmp_path):
     assert res["status"] == "limit" and "--max-subtables" in res["error"] and "csv" not in res
     res = st.run_task(table, "depth", "nodes", None, max_memory=64)
     assert res["status"] == "limit" and "--max-memory" in res["error"]
+
+
+def test_count_gives_the_relate_count_bytes_and_its_own_hash(tmp_path):
+    small = tmp_path / "small.csv"
+    small.write_text(SMALL)
+    table = st.TableSpec(str(small), "small").load()
+    for x, y in (("depth", "misclassifications"), ("total-path-length", "misclassifications")):
+        res = st.run_task(table, x, y, None, count=True, threads=1)
+        assert res["status"] == "ok", res
+        dest = tmp_path / f"count-{x}-{y}.csv"
+        r = run_cli("relate", str(small), "--x", x, "--y", y, "--count", "-q", "-o", dest)
+        assert r.exit_code == 0, r.output
+        assert res["csv"].encode() == dest.read_bytes()
+        assert res["csv"].splitlines()[0].endswith(",trees")
+    path = write_study(tmp_path, 'tables = ["small.csv"]\ncount = true\n')
+    assert st.parse_study(path).count is True
+    task = st.Task(st.TableSpec(str(small), "small"), "depth", "misclassifications", None)
+    digest = st.table_digest(table)
+    assert st.task_hash(task, digest, False, True) != st.task_hash(task, digest, False)
 
 
 # --------------------------------------------------------------------------- on clusters
