@@ -50,6 +50,7 @@ from numba import njit
 
 from .costs import COSTS, MAX, SUM, Cost, get_cost
 from .errors import InputError
+from .fast import _grow
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
 NONE = np.int64(1) << np.int64(62)
@@ -178,15 +179,6 @@ def _mark(
                     for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
                         c = edge_child[e]
                         mask[c] |= np.int64(1) << np.int64(_bit(longest, c, d - 1))
-
-
-@njit(cache=True)
-def _grow(a, need):
-    if need <= a.size:
-        return a
-    out = np.empty(max(need, 2 * a.size), dtype=a.dtype)
-    out[: a.size] = a
-    return out
 
 
 @njit(cache=True)
@@ -773,7 +765,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
     """One tree of the final set: from the root with depth bound ``d_star``, the first
     minimiser of S listed (the leaf, then bundles in attribute order), as tree extraction
     breaks ties."""
-    from .trees import Tree, TreeNode, node_labels, tree_costs
+    from .trees import Tree, TreeNode, node_labels
 
     fref = store.fref.reshape(-1)
     fxy = store.fxy.reshape(-1)
@@ -803,13 +795,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         raise AssertionError("no minimiser at a node (a bug in dagger)")
 
     root = build(0, UNBOUNDED if d_star is None else d_star)
-    return Tree(
-        root,
-        tuple(table.attributes),
-        table.decision_name,
-        tuple(table.decision_values),
-        tree_costs(root, table.n_rows),
-    )
+    return Tree.for_table(table, root)
 
 
 __all__ = ["Optimum", "Stage", "abbreviate", "front_counts", "optimize"]

@@ -99,6 +99,16 @@ PIECES = 16
 LOOKAHEAD = 4
 
 
+@njit(cache=True)
+def _grow(a, need):
+    """``a``, or a copy with room for ``need`` items (at least double) when it is shorter."""
+    if need <= a.size:
+        return a
+    out = np.empty(max(need, 2 * a.size), dtype=a.dtype)
+    out[: a.size] = a
+    return out
+
+
 @intrinsic
 def _prefetch(typingctx, arr, idx):
     """Ask the CPU to start loading ``arr[idx]`` into the cache (LLVM's prefetch; no

@@ -27,7 +27,7 @@ from numba import njit, prange
 
 from .engine import Dag
 from .errors import LimitError
-from .fast import _prefetch
+from .fast import _grow, _prefetch
 
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
 MAX_N = 8
@@ -68,15 +68,6 @@ def _extensions(p, n, f):
             if (s >> x) & 1 == 0 and (pred[x] & ~s) == 0:
                 f[s | (1 << x)] += f[s]
     return f[full]
-
-
-@njit(cache=True)
-def _grow(a, need):
-    if need <= a.size:
-        return a
-    out = np.empty(max(need, 2 * a.size), dtype=a.dtype)
-    out[: a.size] = a
-    return out
 
 
 @njit(cache=True)

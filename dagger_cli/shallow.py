@@ -35,7 +35,7 @@ from numba import njit, prange
 
 from .costs import COSTS, MAX
 from .fronts import Front
-from .trees import Tree, TreeNode, tree_costs
+from .trees import Tree, TreeNode
 
 #: Deepest cap this module handles; deeper caps go to the DAG engine.
 MAX_DEPTH = 3
@@ -446,15 +446,7 @@ class ShallowSolver:
         root = getattr(self, "_root", None)
         known = root[1:] if root is not None and root[0] == max_depth else None
         node = self._node(rows, max_depth, int(point[0]), int(point[1]), known)
-        t = self.table
-        return Tree(
-            node,
-            tuple(t.attributes),
-            t.decision_name,
-            tuple(t.decision_values),
-            tree_costs(node, t.n_rows),
-            dict(t.splits),
-        )
+        return Tree.for_table(self.table, node)
 
 
 def applies(table, max_depth) -> bool:

@@ -87,6 +87,19 @@ class Tree:
     #: prints ``col <= t`` / ``col > t`` and routes rows by their raw number in ``col``.
     splits: dict = field(default_factory=dict)
 
+    @classmethod
+    def for_table(cls, table, root: TreeNode) -> Tree:
+        """The tree ``root`` for ``table``, with its costs on that table and the table's
+        threshold splits (every way of building a tree ends here)."""
+        return cls(
+            root,
+            tuple(table.attributes),
+            table.decision_name,
+            tuple(table.decision_values),
+            tree_costs(root, table.n_rows),
+            dict(getattr(table, "splits", {}) or {}),
+        )
+
     # ------------------------------------------------------------------ evaluation
     def _step(self, node: TreeNode, record: dict) -> TreeNode | None:
         """The child a record goes to from split ``node`` (None: a value never seen there)."""
@@ -378,14 +391,7 @@ def extract_tree(relation, point: int) -> Tree:
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 
     root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
-    return Tree(
-        root,
-        tuple(table.attributes),
-        table.decision_name,
-        tuple(table.decision_values),
-        tree_costs(root, table.n_rows),
-        dict(getattr(table, "splits", {}) or {}),
-    )
+    return Tree.for_table(table, root)
 
 
 def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) -> Tree:
