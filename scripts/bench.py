@@ -1066,7 +1066,8 @@ def main():
             args.odt_timeout,
             baseline=not args.no_baseline,
         )
-    srows = bench_sorting(sorting_ns, args.out, args.max_memory)
+    uci_only = args.only == "uci"  # the UCI tables and the scaling series, nothing else
+    srows = [] if uci_only else bench_sorting(sorting_ns, args.out, args.max_memory)
     check_targets(rows, results, srows)
     read = (
         None
@@ -1078,7 +1079,7 @@ def main():
             (args.read_readers or "columnar").split(","),
         )
     )
-    estimator = bench_sklearn(args.runs)
+    estimator = [] if uci_only else bench_sklearn(args.runs)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench.json").write_text(
         json.dumps(
@@ -1095,7 +1096,7 @@ def main():
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
-    if not args.no_study:
+    if not (args.no_study or uci_only):
         bench_study(args.out, args.runs, args.tables.split(","))
 
 
