@@ -7,9 +7,6 @@ Average depth is written with Python's shortest round-trip float representation,
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-from .safeio import write_file
 
 FORMATS = ("text", "csv", "json")
 
@@ -117,9 +114,3 @@ def queries_text(queries: dict) -> list[str]:
             f"{q['given']} <= {q['bound']}"
         )
     return out
-
-
-def atomic_write(path, data: str | bytes) -> Path:
-    """Write ``data`` to ``path`` with :func:`dagger_cli.safeio.atomic_write` (all or nothing)."""
-    write_file(path, data)
-    return Path(path)

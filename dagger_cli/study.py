@@ -626,9 +626,9 @@ class StudyProgress:
 
 def _save(path: Path, data: str) -> None:
     """The one place a study writes a file: the project's atomic writer."""
-    from .output import atomic_write
+    from .safeio import write_file
 
-    atomic_write(path, data)
+    write_file(path, data)
 
 
 def require_dask():
