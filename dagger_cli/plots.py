@@ -649,7 +649,7 @@ def plot_validation(results, *, title: str | None = None):
         )
         front = results[0].front
         cost = front.x_cost
-        ax.set_xlabel(_mean_label(cost) if cost.name == "total-path-length" else cost.label)
+        ax.set_xlabel(_mean_label(cost) if cost.mean_column is not None else cost.label)
     ax.set_ylabel("error rate (misclassified rows / rows)")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)

@@ -262,9 +262,10 @@ def results_csv(results: list[FoldResult]) -> str:
 
 
 def x_values(result: FoldResult) -> np.ndarray:
-    """The plotted x of every point: average depth for total path length, else x itself."""
+    """The plotted x of every point: its per-row mean for a cost that has one (average depth
+    for total path length), else x itself."""
     x = result.front.x.astype(np.float64)
-    if result.front.x_cost.name == "total-path-length":
+    if result.front.x_cost.mean_column is not None:  # a per-row mean (average depth)
         return x / result.train_rows
     return x
 
