@@ -61,6 +61,8 @@ class DagStats:
     edges: int
     subproblems: int
     max_depth: int | None = None
+    #: subproblems solved by the depth-two layer (from class counts, no subtables built)
+    depth_two: int | None = None
 
     def as_dict(self) -> dict:
         out = {
@@ -72,6 +74,8 @@ class DagStats:
         }
         if self.max_depth is not None:
             out["max_depth"] = self.max_depth
+        if self.depth_two is not None:
+            out["depth_two"] = self.depth_two
         return out
 
 
@@ -88,6 +92,11 @@ class Dag:
     equal), ``node_level[i]`` its least depth in a tree (breadth-first discovery) and
     ``node_attr_len[i]`` its number of candidate attributes (a bound on its subtrees'
     depth). Under a depth cap ``max_depth`` nodes of that level have no bundles.
+
+    With the depth-two layer (``d2_level`` = D - 2, ``table_arrays`` the table as the
+    kernels read it) nodes of level D - 2 are not expanded either: their fronts at
+    remaining depth 1 and 2 come from class counts over their rows
+    (:func:`dagger_cli.fast.d2_fronts`), so the two last levels are never built.
     """
 
     node_start: np.ndarray
@@ -105,6 +114,12 @@ class Dag:
     terminal: int
     n_attributes: int
     max_depth: int | None = None
+    d2_level: int | None = None
+    table_arrays: object = None
+
+    def is_d2(self, node: int) -> bool:
+        """Whether ``node``'s fronts at remaining depth >= 1 come from the depth-two layer."""
+        return self.d2_level is not None and int(self.node_level[node]) == self.d2_level
 
     @property
     def stats(self) -> DagStats:
@@ -125,6 +140,10 @@ class Dag:
             return np.ones(self.node_size.size, dtype=np.int64)
         top = np.minimum(self.max_depth - self.node_level.astype(np.int64), self.node_attr_len)
         has = self.node_bundle_start[1:] > self.node_bundle_start[:-1]
+        if self.d2_level is not None:
+            # Not expanded, but split by the depth-two layer when some attribute splits them.
+            d2 = self.node_level == self.d2_level
+            has = has | (d2 & (self.node_mis > 0) & (self.node_split > 0))
         return np.where(has, np.maximum(top, 0), 0).astype(np.int64) + 1
 
     def rows(self, node: int) -> np.ndarray:
@@ -161,14 +180,17 @@ class Dag:
 class FrontStore:
     """Every subproblem's Pareto front: points ``fref[s, 0]:fref[s, 0] + fref[s, 1]`` of
     ``fxy`` (one (x, y) row per point); ``fch`` is the local bundle index that made the
-    point (-1: leaf). Uncapped, subproblem ``s`` is node ``s``; under a depth cap node
-    ``i``'s subproblems are ``sub_start[i] + r``, r = 0 .. its count - 1 (remaining
-    depth r; the top one stands for any larger r)."""
+    point (-1: leaf; for a depth-two subproblem, the split attribute's column).
+    Uncapped, subproblem ``s`` is node ``s``; under a depth cap node ``i``'s subproblems
+    are ``sub_start[i] + r``, r = 0 .. its count - 1 (remaining depth r; the top one
+    stands for any larger r)."""
 
     fref: np.ndarray
     fxy: np.ndarray
     fch: np.ndarray
     sub_start: np.ndarray | None = None
+    #: how many subproblems the depth-two layer solved (None: not used)
+    depth_two: int | None = None
 
     def subproblem(self, node: int, r: int | None = None) -> int:
         """The subproblem of ``node`` with remaining depth ``r`` (None: the largest)."""
@@ -398,10 +420,12 @@ def build_dag(
     progress: Progress | None = None,
     max_depth: int | None = None,
     special: bool = True,
+    depth2: bool = False,
 ) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`); with
     ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
-    not expanded).
+    not expanded). With ``depth2`` (and D >= 2) only those within D - 2 splits: the
+    depth-two layer solves the last two levels from class counts (see :class:`Dag`).
 
     A sorting table (``dagger example sorting``) is discovered from partial orders
     instead of row sets (:mod:`dagger_cli.posets`; the same graph) unless ``special`` is
@@ -437,6 +461,9 @@ def build_dag(
     else:
         rclass = np.zeros(0, np.int32)
     max_level = fast.NO_CAP if max_depth is None else int(max_depth)
+    d2_level = None
+    if depth2 and max_depth is not None and max_depth >= 2:
+        d2_level = max_level = int(max_depth) - 2
 
     cap = 1024
     a = GrowableArrays(
@@ -501,14 +528,13 @@ def build_dag(
         "node_split",
         "node_level",
     )
+    tables = fast.TableArrays(rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass)
     first = progress.first_call()
     while True:
         needs = np.zeros(fast.N_NEEDS, np.int64)
         with first:
             status = fast.discover(
-                fast.TableArrays(
-                    rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass
-                ),
+                tables,
                 fast.NodeArrays(*(a[k] for k in fast.NodeArrays._fields)),
                 fast.DagPools(*(a[k] for k in fast.DagPools._fields)),
                 fast.BatchBuffers(*(b[k] for k in fast.BatchBuffers._fields)),
@@ -590,6 +616,8 @@ def build_dag(
         terminal=int(counters[fast.C_TERMINAL]),
         n_attributes=m,
         max_depth=max_depth,
+        d2_level=d2_level,
+        table_arrays=tables if d2_level is not None else None,
     )
 
 
@@ -641,7 +669,49 @@ def compute_fronts(
     cap = max(2 * subs, 1024)
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
+    ready = np.zeros(max(subs, 1), np.uint8)
     first = progress.first_call()
+    depth_two = None
+    if capped and dag.d2_level is not None:
+        # The depth-two layer first: its subproblems need no other front.
+        d2n = np.flatnonzero((dag.node_level == dag.d2_level) & (counts > 1)).astype(np.int64)
+        per = counts[d2n] - 1
+        e_node = np.repeat(d2n, per)
+        ends = np.cumsum(per)
+        e_r = np.arange(e_node.size, dtype=np.int64) - np.repeat(ends - per, per) + 1
+        e_sub = sub_start[e_node] + e_r
+        ready[e_sub] = 1
+        depth_two = int(e_node.size)
+        while True:
+            needs = np.zeros(1, np.int64)
+            with first:
+                status = fast.d2_fronts(
+                    e_node,
+                    e_r,
+                    e_sub,
+                    dag.table_arrays,
+                    dag.node_start,
+                    dag.node_size,
+                    dag.node_mis,
+                    dag.row_pool,
+                    params,
+                    dag.n_attributes,
+                    fref.reshape(-1),
+                    pool["fxy"],
+                    pool["fch"],
+                    counters,
+                    needs,
+                    BUDGET,
+                )
+            first = contextlib.nullcontext()
+            if status == Status.FRONT_TOO_LONG:
+                raise AssertionError("a depth-two front is longer than its bound (a bug)")
+            if status == Status.MUST_GROW:
+                _grow_pool(pool, int(needs[0]), int(counters[1]), dag, max_memory, counters, subs)
+            progress.update("depth-two fronts", int(counters[0]), depth_two, unit="subproblems")
+            if status == Status.DONE:
+                break
+        counters[0] = 0
     while True:
         needs = np.zeros(1, np.int64)
         with first:
@@ -656,6 +726,7 @@ def compute_fronts(
                 dag.edge_child,
                 sub_start,
                 capped,
+                ready,
                 params,
                 dag.n_attributes,
                 fref.reshape(-1),
@@ -669,15 +740,7 @@ def compute_fronts(
         if status == Status.FRONT_TOO_LONG:
             raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
         if status == Status.MUST_GROW:
-            need = int(needs[0])
-            used = int(counters[1])
-            pool.grow("fxy", 2 * need, 2 * used)
-            pool.grow("fch", need, used)
-            if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
-                raise LimitError(
-                    f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
-                    f"{int(counters[0]):,} of {subs:,} subproblems"
-                )
+            _grow_pool(pool, int(needs[0]), int(counters[1]), dag, max_memory, counters, subs)
         progress.update(
             "fronts", int(counters[0]), subs, unit="subproblems" if capped else "subtables"
         )
@@ -689,7 +752,19 @@ def compute_fronts(
         pool["fxy"][: 2 * used].reshape(-1, 2),
         pool["fch"][:used],
         sub_start if capped else None,
+        depth_two,
     )
+
+
+def _grow_pool(pool, need, used, dag, max_memory, counters, subs) -> None:
+    """Room for ``need`` points in the fronts' pool, within ``max_memory``."""
+    pool.grow("fxy", 2 * need, 2 * used)
+    pool.grow("fch", need, used)
+    if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
+        raise LimitError(
+            f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
+            f"{int(counters[0]):,} of {subs:,} subproblems"
+        )
 
 
 def relate(
@@ -704,6 +779,7 @@ def relate(
     exact_only: bool = False,
     max_depth: int | None = None,
     count: bool = False,
+    depth_two: bool = True,
 ) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
     (of depth at most ``max_depth``, if given).
@@ -733,6 +809,12 @@ def relate(
     count : bool
         Also count the trees at every Pareto point (exact integers in ``front.counts``;
         fast engine only; see :mod:`dagger_cli.counting`).
+    depth_two : bool
+        Under a cap D >= 2 (fast engine), solve the last two levels from class counts
+        per attribute value and per pair of values, without building their subtables
+        (the depth-two layer; the same fronts and trees). ``False`` builds every
+        subtable within D splits: the slow path the layer is checked against. Not used
+        with ``exact_only`` or ``count``, which need every subtable.
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
@@ -763,6 +845,7 @@ def relate(
                 max_memory=max_memory,
                 progress=prog,
                 max_depth=cap,
+                depth2=depth_two and not exact_only and not count,
             )
             store = compute_fronts(
                 dag, cx, cy, progress=prog, max_memory=max_memory, exact_only=exact_only
@@ -770,7 +853,13 @@ def relate(
             fx, fy, _ = store.front(0)
             stats = dag.stats
             if cap is not None:
-                stats = DagStats(**{**stats.__dict__, "subproblems": int(store.fref.shape[0])})
+                stats = DagStats(
+                    **{
+                        **stats.__dict__,
+                        "subproblems": int(store.fref.shape[0]),
+                        "depth_two": store.depth_two,
+                    }
+                )
         elif engine == "baseline":
             from .baseline import baseline_front
 

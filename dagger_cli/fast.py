@@ -794,6 +794,7 @@ def _front_piece(
     edge_child,
     sub_start,
     capped,
+    ready,
     params,
     fref,
     fxy,
@@ -856,6 +857,9 @@ def _front_piece(
     sbi = np.zeros(bound + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
         i = ord_node[c0 + t]
+        if capped and ready[sub_start[i] + ord_r[c0 + t]]:
+            out_len[t] = 0
+            continue
         while True:
             cnt = _node_front(
                 node_size[i],
@@ -917,6 +921,7 @@ def fronts(
     edge_child,
     sub_start,
     capped,
+    ready,
     params,
     m,
     fref,
@@ -929,7 +934,9 @@ def fronts(
     """Fronts of the subproblems ``counters[0]:`` of the order. Returns DONE,
     BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``) or FRONT_TOO_LONG
     (a front longer than its bound: a bug). ``params[10] == 1`` keeps only trees whose
-    impure leaves cannot be split (no avoidable misclassification).
+    impure leaves cannot be split (no avoidable misclassification). Subproblems marked in
+    ``ready`` (capped only; one byte per subproblem) already have their fronts (the
+    depth-two layer, :func:`d2_fronts`) and are skipped.
 
     Subproblem ``k`` of the order is node ``ord_node[k]`` with remaining depth
     ``ord_r[k]`` (0: its leaf only; NO_CAP when uncapped). With ``capped``, node ``i``'s
@@ -976,6 +983,8 @@ def fronts(
             i = ord_node[c0 + t]
             cb0[t] = node_bundle_start[i]
             cb1[t] = node_bundle_start[i + 1] if ord_r[c0 + t] > 0 else cb0[t]
+            if capped and ready[sub_start[i] + ord_r[c0 + t]]:
+                cb1[t] = cb0[t]
             work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
         pieces = min(nk // 16, PIECES)
         if pieces <= 1:
@@ -995,6 +1004,7 @@ def fronts(
                 edge_child,
                 sub_start,
                 capped,
+                ready,
                 params,
                 fref,
                 fxy,
@@ -1022,6 +1032,7 @@ def fronts(
                     edge_child,
                     sub_start,
                     capped,
+                    ready,
                     params,
                     fref,
                     fxy,
@@ -1043,6 +1054,8 @@ def fronts(
         for t in range(nk):
             i = ord_node[c0 + t]
             sub = sub_start[i] + ord_r[c0 + t] if capped else i
+            if capped and ready[sub]:
+                continue
             cnt = out_len[t]
             fref[2 * sub] = used
             fref[2 * sub + 1] = cnt
@@ -1053,6 +1066,683 @@ def fronts(
                 fch[used + k] = out_c[o + k]
             used += cnt
         work += nk + total
+        counters[1] = used
+        counters[0] = c1
+    return DONE
+
+
+# ------------------------------------------------------------------ the depth-two layer
+@intrinsic
+def _popcount(typingctx, val):
+    """The number of set bits of a uint64 (LLVM's ctpop: one instruction)."""
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _split_point(k, lc, lm, sc, sr, nbr, cnt, v, npb, C):
+    """One cost of a split of a branch of ``nbr`` rows whose children are leaves, the
+    children's class counts being ``cnt[(v * npb + w) * C + d]`` for w < npb (empty
+    children skipped)."""
+    acc = 0
+    for w in range(npb):
+        o = (v * npb + w) * C
+        tot = 0
+        big = 0
+        for d in range(C):
+            c = cnt[o + d]
+            tot += c
+            big = max(big, c)
+        if tot == 0:
+            continue
+        leaf = lc + lm * (tot - big)
+        if k == MAXK:
+            acc = max(acc, leaf)
+        else:
+            acc += leaf
+    return sc + sr * nbr + acc
+
+
+@njit(cache=True, inline="always")
+def _offer(lx, ly, lt, base, cap, length, x, y, tag):
+    """Offer split point ``(x, y)`` (made by attribute ``tag``) to a branch's list of
+    mutually non-dominated split points ``base:base + length``; returns the new length
+    (or ``cap + 1`` when the list is full: a bug, the caller checks). A point equal to a
+    listed one is not added: the first offered wins, as the generic engine's ties."""
+    q = 0
+    while q < length:
+        if lx[base + q] <= x and ly[base + q] <= y:
+            return length
+        q += 1
+    w = 0
+    for q in range(length):
+        if not (x <= lx[base + q] and y <= ly[base + q]):
+            lx[base + w] = lx[base + q]
+            ly[base + w] = ly[base + q]
+            lt[base + w] = lt[base + q]
+            w += 1
+    if w >= cap:
+        return cap + 1
+    lx[base + w] = x
+    ly[base + w] = y
+    lt[base + w] = tag
+    return w + 1
+
+
+@njit(cache=True)
+def _d2_front(
+    n,
+    mis,
+    rows,
+    r,
+    rc,
+    nvals,
+    dec,
+    n_dec,
+    params,
+    ax,
+    ay,
+    ac,
+    bx,
+    by,
+    bc,
+    cx,
+    cy,
+    cc,
+    ox,
+    oy,
+    oc,
+    sbx,
+    sbi,
+):
+    """The front of a subtable (``rows``, ``n`` of them, ``mis`` misclassified by its
+    leaf) at remaining depth ``r`` (1 or 2) without its subtables: from class counts per
+    attribute value (r = 1) and per pair of attribute values (r = 2), the latter by
+    bitsets over the rows (AND and popcount). The same trees, points and ties as the
+    generic kernel over the DAG: the leaf first, then splits in attribute order, and
+    inside a branch (r = 2) its leaf, then splits in attribute order. A point's tag in
+    ``oc`` is the split attribute (column), -1 the leaf. Returns the front's length or
+    ``-need`` when the scratch arrays are too short (as :func:`_node_front`)."""
+    m = nvals.size
+    C = max(n_dec, 1)
+    maxv = 1
+    for a in range(m):
+        maxv = max(maxv, nvals[a])
+    # Class counts per attribute value: S[(a * maxv + v) * C + d].
+    S = np.zeros(m * maxv * C, dtype=np.int64)
+    um = np.uint64(m)
+    if maxv == 2 and C == 2:
+        # 0/1 codes: sums along each row (contiguous, vectorised), the rest by subtraction.
+        ones = np.zeros(m, dtype=np.int64)
+        ones0 = np.zeros(m, dtype=np.int64)
+        n0 = 0
+        for j in range(n):
+            row = rows[j]
+            base = np.uint64(row) * um
+            if dec[row] == 0:
+                n0 += 1
+                for a in range(m):
+                    ones0[a] += np.int64(rc[base + np.uint64(a)])
+            else:
+                for a in range(m):
+                    ones[a] += np.int64(rc[base + np.uint64(a)])
+        for a in range(m):
+            S[a * 4 + 2] = ones0[a]
+            S[a * 4 + 3] = ones[a]
+            S[a * 4 + 0] = n0 - ones0[a]
+            S[a * 4 + 1] = (n - n0) - ones[a]
+    else:
+        for j in range(n):
+            row = rows[j]
+            base = np.uint64(row) * um
+            d = np.uint64(dec[row])
+            for a in range(m):
+                i = (np.uint64(a * maxv) + np.uint64(rc[base + np.uint64(a)])) * np.uint64(C)
+                S[i + d] += 1
+    # Non-constant attributes (ascending) and their present values (ascending).
+    attrs = np.empty(m, dtype=np.int64)
+    npres = np.zeros(m, dtype=np.int64)
+    pv = np.empty(m * maxv, dtype=np.int64)
+    K = 0
+    for a in range(m):
+        c = 0
+        for v in range(nvals[a]):
+            tot = 0
+            for d in range(C):
+                tot += S[(a * maxv + v) * C + d]
+            if tot > 0:
+                pv[a * maxv + c] = v
+                c += 1
+        npres[a] = c
+        if c >= 2:
+            attrs[K] = a
+            K += 1
+    # Branches: one per (non-constant attribute, present value), attribute then value order.
+    jbase = np.empty(K + 1, dtype=np.int64)
+    J = 0
+    for p in range(K):
+        jbase[p] = J
+        J += npres[attrs[p]]
+    jbase[K] = J
+    xk, xlc, xlm = params[0], params[1], params[2]
+    yk, ylc, ylm = params[5], params[6], params[7]
+    # 0/1 attributes, two classes, split points that depend on the children's total
+    # misclassifications only: the specialised pair loop (_d2_pairs_binary).
+    fastbin = maxv == 2 and C == 2 and (xk != MAXK or xlm == 0) and (yk != MAXK or ylm == 0)
+    nbr = np.empty(J, dtype=np.int64)
+    lfx = np.empty(J, dtype=np.int64)
+    lfy = np.empty(J, dtype=np.int64)
+    for p in range(K):
+        a = attrs[p]
+        for iv in range(npres[a]):
+            o = (a * maxv + pv[a * maxv + iv]) * C
+            tot = 0
+            big = 0
+            for d in range(C):
+                tot += S[o + d]
+                big = max(big, S[o + d])
+            j = jbase[p] + iv
+            nbr[j] = tot
+            lfx[j] = xlc + xlm * (tot - big)
+            lfy[j] = ylc + ylm * (tot - big)
+    # Each branch's front at remaining depth r - 1, as the children's fronts of bundles.
+    gl = np.ones(J, dtype=np.int64)
+    gp = np.empty(J, dtype=np.int64)
+    if r <= 1:
+        for j in range(J):
+            gp[j] = j
+        px = lfx
+        py = lfy
+    else:
+        cap = maxv + 1
+        lx = np.empty(J * cap, dtype=np.int64)
+        ly = np.empty(J * cap, dtype=np.int64)
+        lt = np.empty(J * cap, dtype=np.int64)
+        ln = np.zeros(J, dtype=np.int64)
+        W = (n + 63) >> 6
+        bits = np.zeros(J * W, dtype=np.uint64)
+        cls = np.zeros(max(C - 1, 1) * W, dtype=np.uint64)
+        jof = np.full(m * maxv, -1, dtype=np.int64)
+        for p in range(K):
+            a = attrs[p]
+            for iv in range(npres[a]):
+                jof[a * maxv + pv[a * maxv + iv]] = jbase[p] + iv
+        for t in range(n):
+            row = rows[t]
+            base = np.uint64(row) * um
+            wd = t >> 6
+            sh = np.uint64(t & 63)
+            bit = np.uint64(1) << sh
+            d = dec[row]
+            if d < C - 1:
+                cls[d * W + wd] |= bit
+            if fastbin:
+                # Only the value-1 bitsets (branch jbase[p] + 1), without branches.
+                for p in range(K):
+                    v = np.uint64(rc[base + np.uint64(attrs[p])])
+                    bits[(jbase[p] + 1) * W + wd] |= v << sh
+            else:
+                for p in range(K):
+                    a = attrs[p]
+                    j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
+                    bits[j * W + wd] |= bit
+        if fastbin:
+            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap, attrs)
+        else:
+            _d2_pairs_generic(
+                K,
+                attrs,
+                npres,
+                pv,
+                maxv,
+                C,
+                jbase,
+                W,
+                bits,
+                cls,
+                S,
+                nbr,
+                params,
+                lx,
+                ly,
+                lt,
+                ln,
+                cap,
+            )
+        # Each branch's front: its leaf first, then its split points (Pareto, x ascending).
+        tot_p = 0
+        for j in range(J):
+            if ln[j] > cap:
+                return D2_BUG
+            tot_p += ln[j] + 1
+        px = np.empty(tot_p + 1, dtype=np.int64)
+        py = np.empty(tot_p + 1, dtype=np.int64)
+        qx = np.empty(cap + 2, dtype=np.int64)
+        qy = np.empty(cap + 2, dtype=np.int64)
+        qc = np.zeros(cap + 2, dtype=np.int32)
+        tc = np.zeros(cap + 2, dtype=np.int32)
+        used = 0
+        for j in range(J):
+            qx[0] = lfx[j]
+            qy[0] = lfy[j]
+            for q in range(ln[j]):
+                qx[q + 1] = lx[j * cap + q]
+                qy[q + 1] = ly[j * cap + q]
+            k = _pareto_into(qx, qy, qc, ln[j] + 1, px[used:], py[used:], tc, sbx, sbi)
+            gp[j] = used
+            gl[j] = k
+            used += k
+    bes = np.empty(K + 1, dtype=np.int64)
+    for p in range(K + 1):
+        bes[p] = jbase[p]
+    cnt_o = _node_front(
+        n,
+        mis,
+        1,
+        0,
+        K,
+        bes,
+        0,
+        params,
+        gp,
+        gl,
+        px,
+        py,
+        ax,
+        ay,
+        ac,
+        bx,
+        by,
+        bc,
+        cx,
+        cy,
+        cc,
+        ox,
+        oy,
+        oc,
+        sbx,
+        sbi,
+    )
+    for k in range(max(cnt_o, 0)):
+        if oc[k] >= 0:
+            oc[k] = attrs[oc[k]]
+    return cnt_o
+
+
+@njit(cache=True)
+def _d2_pairs_generic(
+    K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, lt, ln, cap
+):
+    """Every branch's split points (depth-two layer, any table): for each pair of
+    non-constant attributes a < b, the class counts per (value of a, value of b) from
+    popcounts of the rows' bitsets (all but the last value of each and the last class;
+    the rest by subtraction), offered to the branches a = v (split on b) and b = w
+    (split on a). Attributes reach a branch in ascending order, as in the DAG."""
+    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
+    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    cnt = np.zeros(maxv * maxv * C, dtype=np.int64)
+    for p in range(K):
+        a = attrs[p]
+        npa = npres[a]
+        for q in range(p + 1, K):
+            b = attrs[q]
+            npb = npres[b]
+            # Counts per (value of a, value of b, class): popcounts for all but the
+            # last value of each and the last class; the rest by subtraction.
+            for iv in range(npa - 1):
+                ja = (jbase[p] + iv) * W
+                for iw in range(npb - 1):
+                    jb = (jbase[q] + iw) * W
+                    o = (iv * npb + iw) * C
+                    tot = 0
+                    for w in range(W):
+                        tot += _popcount(bits[ja + w] & bits[jb + w])
+                    rest = np.int64(tot)
+                    for d in range(C - 1):
+                        cd = 0
+                        for w in range(W):
+                            cd += _popcount(bits[ja + w] & bits[jb + w] & cls[d * W + w])
+                        cnt[o + d] = np.int64(cd)
+                        rest -= np.int64(cd)
+                    cnt[o + C - 1] = rest
+            for iv in range(npa - 1):
+                sa = (a * maxv + pv[a * maxv + iv]) * C
+                o = (iv * npb + npb - 1) * C
+                for d in range(C):
+                    s = S[sa + d]
+                    for iw in range(npb - 1):
+                        s -= cnt[(iv * npb + iw) * C + d]
+                    cnt[o + d] = s
+            for iw in range(npb):
+                sb = (b * maxv + pv[b * maxv + iw]) * C
+                o = ((npa - 1) * npb + iw) * C
+                for d in range(C):
+                    s = S[sb + d]
+                    for iv in range(npa - 1):
+                        s -= cnt[(iv * npb + iw) * C + d]
+                    cnt[o + d] = s
+            # Branch a = v split on b, and branch b = w split on a.
+            for iv in range(npa):
+                j = jbase[p] + iv
+                nz = 0
+                for iw in range(npb):
+                    tot = 0
+                    for d in range(C):
+                        tot += cnt[(iv * npb + iw) * C + d]
+                    nz += tot > 0
+                if nz >= 2:
+                    x = _split_point(xk, xlc, xlm, xsc, xsr, nbr[j], cnt, iv, npb, C)
+                    y = _split_point(yk, ylc, ylm, ysc, ysr, nbr[j], cnt, iv, npb, C)
+                    ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, b)
+            for iw in range(npb):
+                j = jbase[q] + iw
+                nz = 0
+                acx = 0
+                acy = 0
+                for iv in range(npa):
+                    o = (iv * npb + iw) * C
+                    tot = 0
+                    big = 0
+                    for d in range(C):
+                        tot += cnt[o + d]
+                        big = max(big, cnt[o + d])
+                    if tot == 0:
+                        continue
+                    nz += 1
+                    vx = xlc + xlm * (tot - big)
+                    vy = ylc + ylm * (tot - big)
+                    acx = max(acx, vx) if xk == MAXK else acx + vx
+                    acy = max(acy, vy) if yk == MAXK else acy + vy
+                if nz >= 2:
+                    x = xsc + xsr * nbr[j] + acx
+                    y = ysc + ysr * nbr[j] + acy
+                    ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, a)
+
+
+@njit(cache=True)
+def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap, attrs):
+    """:func:`_d2_pairs_generic` for 0/1 attributes and two classes, with costs whose
+    split points in a branch depend only on its children's total misclassifications M
+    (sum costs, or max costs without a misclassification term): per pair two popcounts
+    (rows with a = 1 and b = 1, and those of class 0), the rest by subtraction, and per
+    branch only the least M is kept (the first attribute on a tie, as the DAG's order);
+    when neither cost counts misclassifications every split of a branch is the same
+    point and the first attribute is kept."""
+    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
+    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    # Per attribute p: the best split of branch p = 0 and p = 1 so far (least M, first
+    # attribute on a tie), as an attribute index (-1: none yet).
+    best = np.full(2 * K, INF, dtype=np.int64)
+    tag = np.full(2 * K, -1, dtype=np.int64)
+    byv = np.int64(1 if xlm != 0 or ylm != 0 else 0)
+    na1 = np.empty(K, dtype=np.int64)
+    ya1 = np.empty(K, dtype=np.int64)
+    n11s = np.empty(K, dtype=np.int64)
+    y11s = np.empty(K, dtype=np.int64)
+    ma0 = np.empty(K, dtype=np.int64)
+    ma1 = np.empty(K, dtype=np.int64)
+    ytot = 0
+    for w in range(W):
+        ytot += np.int64(_popcount(cls[w]))
+    for p in range(K):
+        o = (jbase[p] + 1) * W
+        c1 = 0
+        c2 = 0
+        for w in range(W):
+            c1 += _popcount(bits[o + w])
+            c2 += _popcount(bits[o + w] & cls[w])
+        na1[p] = np.int64(c1)
+        ya1[p] = np.int64(c2)
+    for p in range(K):
+        oa = (jbase[p] + 1) * W
+        for q in range(p + 1, K):
+            ob = (jbase[q] + 1) * W
+            c1 = np.uint64(0)
+            c2 = np.uint64(0)
+            for w in range(W):
+                t = bits[oa + w] & bits[ob + w]
+                c1 += _popcount(t)
+                c2 += _popcount(t & cls[w])
+            n11s[q] = np.int64(c1)
+            y11s[q] = np.int64(c2)
+        nap = na1[p]
+        yap = ya1[p]
+        # Branch-free over q (vectorised): branch a = 0 splits into cells 00, 01, a = 1
+        # into 10, 11; branch b = 0 into 00, 10, b = 1 into 01, 11 (INF: b is constant
+        # in the branch, no split).
+        for q in range(p + 1, K):
+            n11 = n11s[q]
+            y11 = y11s[q]
+            n10 = nap - n11
+            y10 = yap - y11
+            n01 = na1[q] - n11
+            y01 = ya1[q] - y11
+            n00 = n - nap - na1[q] + n11
+            y00 = ytot - yap - ya1[q] + y11
+            m11 = min(y11, n11 - y11) * byv
+            m10 = min(y10, n10 - y10) * byv
+            m01 = min(y01, n01 - y01) * byv
+            m00 = min(y00, n00 - y00) * byv
+            ma0[q] = m00 + m01 if n00 > 0 and n01 > 0 else INF
+            ma1[q] = m10 + m11 if n10 > 0 and n11 > 0 else INF
+            mb0 = m00 + m10 if n00 > 0 and n10 > 0 else INF
+            mb1 = m01 + m11 if n01 > 0 and n11 > 0 else INF
+            u0 = mb0 < best[2 * q]
+            u1 = mb1 < best[2 * q + 1]
+            best[2 * q] = mb0 if u0 else best[2 * q]
+            tag[2 * q] = p if u0 else tag[2 * q]
+            best[2 * q + 1] = mb1 if u1 else best[2 * q + 1]
+            tag[2 * q + 1] = p if u1 else tag[2 * q + 1]
+        # Branches of a: attributes before it were offered earlier (kept on a tie).
+        for v in range(2):
+            mm = INF
+            for q in range(p + 1, K):
+                mm = min(mm, ma1[q] if v else ma0[q])
+            if mm < best[2 * p + v]:
+                for q in range(p + 1, K):
+                    if (ma1[q] if v else ma0[q]) == mm:
+                        best[2 * p + v] = mm
+                        tag[2 * p + v] = q
+                        break
+    for p in range(K):
+        for v in range(2):
+            if tag[2 * p + v] < 0:
+                continue
+            j = jbase[p] + v
+            mm = best[2 * p + v]
+            # Two leaves with mm misclassifications between them.
+            cxv = xlc if xk == MAXK else 2 * xlc + xlm * mm
+            cyv = ylc if yk == MAXK else 2 * ylc + ylm * mm
+            lx[j * cap] = xsc + xsr * nbr[j] + cxv
+            ly[j * cap] = ysc + ysr * nbr[j] + cyv
+            lt[j * cap] = attrs[tag[2 * p + v]]
+            ln[j] = 1
+
+
+#: What :func:`_d2_front` returns when a branch has more split points than its bound
+#: (cannot happen for the costs of :mod:`dagger_cli.costs`; reported as FRONT_TOO_LONG).
+D2_BUG = -(1 << 62)
+
+
+@njit(cache=True)
+def _d2_piece(
+    pc,
+    pieces,
+    c0,
+    nk,
+    e_node,
+    e_r,
+    table,
+    node_start,
+    node_size,
+    node_mis,
+    row_pool,
+    params,
+    slot,
+    out_off,
+    out_x,
+    out_y,
+    out_c,
+    out_len,
+):
+    """Entries ``t = pc, pc + pieces, ...`` (below ``nk``) of a depth-two batch, entry
+    ``t``'s front written to ``out_*[out_off[t]:]`` (room ``slot[t]``), its length to
+    ``out_len[t]`` (-1: a bug)."""
+    rc, nvals, dec, n_dec = table.rc, table.nvals, table.dec, table.n_dec
+    cap = 64
+    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+    big = 0
+    for t in range(pc, nk, pieces):
+        big = max(big, slot[t])
+    sbx = np.full(big + 2, INF, dtype=np.int64)
+    sbi = np.zeros(big + 2, dtype=np.int64)
+    for t in range(pc, nk, pieces):
+        i = e_node[c0 + t]
+        s = node_start[i]
+        rows = row_pool[s : s + node_size[i]]
+        while True:
+            cnt = _d2_front(
+                node_size[i],
+                node_mis[i],
+                rows,
+                e_r[c0 + t],
+                rc,
+                nvals,
+                dec,
+                n_dec,
+                params,
+                ax,
+                ay,
+                ac,
+                bx,
+                by,
+                bc,
+                cx,
+                cy,
+                cc,
+                ox,
+                oy,
+                oc,
+                sbx,
+                sbi,
+            )
+            if cnt >= 0 or cnt == D2_BUG:
+                break
+            cap = max(-cnt, 2 * cap)
+            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+        if cnt < 0 or cnt > slot[t]:
+            out_len[t] = -1
+            continue
+        o = out_off[t]
+        for k in range(cnt):
+            out_x[o + k] = ox[k]
+            out_y[o + k] = oy[k]
+            out_c[o + k] = oc[k]
+        out_len[t] = cnt
+
+
+@njit(cache=True, parallel=True)
+def d2_fronts(
+    e_node,
+    e_r,
+    e_sub,
+    table,
+    node_start,
+    node_size,
+    node_mis,
+    row_pool,
+    params,
+    m,
+    fref,
+    fxy,
+    fch,
+    counters,
+    needs,
+    budget,
+):
+    """The fronts of the depth-two subproblems ``counters[0]:`` (node ``e_node[k]`` at
+    remaining depth ``e_r[k]``, 1 or 2; subproblem ``e_sub[k]``) by :func:`_d2_front`,
+    appended to the point pool (as :func:`fronts` does; ``counters[1]`` points used).
+    Independent of each other and of the DAG's other fronts: batches are computed in
+    parallel pieces, then copied in entry order (the same bytes for any thread count).
+    Returns DONE, BUDGET_SPENT, MUST_GROW (``needs[0]`` points) or FRONT_TOO_LONG."""
+    work = 0
+    total_e = e_node.size
+    out_x = np.empty(1024, dtype=np.int64)
+    out_y = np.empty(1024, dtype=np.int64)
+    out_c = np.empty(1024, dtype=np.int32)
+    slot = np.empty(CHUNK_NODES, dtype=np.int64)
+    out_off = np.empty(CHUNK_NODES + 1, dtype=np.int64)
+    out_len = np.empty(CHUNK_NODES, dtype=np.int64)
+    while counters[0] < total_e:
+        if work >= budget:
+            return BUDGET_SPENT
+        c0 = counters[0]
+        c1 = c0
+        room = 0
+        bwork = 0
+        while c1 < total_e and c1 - c0 < CHUNK_NODES:
+            n = node_size[e_node[c1]]
+            b = 2 * n + m + 2
+            if c1 > c0 and (room + b > CHUNK_ENTRIES or bwork >= budget):
+                break
+            slot[c1 - c0] = b
+            out_off[c1 - c0] = room
+            room += b
+            # A pair of attributes costs about a word of the rows' bitsets.
+            bwork += n + (m * m * ((n >> 6) + 1) >> 3 if e_r[c1] >= 2 else m)
+            c1 += 1
+        nk = c1 - c0
+        if room > out_x.size:
+            out_x = np.empty(room, dtype=np.int64)
+            out_y = np.empty(room, dtype=np.int64)
+            out_c = np.empty(room, dtype=np.int32)
+        pieces = min(nk, PIECES)
+        for pc in prange(pieces):
+            _d2_piece(
+                pc,
+                pieces,
+                c0,
+                nk,
+                e_node,
+                e_r,
+                table,
+                node_start,
+                node_size,
+                node_mis,
+                row_pool,
+                params,
+                slot,
+                out_off,
+                out_x,
+                out_y,
+                out_c,
+                out_len,
+            )
+        total = 0
+        for t in range(nk):
+            if out_len[t] < 0:
+                return FRONT_TOO_LONG
+            total += out_len[t]
+        used = counters[1]
+        if used + total > fch.size:
+            needs[0] = used + total
+            return MUST_GROW
+        for t in range(nk):
+            sub = e_sub[c0 + t]
+            cnt = out_len[t]
+            fref[2 * sub] = used
+            fref[2 * sub + 1] = cnt
+            o = out_off[t]
+            for k in range(cnt):
+                fxy[2 * (used + k)] = out_x[o + k]
+                fxy[2 * (used + k) + 1] = out_y[o + k]
+                fch[used + k] = out_c[o + k]
+            used += cnt
+        work += bwork + total
         counters[1] = used
         counters[0] = c1
     return DONE

@@ -358,29 +358,14 @@ def extract_tree(relation, point: int) -> Tree:
         counts, decision = node_labels(table, dag, i)
         if ch < 0:
             return TreeNode(counts, decision)
+        if r is not None and r >= 1 and dag.is_d2(i):
+            # Solved by the depth-two layer: no subtables below; ch is the attribute.
+            return _d2_node(table, cx, cy, dag.rows(i), r, tx, ty, ch)
         b = int(dag.node_bundle_start[i]) + ch
         n = int(dag.node_size[i])
-        bx = tx - cx.split_const - cx.split_rows * n
-        by = ty - cy.split_const - cy.split_rows * n
         children = dag.children(b)
-        # Re-run the bundle's combination with back-pointers (same order as the kernel).
-        ax = np.zeros(1, dtype=np.int64)
-        ay = np.zeros(1, dtype=np.int64)
-        back = []
-        for c in children:
-            gx, gy, _ = store.front(int(c), None if r is None else r - 1)
-            px, py = _combine(cx, ax, gx), _combine(cy, ay, gy)
-            keep = pareto(px, py)
-            back.append((keep // gx.size, keep % gx.size, gx, gy))
-            ax, ay = px[keep], py[keep]
-        hit = np.flatnonzero((ax == bx) & (ay == by))
-        assert hit.size == 1, "extraction lost its way inside a bundle"
-        k = int(hit[0])
-        picks = []
-        for prev, pt, gx, gy in reversed(back):
-            picks.append((int(gx[pt[k]]), int(gy[pt[k]])))
-            k = int(prev[k])
-        picks.reverse()
+        fronts = [store.front(int(c), None if r is None else r - 1)[:2] for c in children]
+        picks = _pick_children(cx, cy, n, fronts, tx, ty)
         attr = int(dag.bundle_attr[b])
         values = table.values[attr]
         col = table.codes[attr]
@@ -392,6 +377,107 @@ def extract_tree(relation, point: int) -> Tree:
 
     root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
     return Tree.for_table(table, root)
+
+
+def _pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:
+    """The children's points whose combination is the split node's point ``(tx, ty)``
+    (``n`` rows; the children's fronts in value order): the bundle's combination re-run
+    with back-pointers, in the kernel's order, so ties resolve as they did there."""
+    bx = tx - cx.split_const - cx.split_rows * n
+    by = ty - cy.split_const - cy.split_rows * n
+    ax = np.zeros(1, dtype=np.int64)
+    ay = np.zeros(1, dtype=np.int64)
+    back = []
+    for gx, gy in fronts:
+        px, py = _combine(cx, ax, gx), _combine(cy, ay, gy)
+        keep = pareto(px, py)
+        back.append((keep // gx.size, keep % gx.size, gx, gy))
+        ax, ay = px[keep], py[keep]
+    hit = np.flatnonzero((ax == bx) & (ay == by))
+    assert hit.size == 1, "extraction lost its way inside a bundle"
+    k = int(hit[0])
+    picks = []
+    for prev, pt, gx, gy in reversed(back):
+        picks.append((int(gx[pt[k]]), int(gy[pt[k]])))
+        k = int(prev[k])
+    picks.reverse()
+    return picks
+
+
+def _rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
+    n_dec = len(table.decision_values)
+    counts = np.bincount(table.decisions[rows], minlength=n_dec)
+    return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
+
+
+def _rows_mis(table, rows: np.ndarray) -> int:
+    if rows.size == 0:
+        return 0
+    return int(rows.size - np.bincount(table.decisions[rows]).max())
+
+
+def _branches(table, rows: np.ndarray, attr: int) -> list[tuple[int, np.ndarray]]:
+    """The rows of each present value of ``attr`` (value order)."""
+    col = table.codes[attr][rows]
+    return [(int(v), rows[col == v]) for v in np.unique(col)]
+
+
+def _front_r1(table, cx, cy, rows: np.ndarray):
+    """The front of a row set over trees of depth <= 1 (its leaf first, then splits in
+    attribute order; the first of equal points kept), as the depth-two layer's
+    branches: x, y and the split attribute (-1: the leaf)."""
+    mis = _rows_mis(table, rows)
+    xs, ys, ch = [cx.leaf(mis)], [cy.leaf(mis)], [-1]
+    n_dec = len(table.decision_values)
+    dec = table.decisions[rows]
+    for a in range(table.n_attributes):
+        nv = len(table.values[a])
+        cnt = np.bincount(table.codes[a][rows] * n_dec + dec, minlength=nv * n_dec)
+        cnt = cnt.reshape(nv, n_dec)
+        tot = cnt.sum(axis=1)
+        present = tot > 0
+        if present.sum() < 2:
+            continue
+        leaves = (tot - cnt.max(axis=1))[present].tolist()
+        xs.append(cx.split(rows.size, [cx.leaf(k) for k in leaves]))
+        ys.append(cy.split(rows.size, [cy.leaf(k) for k in leaves]))
+        ch.append(a)
+    keep = pareto(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64))
+    return (
+        np.array(xs, dtype=np.int64)[keep],
+        np.array(ys, dtype=np.int64)[keep],
+        np.array(ch, dtype=np.int64)[keep],
+    )
+
+
+def _d2_node(table, cx, cy, rows: np.ndarray, r: int, tx: int, ty: int, attr: int) -> TreeNode:
+    """The subtree, of depth <= ``r`` (1 or 2), at point ``(tx, ty)`` of a subtable
+    solved by the depth-two layer, split on ``attr``: its branches' fronts are
+    recomputed from their rows (:func:`_front_r1`; leaves at r = 1)."""
+    counts, decision = _rows_labels(table, rows)
+    branches = _branches(table, rows, attr)
+    if r >= 2:
+        fronts = [_front_r1(table, cx, cy, br) for _, br in branches]
+    else:
+        fronts = []
+        for _, br in branches:
+            k = _rows_mis(table, br)
+            fronts.append((np.array([cx.leaf(k)]), np.array([cy.leaf(k)]), np.array([-1])))
+    picks = _pick_children(cx, cy, rows.size, [f[:2] for f in fronts], tx, ty)
+    kids = []
+    for (v, br), (gx, gy, gch), (px_, py_) in zip(branches, fronts, picks):
+        k = int(np.flatnonzero((gx == px_) & (gy == py_))[0])
+        b = int(gch[k])
+        if b < 0:
+            kid = TreeNode(*_rows_labels(table, br))
+        else:
+            leaves = tuple(
+                (table.values[b][w], TreeNode(*_rows_labels(table, sub)))
+                for w, sub in _branches(table, br, b)
+            )
+            kid = TreeNode(*_rows_labels(table, br), table.attributes[b], leaves)
+        kids.append((table.values[attr][v], kid))
+    return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 
 
 def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) -> Tree:

@@ -62,7 +62,10 @@ def test_capped_fronts_match_bruteforce(x, y, data, depth, duplicates):
     assert fast.front.points() == want
     base = relate(t, x, y, engine="baseline", max_depth=depth)
     assert base.front.points() == want
-    s, b = fast.stats, base.stats
+    # Every subtable within D splits built (no depth-two layer): the baseline's DAG.
+    slow = relate(t, x, y, max_depth=depth, depth_two=False)
+    assert slow.front.points() == want
+    s, b = slow.stats, base.stats
     assert (s.subtables, s.terminal, s.bundles, s.edges) == (
         b.subtables,
         b.terminal,
@@ -127,7 +130,7 @@ def test_capped_fast_equals_baseline_on_medium_tables(
         fast = relate(table, x, y, max_depth=depth)
         base = relate(table, x, y, engine="baseline", max_depth=depth)
         assert fast.front.points() == base.front.points()
-        s, b = fast.stats, base.stats
+        s, b = relate(table, x, y, max_depth=depth, depth_two=False).stats, base.stats
         assert (s.subtables, s.terminal, s.bundles, s.edges) == (
             b.subtables,
             b.terminal,
