@@ -528,7 +528,10 @@ def build_dag(
         "node_split",
         "node_level",
     )
-    tables = fast.TableArrays(rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass)
+    cc = np.ascontiguousarray(codes, dtype=small).ravel()
+    tables = fast.TableArrays(
+        rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass, cc
+    )
     first = progress.first_call()
     while True:
         needs = np.zeros(fast.N_NEEDS, np.int64)

@@ -51,8 +51,9 @@ INF = np.iinfo(np.int64).max
 
 #: The discovery kernel's arguments, by group (numba takes named tuples of arrays).
 #: The table, read only: row-major codes, values per attribute, decisions and their
-#: number, the two row keys, the mask of key2's row-count bits, each row's distinct-row id.
-TableArrays = namedtuple("TableArrays", "rc nvals dec n_dec key1 key2 cmask rclass")
+#: number, the two row keys, the mask of key2's row-count bits, each row's distinct-row id;
+#: and the codes attribute-major (attribute a's column at ``cc[a * rows:]``; depth-two layer).
+TableArrays = namedtuple("TableArrays", "rc nvals dec n_dec key1 key2 cmask rclass cc")
 #: One entry per node (node_bundle_start: one more).
 NodeArrays = namedtuple(
     "NodeArrays",
@@ -317,7 +318,7 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
     Returns DONE, BUDGET_SPENT, MUST_GROW (sizes in ``needs``; phase B resumes where it
     stopped) or TOO_MANY_NODES (more than ``max_nodes`` subtables).
     ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
-    rc, nvals, dec, n_dec, key1, key2, cmask, rclass = table
+    rc, nvals, dec, n_dec, key1, key2, cmask, rclass, _ = table
     (
         node_start,
         node_size,
@@ -1139,6 +1140,7 @@ def _d2_front(
     rows,
     r,
     rc,
+    colm,
     nvals,
     dec,
     n_dec,
@@ -1280,17 +1282,25 @@ def _d2_front(
             if d < C - 1:
                 cls[d * W + wd] |= bit
             if fastbin:
-                # Only the value-1 bitsets (branch jbase[p] + 1), without branches.
-                for p in range(K):
-                    v = np.uint64(rc[base + np.uint64(attrs[p])])
-                    bits[(jbase[p] + 1) * W + wd] |= v << sh
-            else:
-                for p in range(K):
-                    a = attrs[p]
-                    j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
-                    bits[j * W + wd] |= bit
+                continue
+            for p in range(K):
+                a = attrs[p]
+                j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
+                bits[j * W + wd] |= bit
         if fastbin:
-            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap, attrs)
+            # Only the value-1 bitsets (of branch jbase[p] + 1): one attribute's column at
+            # a time, a word gathered in a register.
+            nt = dec.size
+            for p in range(K):
+                col = colm[attrs[p] * nt : (attrs[p] + 1) * nt]
+                o = (jbase[p] + 1) * W
+                for wd in range(W):
+                    word = np.uint64(0)
+                    t1 = min(n, (wd + 1) * 64)
+                    for t in range(wd * 64, t1):
+                        word |= np.uint64(col[rows[t]]) << np.uint64(t & 63)
+                    bits[o + wd] = word
+            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap)
         else:
             _d2_pairs_generic(
                 K,
@@ -1463,27 +1473,25 @@ def _d2_pairs_generic(
 
 
 @njit(cache=True)
-def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap, attrs):
+def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap):
     """:func:`_d2_pairs_generic` for 0/1 attributes and two classes, with costs whose
     split points in a branch depend only on its children's total misclassifications M
-    (sum costs, or max costs without a misclassification term): per pair two popcounts
-    (rows with a = 1 and b = 1, and those of class 0), the rest by subtraction, and per
-    branch only the least M is kept (the first attribute on a tie, as the DAG's order);
-    when neither cost counts misclassifications every split of a branch is the same
-    point and the first attribute is kept."""
+    (sum costs, or max costs without a misclassification term). Per pair two popcounts
+    (rows with a = 1 and b = 1, and those of class 0), the rest by subtraction; per
+    branch only the least M is kept, which is the branch's only Pareto split point. The
+    split attribute is not kept (``lt`` is not written): tree extraction recomputes a
+    branch from its rows (:func:`dagger_cli.trees._front_r1`), ties included. The loops
+    over the second attribute are branch-free (vectorised)."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
-    # Per attribute p: the best split of branch p = 0 and p = 1 so far (least M, first
-    # attribute on a tie), as an attribute index (-1: none yet).
-    best = np.full(2 * K, INF, dtype=np.int64)
-    tag = np.full(2 * K, -1, dtype=np.int64)
+    # Per attribute: the least M of a split of branch value 0 and value 1 (INF: none).
+    best0 = np.full(K, INF, dtype=np.int64)
+    best1 = np.full(K, INF, dtype=np.int64)
     byv = np.int64(1 if xlm != 0 or ylm != 0 else 0)
     na1 = np.empty(K, dtype=np.int64)
     ya1 = np.empty(K, dtype=np.int64)
     n11s = np.empty(K, dtype=np.int64)
     y11s = np.empty(K, dtype=np.int64)
-    ma0 = np.empty(K, dtype=np.int64)
-    ma1 = np.empty(K, dtype=np.int64)
     ytot = 0
     for w in range(W):
         ytot += np.int64(_popcount(cls[w]))
@@ -1510,9 +1518,10 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap
             y11s[q] = np.int64(c2)
         nap = na1[p]
         yap = ya1[p]
-        # Branch-free over q (vectorised): branch a = 0 splits into cells 00, 01, a = 1
-        # into 10, 11; branch b = 0 into 00, 10, b = 1 into 01, 11 (INF: b is constant
-        # in the branch, no split).
+        a0 = INF
+        a1 = INF
+        # Branch a = 0 splits into cells 00, 01, a = 1 into 10, 11; branch b = 0 into
+        # 00, 10, b = 1 into 01, 11; INF where b (or a) is constant in the branch.
         for q in range(p + 1, K):
             n11 = n11s[q]
             y11 = y11s[q]
@@ -1526,39 +1535,27 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap
             m10 = min(y10, n10 - y10) * byv
             m01 = min(y01, n01 - y01) * byv
             m00 = min(y00, n00 - y00) * byv
-            ma0[q] = m00 + m01 if n00 > 0 and n01 > 0 else INF
-            ma1[q] = m10 + m11 if n10 > 0 and n11 > 0 else INF
-            mb0 = m00 + m10 if n00 > 0 and n10 > 0 else INF
-            mb1 = m01 + m11 if n01 > 0 and n11 > 0 else INF
-            u0 = mb0 < best[2 * q]
-            u1 = mb1 < best[2 * q + 1]
-            best[2 * q] = mb0 if u0 else best[2 * q]
-            tag[2 * q] = p if u0 else tag[2 * q]
-            best[2 * q + 1] = mb1 if u1 else best[2 * q + 1]
-            tag[2 * q + 1] = p if u1 else tag[2 * q + 1]
-        # Branches of a: attributes before it were offered earlier (kept on a tie).
-        for v in range(2):
-            mm = INF
-            for q in range(p + 1, K):
-                mm = min(mm, ma1[q] if v else ma0[q])
-            if mm < best[2 * p + v]:
-                for q in range(p + 1, K):
-                    if (ma1[q] if v else ma0[q]) == mm:
-                        best[2 * p + v] = mm
-                        tag[2 * p + v] = q
-                        break
+            e11 = n11 == 0
+            e10 = n10 == 0
+            e01 = n01 == 0
+            e00 = n00 == 0
+            a0 = min(a0, INF if e00 | e01 else m00 + m01)
+            a1 = min(a1, INF if e10 | e11 else m10 + m11)
+            best0[q] = min(best0[q], INF if e00 | e10 else m00 + m10)
+            best1[q] = min(best1[q], INF if e01 | e11 else m01 + m11)
+        best0[p] = min(best0[p], a0)
+        best1[p] = min(best1[p], a1)
     for p in range(K):
         for v in range(2):
-            if tag[2 * p + v] < 0:
+            mm = best1[p] if v else best0[p]
+            if mm == INF:
                 continue
             j = jbase[p] + v
-            mm = best[2 * p + v]
             # Two leaves with mm misclassifications between them.
             cxv = xlc if xk == MAXK else 2 * xlc + xlm * mm
             cyv = ylc if yk == MAXK else 2 * ylc + ylm * mm
             lx[j * cap] = xsc + xsr * nbr[j] + cxv
             ly[j * cap] = ysc + ysr * nbr[j] + cyv
-            lt[j * cap] = attrs[tag[2 * p + v]]
             ln[j] = 1
 
 
@@ -1591,7 +1588,7 @@ def _d2_piece(
     """Entries ``t = pc, pc + pieces, ...`` (below ``nk``) of a depth-two batch, entry
     ``t``'s front written to ``out_*[out_off[t]:]`` (room ``slot[t]``), its length to
     ``out_len[t]`` (-1: a bug)."""
-    rc, nvals, dec, n_dec = table.rc, table.nvals, table.dec, table.n_dec
+    rc, nvals, dec, n_dec, cc_ = table.rc, table.nvals, table.dec, table.n_dec, table.cc
     cap = 64
     ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
     big = 0
@@ -1610,6 +1607,7 @@ def _d2_piece(
                 rows,
                 e_r[c0 + t],
                 rc,
+                cc_,
                 nvals,
                 dec,
                 n_dec,
