@@ -102,6 +102,11 @@ def stats_text(stats) -> str:
     )
     if getattr(stats, "max_depth", None) is not None:
         text += f"; {stats.subproblems:,} subproblems (subtable, remaining depth)"
+    if getattr(stats, "depth_two", None):
+        text += (
+            f", {stats.depth_two:,} of them solved by the depth-two layer "
+            "(the last two levels, from class counts)"
+        )
     return text
 
 
