@@ -1290,17 +1290,18 @@ def _d2_front(
         if fastbin:
             # Only the value-1 bitsets (of branch jbase[p] + 1): one attribute's column at
             # a time, a word gathered in a register.
+            # Word-major (word w of attribute p at bits[w * K + p]): the pair loop then
+            # runs over consecutive attributes.
             nt = dec.size
             for p in range(K):
                 col = colm[attrs[p] * nt : (attrs[p] + 1) * nt]
-                o = (jbase[p] + 1) * W
                 for wd in range(W):
                     word = np.uint64(0)
                     t1 = min(n, (wd + 1) * 64)
                     for t in range(wd * 64, t1):
                         word |= np.uint64(col[rows[t]]) << np.uint64(t & 63)
-                    bits[o + wd] = word
-            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap)
+                    bits[wd * K + p] = word
+            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap)
         else:
             _d2_pairs_generic(
                 K,
@@ -1472,83 +1473,95 @@ def _d2_pairs_generic(
                     ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, a)
 
 
+@njit(cache=True, inline="always")
+def _d2_pair_cells(p, K, n, ytot, na1, ya1, n11s, y11s, best0, best1):
+    """For attribute p against every q > p (branch-free, vectorised): the least M of
+    branch p = 0 (cells 00, 01) and p = 1 (cells 10, 11) over q, returned, and the
+    updates of branch q = 0 (cells 00, 10) and q = 1 (cells 01, 11). A cell that is
+    empty makes the split impossible (the attribute is constant in the branch): +BIG."""
+    nap = na1[p]
+    yap = ya1[p]
+    big = np.int64(1 << 40)
+    a0 = big
+    a1 = big
+    for q in range(p + 1, K):
+        n11 = n11s[q]
+        y11 = y11s[q]
+        n10 = nap - n11
+        y10 = yap - y11
+        n01 = na1[q] - n11
+        y01 = ya1[q] - y11
+        n00 = n - nap - na1[q] + n11
+        y00 = ytot - yap - ya1[q] + y11
+        m11 = np.minimum(y11, n11 - y11)
+        m10 = np.minimum(y10, n10 - y10)
+        m01 = np.minimum(y01, n01 - y01)
+        m00 = np.minimum(y00, n00 - y00)
+        z11 = np.int64(n11 == 0) * big
+        z10 = np.int64(n10 == 0) * big
+        z01 = np.int64(n01 == 0) * big
+        z00 = np.int64(n00 == 0) * big
+        a0 = np.minimum(a0, m00 + m01 + z00 + z01)
+        a1 = np.minimum(a1, m10 + m11 + z10 + z11)
+        best0[q] = np.minimum(best0[q], m00 + m10 + z00 + z10)
+        best1[q] = np.minimum(best1[q], m01 + m11 + z01 + z11)
+    return a0, a1
+
+
 @njit(cache=True)
-def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, lt, ln, cap):
+def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
     """:func:`_d2_pairs_generic` for 0/1 attributes and two classes, with costs whose
     split points in a branch depend only on its children's total misclassifications M
-    (sum costs, or max costs without a misclassification term). Per pair two popcounts
-    (rows with a = 1 and b = 1, and those of class 0), the rest by subtraction; per
-    branch only the least M is kept, which is the branch's only Pareto split point. The
-    split attribute is not kept (``lt`` is not written): tree extraction recomputes a
-    branch from its rows (:func:`dagger_cli.trees._front_r1`), ties included. The loops
-    over the second attribute are branch-free (vectorised)."""
+    (sum costs, or max costs without a misclassification term). ``bits`` holds the rows
+    with value 1, word-major (word w of attribute p at ``bits[w * K + p]``). Per pair
+    two popcounts (rows with a = 1 and b = 1, and those of class 0), the rest by
+    subtraction; per branch only the least M is kept, which is the branch's only Pareto
+    split point (when neither cost counts misclassifications, M is taken as 0: every
+    split is the same point). The split attribute is not kept: tree extraction
+    recomputes a branch from its rows (:func:`dagger_cli.trees._front_r1`), ties
+    included."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
-    # Per attribute: the least M of a split of branch value 0 and value 1 (INF: none).
-    best0 = np.full(K, INF, dtype=np.int64)
-    best1 = np.full(K, INF, dtype=np.int64)
-    byv = np.int64(1 if xlm != 0 or ylm != 0 else 0)
-    na1 = np.empty(K, dtype=np.int64)
-    ya1 = np.empty(K, dtype=np.int64)
-    n11s = np.empty(K, dtype=np.int64)
-    y11s = np.empty(K, dtype=np.int64)
+    big = np.int64(1 << 40)
+    # Per attribute: the least M of a split of branch value 0 and value 1 (big: none).
+    best0 = np.full(K, big, dtype=np.int64)
+    best1 = np.full(K, big, dtype=np.int64)
+    na1 = np.zeros(K, dtype=np.int64)
+    ya1 = np.zeros(K, dtype=np.int64)
+    n11s = np.zeros(K, dtype=np.int64)
+    y11s = np.zeros(K, dtype=np.int64)
     ytot = 0
     for w in range(W):
         ytot += np.int64(_popcount(cls[w]))
+        for p in range(K):
+            b = bits[w * K + p]
+            na1[p] += np.int64(_popcount(b))
+            ya1[p] += np.int64(_popcount(b & cls[w]))
+    if xlm == 0 and ylm == 0:
+        # M plays no part: count as if every leaf were pure (which cells exist still does).
+        ya1[:] = 0
+        ytot = 0
     for p in range(K):
-        o = (jbase[p] + 1) * W
-        c1 = 0
-        c2 = 0
+        for q in range(p + 1, K):
+            n11s[q] = 0
+            y11s[q] = 0
         for w in range(W):
-            c1 += _popcount(bits[o + w])
-            c2 += _popcount(bits[o + w] & cls[w])
-        na1[p] = np.int64(c1)
-        ya1[p] = np.int64(c2)
-    for p in range(K):
-        oa = (jbase[p] + 1) * W
-        for q in range(p + 1, K):
-            ob = (jbase[q] + 1) * W
-            c1 = np.uint64(0)
-            c2 = np.uint64(0)
-            for w in range(W):
-                t = bits[oa + w] & bits[ob + w]
-                c1 += _popcount(t)
-                c2 += _popcount(t & cls[w])
-            n11s[q] = np.int64(c1)
-            y11s[q] = np.int64(c2)
-        nap = na1[p]
-        yap = ya1[p]
-        a0 = INF
-        a1 = INF
-        # Branch a = 0 splits into cells 00, 01, a = 1 into 10, 11; branch b = 0 into
-        # 00, 10, b = 1 into 01, 11; INF where b (or a) is constant in the branch.
-        for q in range(p + 1, K):
-            n11 = n11s[q]
-            y11 = y11s[q]
-            n10 = nap - n11
-            y10 = yap - y11
-            n01 = na1[q] - n11
-            y01 = ya1[q] - y11
-            n00 = n - nap - na1[q] + n11
-            y00 = ytot - yap - ya1[q] + y11
-            m11 = min(y11, n11 - y11) * byv
-            m10 = min(y10, n10 - y10) * byv
-            m01 = min(y01, n01 - y01) * byv
-            m00 = min(y00, n00 - y00) * byv
-            e11 = n11 == 0
-            e10 = n10 == 0
-            e01 = n01 == 0
-            e00 = n00 == 0
-            a0 = min(a0, INF if e00 | e01 else m00 + m01)
-            a1 = min(a1, INF if e10 | e11 else m10 + m11)
-            best0[q] = min(best0[q], INF if e00 | e10 else m00 + m10)
-            best1[q] = min(best1[q], INF if e01 | e11 else m01 + m11)
+            a = bits[w * K + p]
+            ac = a & cls[w]
+            if xlm == 0 and ylm == 0:
+                ac = np.uint64(0)
+            o = w * K
+            for q in range(p + 1, K):
+                bq = bits[o + q]
+                n11s[q] += np.int64(_popcount(a & bq))
+                y11s[q] += np.int64(_popcount(ac & bq))
+        a0, a1 = _d2_pair_cells(p, K, n, ytot, na1, ya1, n11s, y11s, best0, best1)
         best0[p] = min(best0[p], a0)
         best1[p] = min(best1[p], a1)
     for p in range(K):
         for v in range(2):
             mm = best1[p] if v else best0[p]
-            if mm == INF:
+            if mm >= big:
                 continue
             j = jbase[p] + v
             # Two leaves with mm misclassifications between them.
