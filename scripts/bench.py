@@ -9,7 +9,7 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--no-read] [--read-rows 5000000]
                             [--odt-tables anneal,...] [--odt-depths 2,3,4,5]
                             [--odt-tpl-depths 3,4] [--odt-runs 3] [--odt-deep-runs 1]
-                            [--odt-timeout 120] [--odt-max-memory 2G] [--odt-baseline]
+                            [--odt-timeout 300] [--odt-max-memory 2G] [--odt-baseline]
                             [--sorting 6,7] [--no-sorting] [--max-memory 6G]
                             [--no-study]
     python scripts/bench.py --only read|uci|odt|sklearn   # one section alone
@@ -919,7 +919,7 @@ def bench_odt(
         cli += ["--max-depth", str(d), "-q", "--max-memory", max_memory]
         return measure_dagger(runner, cli, n, limit)
 
-    load_start = os.getloadavg()
+    load_start, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     print(
         f"odt: {len(tables)} table(s), each run a fresh process; medians of {runs} run(s) at "
         f"D <= 4 and of {deep_runs} at D >= 5 (a run over {ODT_REPEAT_BELOW_S:g} s is not "
@@ -955,7 +955,8 @@ def bench_odt(
     table_md = odt_markdown(rows, depths, tpl_depths)
     print(table_md)
     return {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "started": started,
+        "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cores": os.cpu_count(),
         "load_start": load_start,
         "load_end": load_end,
@@ -985,14 +986,14 @@ def _why(r):
     return f"{what} ({r['wall']:.0f} s)"
 
 
-def _cell(r, peak=True):
+def _cell(r, peak=True, wall=True):
     """A dagger figure: engine / whole process seconds (peak RSS), or why it failed."""
     if r is None:
         return "-"
     if not ok_run(r):
         engine = f"{r['engine_s']:.2f} / " if "engine_s" in r else ""
         return engine + _why(r)
-    text = f"{r['engine_s']:.2f} / {r['wall']:.2f}"
+    text = f"{r['engine_s']:.2f}" + (f" / {r['wall']:.2f}" if wall else "")
     if peak:
         text += f" ({r['peak_mib']:.0f} MiB)"
     if r.get("exact") is False:
@@ -1038,7 +1039,9 @@ def odt_lines(row, depths, tpl_depths):
         + " | ".join(f"D={d} {_cell(row.get(f'tpl_D{d}'))}{_tpl_mark(row, d)}" for d in tpl_depths)
     )
     if "baseline_tpl_D3" in row:
-        lines.append(f"  baseline Λ vs µ D=3: {_cell(row['baseline_tpl_D3'], peak=False)}")
+        lines.append(
+            f"  baseline Λ vs µ D=3: {_cell(row['baseline_tpl_D3'], peak=False, wall=False)}"
+        )
     for d in depths:
         r = row.get(f"depth_D{d}")
         if r is not None and r.get("exact") is False:
@@ -1089,6 +1092,7 @@ def compare_streed(rows, cap):
         "tables": n,
         "needed": needed,
         "wins": wins,
+        "judged": [t for t, _, _ in judged],
         "dagger_s": sum(d["wall"] for _, d, _ in judged),
         "streed_s": sum(s["wall"] for _, _, s in judged),
         "dagger_failed": dagger_failed,
@@ -1110,8 +1114,8 @@ def _tables(n):
 
 def _compare_text(c):
     label = _depth_label(c["streed_depths"])
-    plus = "+" if c["streed_timed_out"] else ""
-    n, judged = c["tables"], c["tables"] - len(c["dagger_failed"]) - len(c["streed_failed"])
+    plus = "+" if set(c["streed_timed_out"]) & set(c["judged"]) else ""
+    n, judged = c["tables"], len(c["judged"])
     text = (
         f"D = {c['cap']} vs STreeD {label}: dagger faster in total over the {_tables(n)} "
         f"and on at least {c['needed']} of them: "
@@ -1223,9 +1227,10 @@ def odt_markdown(rows, depths, tpl_depths):
         cols.append((f"depth vs µ, D={d}", lambda row, d=d: _cell(row.get(f"depth_D{d}"))))
         if any(f"streed_D{d}" in row for row in rows):
             label = _depth_label(streed_depths(d))
+            fits = "fit" if len(streed_depths(d)) == 1 else "fits"
             cols.append(
                 (
-                    f"STreeD {label}: fits / process",
+                    f"STreeD {label}: {fits} / process",
                     lambda row, d=d: _streed_cell(row.get(f"streed_D{d}")),
                 )
             )
@@ -1233,7 +1238,10 @@ def odt_markdown(rows, depths, tpl_depths):
         cols.append((f"Λ vs µ, D={d}", lambda row, d=d: _cell(row.get(f"tpl_D{d}"))))
     if any("baseline_tpl_D3" in row for row in rows):
         cols.append(
-            ("baseline Λ vs µ, D=3", lambda row: _cell(row.get("baseline_tpl_D3"), peak=False))
+            (
+                "baseline Λ vs µ, D=3",
+                lambda row: _cell(row.get("baseline_tpl_D3"), peak=False, wall=False),
+            )
         )
     lines = [
         "| table | " + " | ".join(h for h, _ in cols) + " |",
@@ -1249,7 +1257,7 @@ def odt_markdown(rows, depths, tpl_depths):
         total[j] = (
             f"{sum(row[f'depth_D{d}']['engine_s'] for row in rows):.2f} / {c['dagger_s']:.2f}"
         )
-        plus = "+" if c["streed_timed_out"] else ""
+        plus = "+" if c["streed_timed_out"] else ""  # their fits are not known
         total[j + 1] = f"{c['fits_s']:.2f}{plus} / {c['streed_s']:.2f}{plus}"
     if any(total):
         lines.append("| total | " + " | ".join(total) + " |")
@@ -1415,7 +1423,7 @@ def main():
         "--odt-deep-runs", type=int, default=1, help="runs per figure at D >= 5 (default 1)"
     )
     ap.add_argument(
-        "--odt-timeout", type=float, default=120.0, help="seconds per process (default 120)"
+        "--odt-timeout", type=float, default=300.0, help="seconds per process (default 300)"
     )
     ap.add_argument(
         "--odt-max-memory", default="2G", metavar="SIZE", help="dagger's --max-memory (2G)"

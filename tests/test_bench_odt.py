@@ -154,3 +154,25 @@ def test_option_parsing():
             bench._caps(bad)
     with pytest.raises(argparse.ArgumentTypeError, match="unknown table"):
         bench._names("vote,votes")
+
+
+def test_markdown_at_depth_five_and_the_baseline():
+    rows = rows_at(5, [(dagger(3.0, engine=2.0), failed("timeout", 300.0))])
+    rows[0]["baseline_tpl_D3"] = dagger(9.0, engine=8.5)
+    md = bench.odt_markdown(rows, [5], []).splitlines()
+    assert md[0] == (
+        "| table | depth vs µ, D=5 | STreeD d=5: fit / process | baseline Λ vs µ, D=3 |"
+    )
+    assert md[2] == "| anneal | 2.00 / 3.00 (300 MiB) | timed out (300 s) | 8.50 |"
+    # STreeD stopped at the limit: its total is a lower bound
+    assert md[-1] == "| total | 2.00 / 3.00 | 0.00+ / 300.00+ |  |"
+
+
+def test_lower_bound_mark_only_where_judged():
+    # STreeD timed out where dagger failed too: that table is not in the totals, no "+"
+    pairs = [(dagger(1.0), streed(2.0)), (failed("memory", 5.0), failed("timeout"))]
+    text = bench._compare_text(bench.compare_streed(rows_at(5, pairs), 5))
+    assert "on the 1 table timed on both sides 1.0 s against 2.0 s, faster on 1" in text
+    pairs[0] = (dagger(1.0), failed("timeout"))
+    text = bench._compare_text(bench.compare_streed(rows_at(5, pairs), 5))
+    assert "1.0 s against 120.0+ s" in text
