@@ -1473,41 +1473,6 @@ def _d2_pairs_generic(
                     ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, a)
 
 
-@njit(cache=True, inline="always")
-def _d2_pair_cells(p, K, n, ytot, na1, ya1, n11s, y11s, best0, best1):
-    """For attribute p against every q > p (branch-free, vectorised): the least M of
-    branch p = 0 (cells 00, 01) and p = 1 (cells 10, 11) over q, returned, and the
-    updates of branch q = 0 (cells 00, 10) and q = 1 (cells 01, 11). A cell that is
-    empty makes the split impossible (the attribute is constant in the branch): +BIG."""
-    nap = na1[p]
-    yap = ya1[p]
-    big = np.int64(1 << 40)
-    a0 = big
-    a1 = big
-    for q in range(p + 1, K):
-        n11 = n11s[q]
-        y11 = y11s[q]
-        n10 = nap - n11
-        y10 = yap - y11
-        n01 = na1[q] - n11
-        y01 = ya1[q] - y11
-        n00 = n - nap - na1[q] + n11
-        y00 = ytot - yap - ya1[q] + y11
-        m11 = np.minimum(y11, n11 - y11)
-        m10 = np.minimum(y10, n10 - y10)
-        m01 = np.minimum(y01, n01 - y01)
-        m00 = np.minimum(y00, n00 - y00)
-        z11 = np.int64(n11 == 0) * big
-        z10 = np.int64(n10 == 0) * big
-        z01 = np.int64(n01 == 0) * big
-        z00 = np.int64(n00 == 0) * big
-        a0 = np.minimum(a0, m00 + m01 + z00 + z01)
-        a1 = np.minimum(a1, m10 + m11 + z10 + z11)
-        best0[q] = np.minimum(best0[q], m00 + m10 + z00 + z10)
-        best1[q] = np.minimum(best1[q], m01 + m11 + z01 + z11)
-    return a0, a1
-
-
 @njit(cache=True)
 def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
     """:func:`_d2_pairs_generic` for 0/1 attributes and two classes, with costs whose
@@ -1541,21 +1506,52 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
         # M plays no part: count as if every leaf were pure (which cells exist still does).
         ya1[:] = 0
         ytot = 0
+    # Unsigned indices in the loops over q: no negative-index wrap-around code, which
+    # lets them vectorise (3-4x faster).
+    uK = np.uint64(K)
+    one = np.uint64(1)
+    nomis = xlm == 0 and ylm == 0
     for p in range(K):
-        for q in range(p + 1, K):
+        up = np.uint64(p)
+        for q in range(up + one, uK):
             n11s[q] = 0
             y11s[q] = 0
         for w in range(W):
-            a = bits[w * K + p]
-            ac = a & cls[w]
-            if xlm == 0 and ylm == 0:
-                ac = np.uint64(0)
-            o = w * K
-            for q in range(p + 1, K):
+            o = np.uint64(w) * uK
+            a = bits[o + up]
+            ac = np.uint64(0) if nomis else a & cls[w]
+            for q in range(up + one, uK):
                 bq = bits[o + q]
                 n11s[q] += np.int64(_popcount(a & bq))
                 y11s[q] += np.int64(_popcount(ac & bq))
-        a0, a1 = _d2_pair_cells(p, K, n, ytot, na1, ya1, n11s, y11s, best0, best1)
+        # Branch p = 0 splits into cells 00, 01, p = 1 into 10, 11; branch q = 0 into
+        # 00, 10, q = 1 into 01, 11. An empty cell makes the split impossible (the
+        # attribute is constant in the branch): + big.
+        nap = na1[p]
+        yap = ya1[p]
+        a0 = big
+        a1 = big
+        for q in range(up + one, uK):
+            n11 = n11s[q]
+            y11 = y11s[q]
+            n10 = nap - n11
+            y10 = yap - y11
+            n01 = na1[q] - n11
+            y01 = ya1[q] - y11
+            n00 = n - nap - na1[q] + n11
+            y00 = ytot - yap - ya1[q] + y11
+            m11 = np.minimum(y11, n11 - y11)
+            m10 = np.minimum(y10, n10 - y10)
+            m01 = np.minimum(y01, n01 - y01)
+            m00 = np.minimum(y00, n00 - y00)
+            z11 = np.int64(n11 == 0) * big
+            z10 = np.int64(n10 == 0) * big
+            z01 = np.int64(n01 == 0) * big
+            z00 = np.int64(n00 == 0) * big
+            a0 = np.minimum(a0, m00 + m01 + z00 + z01)
+            a1 = np.minimum(a1, m10 + m11 + z10 + z11)
+            best0[q] = np.minimum(best0[q], m00 + m10 + z00 + z10)
+            best1[q] = np.minimum(best1[q], m01 + m11 + z01 + z11)
         best0[p] = min(best0[p], a0)
         best1[p] = min(best1[p], a1)
     for p in range(K):
