@@ -1186,11 +1186,11 @@ def _d2_front(
             base = np.uint64(row) * um
             if dec[row] == 0:
                 n0 += 1
-                for a in range(m):
-                    ones0[a] += np.int64(rc[base + np.uint64(a)])
+                for a in range(um):
+                    ones0[a] += np.int64(rc[base + a])
             else:
-                for a in range(m):
-                    ones[a] += np.int64(rc[base + np.uint64(a)])
+                for a in range(um):
+                    ones[a] += np.int64(rc[base + a])
         for a in range(m):
             S[a * 4 + 2] = ones0[a]
             S[a * 4 + 3] = ones[a]
@@ -1297,11 +1297,33 @@ def _d2_front(
                 col = colm[attrs[p] * nt : (attrs[p] + 1) * nt]
                 for wd in range(W):
                     word = np.uint64(0)
-                    t1 = min(n, (wd + 1) * 64)
-                    for t in range(wd * 64, t1):
-                        word |= np.uint64(col[rows[t]]) << np.uint64(t & 63)
+                    t0 = np.uint64(wd * 64)
+                    t1 = np.uint64(min(n, (wd + 1) * 64))
+                    for t in range(t0, t1):
+                        word |= np.uint64(col[np.uint64(rows[t])]) << (t - t0)
                     bits[wd * K + p] = word
             _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap)
+            return _d2_tail_binary(
+                K,
+                attrs,
+                n,
+                mis,
+                params,
+                lfx,
+                lfy,
+                lx,
+                ly,
+                ln,
+                cap,
+                cx,
+                cy,
+                cc,
+                ox,
+                oy,
+                oc,
+                sbx,
+                sbi,
+            )
         else:
             _d2_pairs_generic(
                 K,
@@ -1566,6 +1588,44 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
             lx[j * cap] = xsc + xsr * nbr[j] + cxv
             ly[j * cap] = ysc + ysr * nbr[j] + cyv
             ln[j] = 1
+
+
+@njit(cache=True)
+def _d2_tail_binary(
+    K, attrs, n, mis, params, lfx, lfy, lx, ly, ln, cap, cx, cy, cc, ox, oy, oc, sbx, sbi
+):
+    """The node's front at remaining depth 2 on a 0/1 table (after
+    :func:`_d2_pairs_binary`): its leaf, then for each attribute p (in order) every
+    combination of its two branches' points (leaf, and the best split if any), tagged
+    with the attribute; the Pareto filter keeps the first of equal points, so ties go
+    to the leaf, then to the first attribute, as in :func:`_node_front` (a combination
+    with a dominated branch point is dominated itself, so the branches need no filter
+    first). Returns the front's length, or ``-need`` when the scratch is too short."""
+    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
+    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    need = 1 + 4 * K
+    if need + 1 > cx.size:
+        return -(need + 1)
+    cx[0] = xlc + xlm * mis
+    cy[0] = ylc + ylm * mis
+    cc[0] = -1
+    nc = 1
+    addx = xsc + xsr * n
+    addy = ysc + ysr * n
+    for p in range(K):
+        j0 = 2 * p
+        j1 = j0 + 1
+        for u in range(1 + ln[j0]):
+            ux = lfx[j0] if u == 0 else lx[j0 * cap]
+            uy = lfy[j0] if u == 0 else ly[j0 * cap]
+            for v in range(1 + ln[j1]):
+                vx = lfx[j1] if v == 0 else lx[j1 * cap]
+                vy = lfy[j1] if v == 0 else ly[j1 * cap]
+                cx[nc] = addx + (max(ux, vx) if xk == MAXK else ux + vx)
+                cy[nc] = addy + (max(uy, vy) if yk == MAXK else uy + vy)
+                cc[nc] = attrs[p]
+                nc += 1
+    return _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
 
 
 #: What :func:`_d2_front` returns when a branch has more split points than its bound
