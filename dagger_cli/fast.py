@@ -1302,15 +1302,36 @@ def _d2_front(
                     for t in range(t0, t1):
                         word |= np.uint64(col[np.uint64(rows[t])]) << (t - t0)
                     bits[wd * K + p] = word
-            _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap)
+            # Attributes equal in this subtable, or complementary, split it the same way:
+            # only the first of each kind matters (ties go to the first attribute).
+            reps = _distinct_columns(K, W, n, bits)
+            k2 = reps.size
+            bits2 = np.empty(k2 * W, dtype=np.uint64)
+            attrs2 = np.empty(k2, dtype=np.int64)
+            jb2 = np.empty(k2 + 1, dtype=np.int64)
+            nbr2 = np.empty(2 * k2, dtype=np.int64)
+            lfx2 = np.empty(2 * k2, dtype=np.int64)
+            lfy2 = np.empty(2 * k2, dtype=np.int64)
+            for i in range(k2):
+                p = reps[i]
+                for wd in range(W):
+                    bits2[wd * k2 + i] = bits[wd * K + p]
+                attrs2[i] = attrs[p]
+                jb2[i] = 2 * i
+                for v in range(2):
+                    nbr2[2 * i + v] = nbr[jbase[p] + v]
+                    lfx2[2 * i + v] = lfx[jbase[p] + v]
+                    lfy2[2 * i + v] = lfy[jbase[p] + v]
+            jb2[k2] = 2 * k2
+            _d2_pairs_binary(k2, jb2, n, W, bits2, cls, nbr2, params, lx, ly, ln, cap)
             return _d2_tail_binary(
-                K,
-                attrs,
+                k2,
+                attrs2,
                 n,
                 mis,
                 params,
-                lfx,
-                lfy,
+                lfx2,
+                lfy2,
                 lx,
                 ly,
                 ln,
@@ -1588,6 +1609,58 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
             lx[j * cap] = xsc + xsr * nbr[j] + cxv
             ly[j * cap] = ysc + ysr * nbr[j] + cyv
             ln[j] = 1
+
+
+@njit(cache=True)
+def _distinct_columns(K, W, n, bits):
+    """The attributes (indices < K, ascending) whose column over the subtable's ``n`` rows
+    (word-major bitsets: word w of attribute p at ``bits[w * K + p]``) differs from every
+    earlier one and from its complement: each column is compared in a canonical form
+    (complemented when its first row has a 1), found by a hash table."""
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    last = ones
+    rem = n - 64 * (W - 1)
+    if rem < 64:
+        last = (np.uint64(1) << np.uint64(rem)) - np.uint64(1)
+    slots = 4
+    while slots < 2 * K:
+        slots *= 2
+    mask = np.uint64(slots - 1)
+    table = np.full(slots, -1, dtype=np.int64)
+    flip = np.empty(K, dtype=np.uint64)
+    reps = np.empty(K, dtype=np.int64)
+    nr = 0
+    for p in range(K):
+        f = ones if (bits[p] & np.uint64(1)) != 0 else np.uint64(0)
+        flip[p] = f
+        h = np.uint64(0x9E3779B97F4A7C15)
+        for w in range(W):
+            x = bits[w * K + p] ^ f
+            if w == W - 1:
+                x &= last
+            h = (h ^ x) * np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(31)
+        slot = h & mask
+        dup = False
+        while table[slot] >= 0:
+            q = table[slot]
+            same = True
+            for w in range(W):
+                x = (bits[w * K + p] ^ f) ^ (bits[w * K + q] ^ flip[q])
+                if w == W - 1:
+                    x &= last
+                if x != 0:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+            slot = (slot + np.uint64(1)) & mask
+        if not dup:
+            table[slot] = p
+            reps[nr] = p
+            nr += 1
+    return reps[:nr]
 
 
 @njit(cache=True)
