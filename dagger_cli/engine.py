@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import threads
 from .costs import DEFAULT_X, DEFAULT_Y, check_pair
 from .errors import InputError, LimitError
 from .fronts import Front
@@ -505,7 +506,8 @@ def build_dag(
     while True:
         needs = np.zeros(fast.N_NEEDS, np.int64)
         with first:
-            status = fast.discover(
+            status = threads.run(
+                fast.discover,
                 fast.TableArrays(
                     rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass
                 ),
@@ -645,7 +647,8 @@ def compute_fronts(
     while True:
         needs = np.zeros(1, np.int64)
         with first:
-            status = fast.fronts(
+            status = threads.run(
+                fast.fronts,
                 ord_node,
                 ord_r,
                 dag.node_size,
