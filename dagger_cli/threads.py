@@ -1,33 +1,41 @@
-"""How many threads the compiled kernels use: chosen per call from the machine's load.
+"""The engine's threads: the OpenMP waiting policy, the thread count per kernel call,
+and numba's start-up.
 
-The engine's kernels (:func:`dagger_cli.fast.discover`, :func:`dagger_cli.fast.fronts`)
-are resumable: they return to Python every few million units of work. So the thread
-count can follow the machine: before each call, :func:`run` counts the other processes
-ready to run at that instant and gives the kernel the cores they leave free (at least
-one). Why: a parallel region ends when its slowest thread ends, so a thread that shares
-its core with a busy neighbour slows every region to the neighbour's pace; on this
-2-core machine, with one busy process per core, two threads took 2.35-2.58 s on
-mushroom's DAG against 1.27-1.42 s for one (active waiting). The result never depends
+Measured on the shared 2-core machine (mushroom, DAG + fronts in one process, settings
+interleaved; README, "Threads under load"): with passive waiting, two threads were never
+slower than one, quiet or beside busy processes (1.59 s against 2.09 s with two busy
+neighbours and others' jobs: the scheduler shares the cores per thread, and a sleeping
+worker gives its share back). Any spinning between parallel regions is what breaks
+under load: 30,000 spins per wait (``GOMP_SPINCOUNT=30000``) took 4.1 s where passive
+took 1.0 s on the same loaded machine, and 9.6 s with two busy neighbours. So:
+
+- waiting is passive unless the user chose otherwise (:func:`configure_openmp`, before
+  numba loads its OpenMP layer, which reads the policy once);
+- with passive waiting the kernels get every thread numba has (one per core, or what a
+  caller set with ``numba.set_num_threads``, e.g. ``dagger study``'s per-task share);
+- if the user asked for spinning (``OMP_WAIT_POLICY=ACTIVE``, a non-zero
+  ``GOMP_SPINCOUNT``), the count follows the load instead: the kernels are resumable
+  (they return to Python every few million units of work), so before each call
+  :func:`run` counts the other tasks ready to run at that instant and gives the kernel
+  the cores they leave (at least one): 3.2 s instead of 9.6 s in the case above.
+
+The readings are instantaneous: ``/proc/loadavg``'s count of runnable tasks (the same as
+``procs_running`` of ``/proc/stat``) minus this process's own runnable threads
+(``/proc/self/task/*/stat``: the caller, and OpenMP workers still spinning after the
+previous region); the cores are those of ``os.sched_getaffinity``, lowered by a cgroup
+CPU quota. Where ``/proc`` is missing the count is left alone. The results never depend
 on the threads (the kernels are written so), only the time.
 
-The readings are instantaneous: ``/proc/loadavg``'s count of runnable tasks (all
-processes, the same as ``procs_running`` of ``/proc/stat``) minus this process's own
-runnable threads (``/proc/self/task/*/stat``: the caller, and OpenMP workers still
-spinning after the previous region). The cores are those of ``os.sched_getaffinity``,
-lowered by a cgroup CPU quota. Where ``/proc`` is missing (not Linux) the count is the
-caller's.
+Knobs, in order of precedence (README's environment table):
 
-Knobs, in order of precedence (README, "Threads under load"):
+- ``DAGGER_THREADS=N``: always N threads (at most numba's ``NUMBA_NUM_THREADS``);
+  ``DAGGER_THREADS=auto`` (the default): as above;
+- ``NUMBA_NUM_THREADS=N`` set by the user (and ``DAGGER_THREADS`` not): numba's N, or a
+  caller's lower count, never changed;
+- ``OMP_WAIT_POLICY``, ``GOMP_SPINCOUNT``: the user's own win.
 
-- ``DAGGER_THREADS=N`` always N threads (at most numba's ``NUMBA_NUM_THREADS``);
-  ``DAGGER_THREADS=auto`` (the default) follows the load;
-- ``NUMBA_NUM_THREADS=N`` set by the user (and ``DAGGER_THREADS`` not): always N;
-- a caller's ``numba.set_num_threads(k)`` (e.g. ``dagger study``'s engine threads per
-  task) is the most the policy uses.
-
-The OpenMP waiting policy is read once, when numba loads its threading layer, so
-:func:`configure_openmp` (called by :mod:`dagger_cli.fast` before any kernel runs) sets
-its default then; a user's ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` wins.
+numba's first call also imports scipy's BLAS bindings when scipy is installed (0.2-0.3 s
+of every process); :func:`defer_scipy_blas` moves that to numba's first real BLAS use.
 """
 
 from __future__ import annotations
@@ -50,11 +58,11 @@ T = TypeVar("T")
 def configure_openmp(environ: os._Environ | dict | None = None) -> None:
     """Set the OpenMP waiting policy's default before numba loads its OpenMP layer.
 
-    Passive waiting (a worker sleeps as soon as a parallel region ends) because a spinning
-    worker keeps its core from every other process until it gives up, between regions
-    and between calls (with ``OMP_WAIT_POLICY=ACTIVE`` for the whole process); under load
-    every region then waits for a time slice. The user's own ``OMP_WAIT_POLICY`` or
-    ``GOMP_SPINCOUNT`` wins."""
+    Passive waiting (a worker sleeps as soon as a parallel region ends): a spinning worker
+    keeps its core from every other process until it gives up (with
+    ``OMP_WAIT_POLICY=ACTIVE``, never: even between calls and with one-thread regions),
+    and a thread waiting at a region's end for a descheduled one burns its own time
+    slice. The user's own ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` wins."""
     env = os.environ if environ is None else environ
     if "OMP_WAIT_POLICY" not in env and "GOMP_SPINCOUNT" not in env:
         env["OMP_WAIT_POLICY"] = "PASSIVE"
@@ -97,7 +105,8 @@ def _blas_is_there() -> None:
 
 
 def choose(cores: int, running: int, own_running: int, ceiling: int) -> int:
-    """The thread count for one kernel call: the cores the other runnable tasks leave.
+    """The thread count for one kernel call when workers spin: the cores the other
+    runnable tasks leave.
 
     Parameters
     ----------
@@ -227,6 +236,16 @@ def _numba_max() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
+def spinning(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether OpenMP workers spin between parallel regions (libgomp's rules: a
+    ``GOMP_SPINCOUNT`` wins, else only ``OMP_WAIT_POLICY=passive`` sleeps at once)."""
+    env = os.environ if environ is None else environ
+    count = env.get("GOMP_SPINCOUNT", "").strip()
+    if count:
+        return count != "0"
+    return env.get("OMP_WAIT_POLICY", "").strip().lower() != "passive"
+
+
 def current_choice() -> int | None:
     """The thread count for the next kernel call, or None to leave numba's as it is."""
     wanted = requested()
@@ -234,6 +253,8 @@ def current_choice() -> int | None:
         return None
     if wanted != AUTO:
         return min(int(wanted), _numba_max())
+    if not spinning():
+        return None  # every thread: measured never slower, quiet or loaded
     import numba
 
     ceiling = numba.get_num_threads()

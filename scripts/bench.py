@@ -9,10 +9,14 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--no-read] [--read-rows 5000000]
                             [--odt-tables anneal,...] [--odt-timeout S]
                             [--sorting 6,7] [--no-sorting] [--max-memory 6G]
-                            [--no-study]
+                            [--no-study] [--no-load]
     python scripts/bench.py --only read|uci|odt|sklearn|load   # one section alone
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
+
+The load section (`--only load`, also in the full run) times mushroom quiet and with one
+busy neighbour process per core, default threads against NUMBA_NUM_THREADS=1 (settings
+interleaved, each run a fresh process), and with --only load the four UCI tables quiet.
 
 The study section (`--study-only` runs it alone) times `dagger study` on the four tables x
 all 20 ordered cost pairs against the same 80 tasks as `dagger relate` processes run one
@@ -1213,6 +1217,7 @@ def main():
         "'spin:GOMP_SPINCOUNT=10000'",
     )
     ap.add_argument("--no-load-uci", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--no-load", action="store_true", help="skip the threads-under-load section")
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
@@ -1321,6 +1326,8 @@ def main():
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
+    if not (args.no_load or uci_only):  # its UCI part is the UCI section above
+        bench_load(args.out, args.runs, configs=_load_configs(args.load_config), uci=False)
     if not (args.no_study or uci_only):
         bench_study(args.out, args.runs, args.tables.split(","))
 

@@ -1,6 +1,7 @@
-"""The engine's thread policy (dagger_cli/threads.py): its decisions on given readings of
-the machine, the precedence of the user's settings, and results that never depend on the
-thread count it picks. No timing here: speed is measured by `scripts/bench.py --only load`."""
+"""The engine's thread policy (dagger_cli/threads.py): every thread with passive waiting,
+its decisions on given readings of the machine when workers spin, the precedence of the
+user's settings, and results that never depend on the thread count it picks. No timing
+here: speed is measured by `scripts/bench.py --only load`."""
 
 import os
 import subprocess
@@ -124,8 +125,39 @@ def test_readings_on_this_machine():
     assert 1 <= threads.available_cores() <= (os.cpu_count() or 1)
 
 
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({"OMP_WAIT_POLICY": "PASSIVE"}, False),  # dagger's default
+        ({"OMP_WAIT_POLICY": "passive"}, False),
+        ({}, True),  # libgomp's own default spins
+        ({"OMP_WAIT_POLICY": "ACTIVE"}, True),
+        ({"OMP_WAIT_POLICY": "PASSIVE", "GOMP_SPINCOUNT": "1000"}, True),  # the count wins
+        ({"GOMP_SPINCOUNT": "0"}, False),
+    ],
+)
+def test_spinning(env, expected):
+    assert threads.spinning(env) is expected
+
+
+@needs_two
+def test_passive_waiting_keeps_every_thread_whatever_the_load(monkeypatch):
+    assert not threads.spinning()  # dagger's default, set when dagger_cli.fast loads
+
+    def no_reading():
+        raise AssertionError("read the load although waiting is passive")
+
+    monkeypatch.setattr(threads, "runnable", no_reading)
+    numba.set_num_threads(2)
+    assert threads.run(numba.get_num_threads) == 2
+    numba.set_num_threads(1)  # a caller's share (dagger study) is kept too
+    assert threads.run(numba.get_num_threads) == 1
+
+
 def _seen_threads(monkeypatch, reading):
-    """The thread count a kernel runs with when the machine reads ``reading``."""
+    """The thread count a kernel runs with when workers spin and the machine reads
+    ``reading``."""
+    monkeypatch.setattr(threads, "spinning", lambda environ=None: True)
     monkeypatch.setattr(threads, "runnable", lambda: reading)
     monkeypatch.setattr(threads, "_CORES", [2])
     return threads.run(numba.get_num_threads)
