@@ -136,9 +136,10 @@ def choose(cores: int, running: int, own_running: int, ceiling: int) -> int:
 
 
 def requested(environ: Mapping[str, str] | None = None) -> int | str | None:
-    """What the user asked for: a thread count (``DAGGER_THREADS=N``), :data:`AUTO` (follow
-    the load: the default) or None (``NUMBA_NUM_THREADS`` set and ``DAGGER_THREADS`` not:
-    numba's count, or a caller's ``numba.set_num_threads``, is left alone)."""
+    """What the user asked for: a thread count (``DAGGER_THREADS=N``), :data:`AUTO` (the
+    default: every thread, or the load's share when workers spin) or None
+    (``NUMBA_NUM_THREADS`` set and ``DAGGER_THREADS`` not: numba's count, or a caller's
+    ``numba.set_num_threads``, is left alone)."""
     env = os.environ if environ is None else environ
     text = env.get(ENV, "").strip()
     if not text:
