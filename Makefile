@@ -45,7 +45,7 @@ test: install ## Run the test suite (2 workers)
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-bench: install ## Benchmark the engines (UCI tables, scaling series, odt benchmark vs STreeD)
+bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, threads under load)
 	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed, for the STreeD column
 	$(PY) scripts/bench.py
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import threads
 from .costs import DEFAULT_X, DEFAULT_Y, check_pair
 from .errors import InputError, LimitError
 from .fronts import Front
@@ -536,7 +537,8 @@ def build_dag(
     while True:
         needs = np.zeros(fast.N_NEEDS, np.int64)
         with first:
-            status = fast.discover(
+            status = threads.run(
+                fast.discover,
                 tables,
                 fast.NodeArrays(*(a[k] for k in fast.NodeArrays._fields)),
                 fast.DagPools(*(a[k] for k in fast.DagPools._fields)),
@@ -688,7 +690,8 @@ def compute_fronts(
         while True:
             needs = np.zeros(1, np.int64)
             with first:
-                status = fast.d2_fronts(
+                status = threads.run(
+                    fast.d2_fronts,
                     e_node,
                     e_r,
                     e_sub,
@@ -718,7 +721,8 @@ def compute_fronts(
     while True:
         needs = np.zeros(1, np.int64)
         with first:
-            status = fast.fronts(
+            status = threads.run(
+                fast.fronts,
                 ord_node,
                 ord_r,
                 dag.node_size,

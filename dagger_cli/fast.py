@@ -29,22 +29,21 @@ attribute (column) order; inside a bundle, children in value order.
 
 from __future__ import annotations
 
-import os
 from collections import namedtuple
 
-# OpenMP threads spin between parallel regions by default (OMP_WAIT_POLICY=active). On a
-# machine shared with other busy processes a spinning thread takes the core that another
-# worker needs, and every parallel region then waits a scheduler time slice: a depth-3
-# run on the odt-anneal table took 2.7 s with two threads against 0.65 s with one, and
-# 0.56 s with passive waiting. Read when numba loads its OpenMP layer (on the first
-# parallel kernel), so it is set here, before; a user's own setting wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+from . import threads
+
+# The OpenMP waiting policy is read when numba loads its OpenMP layer (on the first
+# parallel kernel), so its default is set here, before (see dagger_cli.threads).
+threads.configure_openmp()
 
 import numpy as np  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import njit, prange, types  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
+
+threads.defer_scipy_blas()  # numba's first call would import scipy.linalg (0.2-0.3 s)
 
 MAXK = 1
 INF = np.iinfo(np.int64).max

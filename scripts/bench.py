@@ -11,10 +11,14 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--odt-tpl-depths 3,4] [--odt-runs 3] [--odt-deep-runs 1]
                             [--odt-timeout 300] [--odt-max-memory 2G] [--odt-baseline]
                             [--sorting 6,7] [--no-sorting] [--max-memory 6G]
-                            [--no-study]
-    python scripts/bench.py --only read|uci|odt|sklearn   # one section alone
+                            [--no-study] [--no-load]
+    python scripts/bench.py --only read|uci|odt|sklearn|load   # one section alone
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
+
+The load section (`--only load`, also in the full run) times mushroom quiet and with one
+busy neighbour process per core, default threads against NUMBA_NUM_THREADS=1 (settings
+interleaved, each run a fresh process), and with --only load the four UCI tables quiet.
 
 The study section (`--study-only` runs it alone) times `dagger study` on the four tables x
 all 20 ordered cost pairs against the same 80 tasks as `dagger relate` processes run one
@@ -430,6 +434,205 @@ def bench_study(out_dir: Path, runs: int, tables=tuple(TABLES)):
         f"x{best['speedup']:.2f} the separate processes on {os.cpu_count()} cores (>= x1.7)"
     )
     print(f"wrote {out_dir / 'study.json'}")
+    return results
+
+
+# --------------------------------------------------------------------------- load
+#: The thread settings the load section compares (label, environment changes; None
+#: removes a variable). "default" is what a user gets with nothing set.
+LOAD_CONFIGS = [
+    ("default", {}),
+    ("one thread", {"NUMBA_NUM_THREADS": "1"}),
+]
+#: Variables that choose threads or OpenMP waiting: unset for the runs, so that each
+#: setting is exactly its own (a shell's NUMBA_NUM_THREADS must not leak into "default").
+THREAD_VARS = ("NUMBA_NUM_THREADS", "DAGGER_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+LOAD_TARGET = 1.1  # issue 17: under load, default within 1.1x of one thread
+
+
+def load_run(name):
+    """(In a fresh process) one warm DAG + fronts of ``name``: a first relate loads the
+    compiled kernels, then one timed run; prints the seconds and the thread counts the
+    kernel calls ran with, as JSON."""
+    import numba
+
+    from dagger_cli import threads
+    from dagger_cli.costs import COSTS
+    from dagger_cli.engine import build_dag, compute_fronts
+
+    table = load_table(name)
+    relate(table)
+    threads.CALLS.clear()
+    t0 = time.perf_counter()
+    dag = build_dag(table)
+    t1 = time.perf_counter()
+    compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
+    t2 = time.perf_counter()
+    print(
+        json.dumps(
+            {
+                "dag_s": t1 - t0,
+                "fronts_s": t2 - t1,
+                "engine_s": t2 - t0,
+                "calls_by_threads": dict(sorted(threads.CALLS.items())),
+                "layer": numba.threading_layer(),
+            }
+        )
+    )
+
+
+def _env_for(changes):
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARS}
+    env.update({k: v for k, v in changes.items() if v is not None})
+    return env
+
+
+def launch_env(cmd, env):
+    """:func:`launch` with its own environment."""
+    res = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", LAUNCHER, *cmd],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        ).stdout
+    )
+    if res["code"] != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{res['stderr']}")
+    return res
+
+
+def _die_with_parent():
+    """(In a busy neighbour, before exec) be killed when the benchmark dies (Linux)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class BusyNeighbours:
+    """``n`` busy-loop processes (one per core by default) for the ``with`` block; always
+    killed at its end, whatever happens in it (SIGTERM included), and with the benchmark
+    if it is killed outright."""
+
+    def __init__(self, n=None):
+        self.n = n or os.cpu_count() or 1
+        self.procs = []
+
+    def __enter__(self):
+        import signal
+
+        self.sigterm = signal.signal(signal.SIGTERM, self._terminate)
+        for _ in range(self.n):
+            self.procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-c", "while 1: pass"], preexec_fn=_die_with_parent
+                )
+            )
+        time.sleep(0.5)  # let them reach the run queue
+        return self
+
+    @staticmethod
+    def _terminate(signum, frame):
+        raise SystemExit(f"stopped by signal {signum}")
+
+    def __exit__(self, *exc):
+        import signal
+
+        for p in self.procs:
+            p.kill()
+        for p in self.procs:
+            p.wait()
+        self.procs = []
+        signal.signal(signal.SIGTERM, self.sigterm)
+
+
+def _load_round(name, configs, runs, label):
+    """Whole process and engine time of each setting, the settings taking turns in each
+    of ``runs`` rounds; medians and the loads seen."""
+    exe = str(Path(sys.executable).with_name("dagger"))
+    res = {
+        c: {"process_s": [], "engine_s": [], "dag_s": [], "fronts_s": [], "calls": []}
+        for c, _ in configs
+    }
+    loads = []
+    for _ in range(runs):
+        for cfg, changes in configs:
+            env = _env_for(changes)
+            r = res[cfg]
+            r["process_s"].append(launch_env([exe, "relate", name, "-q"], env)["wall"])
+            out = json.loads(
+                launch_env([sys.executable, __file__, "--load-run", name], env)["stdout"]
+            )
+            for k in ("engine_s", "dag_s", "fronts_s"):
+                r[k].append(out[k])
+            r["calls"].append(out["calls_by_threads"])
+        loads.append(os.getloadavg()[0])
+    summary = {}
+    for cfg, _ in configs:
+        r = res[cfg]
+        summary[cfg] = {
+            **{k: statistics.median(r[k]) for k in ("process_s", "engine_s", "dag_s", "fronts_s")},
+            "runs": {k: r[k] for k in ("process_s", "engine_s")},
+            "calls_by_threads": r["calls"],
+        }
+        s = summary[cfg]
+        print(
+            f"  {label:<6} {cfg:<22} whole process {s['process_s']:.2f} s "
+            f"(range {min(r['process_s']):.2f}-{max(r['process_s']):.2f}), engine "
+            f"{s['engine_s']:.3f} s (DAG {s['dag_s']:.3f} + fronts {s['fronts_s']:.3f}; "
+            f"range {min(r['engine_s']):.3f}-{max(r['engine_s']):.3f})",
+            flush=True,
+        )
+    return {"configs": summary, "load_1min": loads}
+
+
+def bench_load(out_dir, runs, table="mushroom", configs=None, uci=True):
+    """Mushroom quiet and with one busy neighbour per core: the default threads against
+    one thread (and any other ``configs``), whole process and engine; then the four UCI
+    tables quiet, as the UCI section measures them."""
+    configs = configs or LOAD_CONFIGS
+    print(f"load: {table}, {runs} interleaved runs per setting ({_load()})", flush=True)
+    launch([str(Path(sys.executable).with_name("dagger")), "relate", table, "-q"])  # caches
+    results = {"table": table, "cores": os.cpu_count()}
+    results["quiet"] = _load_round(table, configs, runs, "quiet")
+    with BusyNeighbours() as busy:
+        print(f"  ({busy.n} busy neighbours; {_load()})", flush=True)
+        results["busy"] = _load_round(table, configs, runs, "busy")
+        results["busy"]["neighbours"] = busy.n
+    lines = []
+    for state in ("quiet", "busy"):
+        conf = results[state]["configs"]
+        if "default" in conf and "one thread" in conf:
+            ratio = {
+                k: conf["default"][k] / conf["one thread"][k] for k in ("process_s", "engine_s")
+            }
+            results[state]["ratio_default_to_one"] = ratio
+            lines.append((state, ratio))
+    print("targets (issue 17):")
+    for state, ratio in lines:
+        mark = ""
+        if state == "busy":
+            ok = max(ratio.values()) <= LOAD_TARGET
+            results["target_met"] = ok
+            mark = f"[{'met' if ok else 'NOT MET'}] "
+        print(
+            f"  {mark}{state}: default / one thread = x{ratio['process_s']:.2f} whole process, "
+            f"x{ratio['engine_s']:.2f} engine"
+            + (f" (<= {LOAD_TARGET} under load)" if state == "busy" else "")
+        )
+    if uci:
+        print(f"load: the four UCI tables, quiet ({_load()})", flush=True)
+        rows = bench_tables(TABLES, runs, False, True, memory_bandwidth())
+        results["uci"] = rows
+        print(f"  whole processes together: {sum(r['process_s'] for r in rows):.2f} s")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "bench-load.json").write_text(json.dumps(results, indent=2))
+    print(f"wrote {out_dir / 'bench-load.json'}")
     return results
 
 
@@ -1366,6 +1569,15 @@ def run_odt(args):
     return result
 
 
+def _load_configs(extra):
+    configs = list(LOAD_CONFIGS)
+    for spec in extra or ():
+        label, _, assigns = spec.partition(":")
+        changes = dict(a.split("=", 1) for a in assigns.split(",") if a)
+        configs.append((label, changes))
+    return configs
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1386,7 +1598,7 @@ def main():
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
-        choices=["read", "uci", "odt", "sklearn"],
+        choices=["read", "uci", "odt", "sklearn", "load"],
         help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark; "
         "sklearn: the estimator)",
     )
@@ -1434,6 +1646,16 @@ def main():
         help="also the baseline engine on total path length vs misclassifications at D = 3",
     )
     ap.add_argument("--odt-run", nargs=6, help=argparse.SUPPRESS)
+    ap.add_argument("--load-run", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--load-config",
+        action="append",
+        metavar="LABEL:VAR=VALUE,...",
+        help="with --only load: another thread setting to compare (repeatable), e.g. "
+        "'spin:GOMP_SPINCOUNT=10000'",
+    )
+    ap.add_argument("--no-load-uci", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--no-load", action="store_true", help="skip the threads-under-load section")
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
@@ -1452,6 +1674,14 @@ def main():
         return
     if args.only == "odt":
         run_odt(args)
+        return
+    if args.load_run:
+        load_run(args.load_run)
+        return
+    if args.only == "load":
+        bench_load(
+            args.out, args.runs, configs=_load_configs(args.load_config), uci=not args.no_load_uci
+        )
         return
     if args.only == "read":
         readers = (args.read_readers or "python,columnar").split(",")
@@ -1516,6 +1746,8 @@ def main():
         )
     )
     print(f"wrote {args.out / 'bench.json'}")
+    if not (args.no_load or uci_only):  # its UCI part is the UCI section above
+        bench_load(args.out, args.runs, configs=_load_configs(args.load_config), uci=False)
     if not (args.no_study or uci_only):
         bench_study(args.out, args.runs, args.tables.split(","))
 

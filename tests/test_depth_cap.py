@@ -175,10 +175,11 @@ def test_bad_max_depth():
         relate(table, engine="paper", max_depth=2)
 
 
-def test_capped_threads_independent():
+def test_capped_threads_independent(monkeypatch):
     table = random_table(9, 300, 2, 2, 11, True)
     runs = []
     for threads in (1, 2):
+        monkeypatch.setenv("DAGGER_THREADS", str(threads))  # not fewer under load
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:
             rel = relate(table, max_depth=3)

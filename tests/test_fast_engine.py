@@ -8,6 +8,9 @@ to matter, where the slow, obviously correct baseline is still quick.
 
 from __future__ import annotations
 
+import os
+from unittest.mock import patch
+
 import numba
 import numpy as np
 import pytest
@@ -70,9 +73,11 @@ def test_fast_equals_baseline_other_pairs(x, y):
 def _arrays(table, threads):
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
+    # DAGGER_THREADS: the engine's policy would use fewer threads under load.
     try:
-        dag = build_dag(table)
-        store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
+        with patch.dict(os.environ, DAGGER_THREADS=str(threads)):
+            dag = build_dag(table)
+            store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
     finally:
         numba.set_num_threads(before)
     arrays = {
