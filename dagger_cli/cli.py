@@ -657,18 +657,53 @@ def tree(
     if output is not None:
         fmt = _check_tree_output(table, example, output, fmt)
     tab = _get_table(table, example, recipe, quiet, sep)
-    rel = run(
-        tab,
-        x_cost,
-        y_cost,
-        max_subtables=max_subtables,
-        max_memory=max_memory,
-        progress=not quiet,
-        exact_only=exact_only,
-        max_depth=max_depth,
-    )
+
+    def solve(cap):
+        return run(
+            tab,
+            x_cost,
+            y_cost,
+            max_subtables=max_subtables,
+            max_memory=max_memory,
+            progress=not quiet,
+            exact_only=exact_only,
+            max_depth=cap,
+        )
+
+    rel = _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, tab.n_attributes)
     t = tree_for(rel, max_x=max_x, max_y=max_y)
     _emit_tree(t, fmt, output, tab.name, quiet)
+
+
+def _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, n_attributes):
+    """The relation ``tree`` needs for its one point, computed over as few trees as the
+    query allows (``solve(cap)`` relates under a depth cap, None: ``max_depth``).
+
+    When the bound is on depth (F(N) with x = depth, G(K) with y = depth), only trees of
+    depth <= that bound can answer: the cap is lowered to it. When depth is the cost to
+    minimise (G(K) with x = depth, F(N) with y = depth), the caps 0, 1, 2, ... are tried
+    in turn (iterative deepening) and the first front with a point within the bound
+    answers: it holds every tree of the least depth that qualifies. Exact either way; the
+    tree may differ from the uncapped run's on a tie (the same costs)."""
+    from .costs import get_cost
+
+    x_is_depth = get_cost(x_cost).name == "depth"
+    y_is_depth = get_cost(y_cost).name == "depth"
+    limit = n_attributes if max_depth is None else min(max_depth, n_attributes)
+    on_depth = max_x if x_is_depth else max_y if y_is_depth else None
+    try:
+        if on_depth is not None and on_depth >= 0:
+            return solve(min(on_depth, limit))
+        if (x_is_depth and max_y is not None) or (y_is_depth and max_x is not None):
+            for cap in range(limit):
+                rel = solve(cap)
+                front = rel.front
+                found = front.point_for_y(max_y) if x_is_depth else front.point_for_x(max_x)
+                if found is not None:
+                    return rel
+    except InputError:
+        pass  # e.g. no exact tree under a low cap: the plain run says what there is
+    return solve(max_depth)
 
 
 def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
