@@ -529,7 +529,8 @@ def build_dag(
         "node_split",
         "node_level",
     )
-    cc = np.ascontiguousarray(codes, dtype=small).ravel()
+    # The codes attribute-major, for the depth-two layer only (a copy of the table).
+    cc = np.ascontiguousarray(codes, dtype=small).ravel() if d2_level is not None else rc[:0]
     tables = fast.TableArrays(
         rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass, cc
     )
@@ -676,6 +677,40 @@ def compute_fronts(
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
     first = progress.first_call()
+
+    def drive(kernel, head, phase, total, unit):
+        """Run a resumable fronts kernel (its own arguments ``head``, then the point pool
+        they share) to the end: the pool grown within ``max_memory``, progress shown."""
+        nonlocal first
+        while True:
+            needs = np.zeros(1, np.int64)
+            with first:
+                status = threads.run(
+                    kernel,
+                    *head,
+                    fref.reshape(-1),
+                    pool["fxy"],
+                    pool["fch"],
+                    counters,
+                    needs,
+                    BUDGET,
+                )
+            first = contextlib.nullcontext()
+            if status == Status.FRONT_TOO_LONG:
+                raise AssertionError(f"a front is longer than its proven bound ({phase}; a bug)")
+            if status == Status.MUST_GROW:
+                need, used = int(needs[0]), int(counters[1])
+                pool.grow("fxy", 2 * need, 2 * used)
+                pool.grow("fch", need, used)
+                if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
+                    raise LimitError(
+                        f"the fronts need more than {max_memory / 2**20:,.0f} MiB "
+                        f"(--max-memory) after {int(counters[0]):,} of {subs:,} subproblems"
+                    )
+            progress.update(phase, int(counters[0]), total, unit=unit)
+            if status == Status.DONE:
+                return
+
     depth_two = None
     if capped and dag.d2_level is not None:
         # The depth-two layer first: its subproblems need no other front.
@@ -687,72 +722,24 @@ def compute_fronts(
         e_sub = sub_start[e_node] + e_r
         ready[e_sub] = 1
         depth_two = int(e_node.size)
-        while True:
-            needs = np.zeros(1, np.int64)
-            with first:
-                status = threads.run(
-                    fast.d2_fronts,
-                    e_node,
-                    e_r,
-                    e_sub,
-                    dag.table_arrays,
-                    dag.node_start,
-                    dag.node_size,
-                    dag.node_mis,
-                    dag.row_pool,
-                    params,
-                    dag.n_attributes,
-                    fref.reshape(-1),
-                    pool["fxy"],
-                    pool["fch"],
-                    counters,
-                    needs,
-                    BUDGET,
-                )
-            first = contextlib.nullcontext()
-            if status == Status.FRONT_TOO_LONG:
-                raise AssertionError("a depth-two front is longer than its bound (a bug)")
-            if status == Status.MUST_GROW:
-                _grow_pool(pool, int(needs[0]), int(counters[1]), dag, max_memory, counters, subs)
-            progress.update("depth-two fronts", int(counters[0]), depth_two, unit="subproblems")
-            if status == Status.DONE:
-                break
+        node_rows = (dag.node_start, dag.node_size, dag.node_mis, dag.row_pool)
+        d2_args = (e_node, e_r, e_sub, dag.table_arrays, *node_rows, params, dag.n_attributes)
+        drive(fast.d2_fronts, d2_args, "depth-two fronts", depth_two, "subproblems")
         counters[0] = 0
-    while True:
-        needs = np.zeros(1, np.int64)
-        with first:
-            status = threads.run(
-                fast.fronts,
-                ord_node,
-                ord_r,
-                dag.node_size,
-                dag.node_mis,
-                dag.node_split,
-                dag.node_bundle_start,
-                dag.bundle_edge_start,
-                dag.edge_child,
-                sub_start,
-                capped,
-                ready,
-                params,
-                dag.n_attributes,
-                fref.reshape(-1),
-                pool["fxy"],
-                pool["fch"],
-                counters,
-                needs,
-                BUDGET,
-            )
-        first = contextlib.nullcontext()
-        if status == Status.FRONT_TOO_LONG:
-            raise AssertionError("a front is longer than its proven bound (a bug in dagger)")
-        if status == Status.MUST_GROW:
-            _grow_pool(pool, int(needs[0]), int(counters[1]), dag, max_memory, counters, subs)
-        progress.update(
-            "fronts", int(counters[0]), subs, unit="subproblems" if capped else "subtables"
-        )
-        if status == Status.DONE:
-            break
+    node_arrays = (dag.node_size, dag.node_mis, dag.node_split, dag.node_bundle_start)
+    edges = (dag.bundle_edge_start, dag.edge_child)
+    args = (
+        ord_node,
+        ord_r,
+        *node_arrays,
+        *edges,
+        sub_start,
+        capped,
+        ready,
+        params,
+        dag.n_attributes,
+    )
+    drive(fast.fronts, args, "fronts", subs, "subproblems" if capped else "subtables")
     used = int(counters[1])
     return FrontStore(
         fref,
@@ -761,17 +748,6 @@ def compute_fronts(
         sub_start if capped else None,
         depth_two,
     )
-
-
-def _grow_pool(pool, need, used, dag, max_memory, counters, subs) -> None:
-    """Room for ``need`` points in the fronts' pool, within ``max_memory``."""
-    pool.grow("fxy", 2 * need, 2 * used)
-    pool.grow("fch", need, used)
-    if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
-        raise LimitError(
-            f"the fronts need more than {max_memory / 2**20:,.0f} MiB (--max-memory) after "
-            f"{int(counters[0]):,} of {subs:,} subproblems"
-        )
 
 
 def relate(

@@ -1083,52 +1083,51 @@ def _popcount(typingctx, val):
 
 
 @njit(cache=True, inline="always")
-def _split_point(k, lc, lm, sc, sr, nbr, cnt, v, npb, C):
-    """One cost of a split of a branch of ``nbr`` rows whose children are leaves, the
-    children's class counts being ``cnt[(v * npb + w) * C + d]`` for w < npb (empty
-    children skipped)."""
-    acc = 0
-    for w in range(npb):
-        o = (v * npb + w) * C
+def _split_point(params, nbr, cnt, base, step, count, C):
+    """The point (x, y) of a split of a branch of ``nbr`` rows into leaves, and how many
+    of its children are non-empty: child i's class counts are ``cnt[base + i * step:]``
+    (``C`` of them), i < ``count``, empty children skipped."""
+    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
+    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    acx = 0
+    acy = 0
+    nz = 0
+    for i in range(count):
+        o = base + i * step
         tot = 0
         big = 0
         for d in range(C):
-            c = cnt[o + d]
-            tot += c
-            big = max(big, c)
+            tot += cnt[o + d]
+            big = max(big, cnt[o + d])
         if tot == 0:
             continue
-        leaf = lc + lm * (tot - big)
-        if k == MAXK:
-            acc = max(acc, leaf)
-        else:
-            acc += leaf
-    return sc + sr * nbr + acc
+        nz += 1
+        vx = xlc + xlm * (tot - big)
+        vy = ylc + ylm * (tot - big)
+        acx = max(acx, vx) if xk == MAXK else acx + vx
+        acy = max(acy, vy) if yk == MAXK else acy + vy
+    return xsc + xsr * nbr + acx, ysc + ysr * nbr + acy, nz
 
 
 @njit(cache=True, inline="always")
-def _offer(lx, ly, lt, base, cap, length, x, y, tag):
-    """Offer split point ``(x, y)`` (made by attribute ``tag``) to a branch's list of
-    mutually non-dominated split points ``base:base + length``; returns the new length
-    (or ``cap + 1`` when the list is full: a bug, the caller checks). A point equal to a
-    listed one is not added: the first offered wins, as the generic engine's ties."""
-    q = 0
-    while q < length:
+def _offer(lx, ly, base, cap, length, x, y):
+    """Offer split point ``(x, y)`` to a branch's list of mutually non-dominated split
+    points ``base:base + length``; returns the new length (or ``cap + 1`` when the list
+    is full: a bug, the caller checks). Which attribute made a point is not kept: tree
+    extraction recomputes a branch from its rows (:func:`dagger_cli.trees._front_r1`)."""
+    for q in range(length):
         if lx[base + q] <= x and ly[base + q] <= y:
             return length
-        q += 1
     w = 0
     for q in range(length):
         if not (x <= lx[base + q] and y <= ly[base + q]):
             lx[base + w] = lx[base + q]
             ly[base + w] = ly[base + q]
-            lt[base + w] = lt[base + q]
             w += 1
     if w >= cap:
         return cap + 1
     lx[base + w] = x
     ly[base + w] = y
-    lt[base + w] = tag
     return w + 1
 
 
@@ -1258,83 +1257,27 @@ def _d2_front(
         px = lfx
         py = lfy
     else:
-        cap = maxv + 1
-        lx = np.empty(J * cap, dtype=np.int64)
-        ly = np.empty(J * cap, dtype=np.int64)
-        lt = np.empty(J * cap, dtype=np.int64)
-        ln = np.zeros(J, dtype=np.int64)
         W = (n + 63) >> 6
-        bits = np.zeros(J * W, dtype=np.uint64)
         cls = np.zeros(max(C - 1, 1) * W, dtype=np.uint64)
-        jof = np.full(m * maxv, -1, dtype=np.int64)
-        for p in range(K):
-            a = attrs[p]
-            for iv in range(npres[a]):
-                jof[a * maxv + pv[a * maxv + iv]] = jbase[p] + iv
         for t in range(n):
-            row = rows[t]
-            base = np.uint64(row) * um
-            wd = t >> 6
-            sh = np.uint64(t & 63)
-            bit = np.uint64(1) << sh
-            d = dec[row]
+            d = dec[rows[t]]
             if d < C - 1:
-                cls[d * W + wd] |= bit
-            if fastbin:
-                continue
-            for p in range(K):
-                a = attrs[p]
-                j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
-                bits[j * W + wd] |= bit
+                cls[d * W + (t >> 6)] |= np.uint64(1) << np.uint64(t & 63)
         if fastbin:
-            # Only the value-1 bitsets (of branch jbase[p] + 1): one attribute's column at
-            # a time, a word gathered in a register.
-            # Word-major (word w of attribute p at bits[w * K + p]): the pair loop then
-            # runs over consecutive attributes.
-            nt = dec.size
-            for p in range(K):
-                col = colm[attrs[p] * nt : (attrs[p] + 1) * nt]
-                for wd in range(W):
-                    word = np.uint64(0)
-                    t0 = np.uint64(wd * 64)
-                    t1 = np.uint64(min(n, (wd + 1) * 64))
-                    for t in range(t0, t1):
-                        word |= np.uint64(col[np.uint64(rows[t])]) << (t - t0)
-                    bits[wd * K + p] = word
-            # Attributes equal in this subtable, or complementary, split it the same way:
-            # only the first of each kind matters (ties go to the first attribute).
-            reps = _distinct_columns(K, W, n, bits)
-            k2 = reps.size
-            bits2 = np.empty(k2 * W, dtype=np.uint64)
-            attrs2 = np.empty(k2, dtype=np.int64)
-            jb2 = np.empty(k2 + 1, dtype=np.int64)
-            nbr2 = np.empty(2 * k2, dtype=np.int64)
-            lfx2 = np.empty(2 * k2, dtype=np.int64)
-            lfy2 = np.empty(2 * k2, dtype=np.int64)
-            for i in range(k2):
-                p = reps[i]
-                for wd in range(W):
-                    bits2[wd * k2 + i] = bits[wd * K + p]
-                attrs2[i] = attrs[p]
-                jb2[i] = 2 * i
-                for v in range(2):
-                    nbr2[2 * i + v] = nbr[jbase[p] + v]
-                    lfx2[2 * i + v] = lfx[jbase[p] + v]
-                    lfy2[2 * i + v] = lfy[jbase[p] + v]
-            jb2[k2] = 2 * k2
-            _d2_pairs_binary(k2, jb2, n, W, bits2, cls, nbr2, params, lx, ly, ln, cap)
-            return _d2_tail_binary(
-                k2,
-                attrs2,
+            return _d2_binary(
+                K,
+                attrs,
+                rows,
                 n,
                 mis,
+                W,
+                colm,
+                dec.size,
+                cls,
+                nbr,
+                lfx,
+                lfy,
                 params,
-                lfx2,
-                lfy2,
-                lx,
-                ly,
-                ln,
-                cap,
                 cx,
                 cy,
                 cc,
@@ -1344,27 +1287,27 @@ def _d2_front(
                 sbx,
                 sbi,
             )
-        else:
-            _d2_pairs_generic(
-                K,
-                attrs,
-                npres,
-                pv,
-                maxv,
-                C,
-                jbase,
-                W,
-                bits,
-                cls,
-                S,
-                nbr,
-                params,
-                lx,
-                ly,
-                lt,
-                ln,
-                cap,
-            )
+        # One bitset per branch (attribute value), set row by row.
+        cap = maxv + 1
+        lx = np.empty(J * cap, dtype=np.int64)
+        ly = np.empty(J * cap, dtype=np.int64)
+        ln = np.zeros(J, dtype=np.int64)
+        bits = np.zeros(J * W, dtype=np.uint64)
+        jof = np.full(m * maxv, -1, dtype=np.int64)
+        for p in range(K):
+            a = attrs[p]
+            for iv in range(npres[a]):
+                jof[a * maxv + pv[a * maxv + iv]] = jbase[p] + iv
+        for t in range(n):
+            base = np.uint64(rows[t]) * um
+            bit = np.uint64(1) << np.uint64(t & 63)
+            for p in range(K):
+                a = attrs[p]
+                j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
+                bits[j * W + (t >> 6)] |= bit
+        _d2_pairs_generic(
+            K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, ln, cap
+        )
         # Each branch's front: its leaf first, then its split points (Pareto, x ascending).
         tot_p = 0
         for j in range(J):
@@ -1427,15 +1370,13 @@ def _d2_front(
 
 @njit(cache=True)
 def _d2_pairs_generic(
-    K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, lt, ln, cap
+    K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, ln, cap
 ):
     """Every branch's split points (depth-two layer, any table): for each pair of
     non-constant attributes a < b, the class counts per (value of a, value of b) from
     popcounts of the rows' bitsets (all but the last value of each and the last class;
     the rest by subtraction), offered to the branches a = v (split on b) and b = w
-    (split on a). Attributes reach a branch in ascending order, as in the DAG."""
-    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
-    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    (split on a)."""
     cnt = np.zeros(maxv * maxv * C, dtype=np.int64)
     for p in range(K):
         a = attrs[p]
@@ -1477,46 +1418,108 @@ def _d2_pairs_generic(
                     for iv in range(npa - 1):
                         s -= cnt[(iv * npb + iw) * C + d]
                     cnt[o + d] = s
-            # Branch a = v split on b, and branch b = w split on a.
+            # Branch a = v split on b (children w: stride C), and branch b = w split on
+            # a (children v: stride npb * C).
             for iv in range(npa):
                 j = jbase[p] + iv
-                nz = 0
-                for iw in range(npb):
-                    tot = 0
-                    for d in range(C):
-                        tot += cnt[(iv * npb + iw) * C + d]
-                    nz += tot > 0
+                x, y, nz = _split_point(params, nbr[j], cnt, iv * npb * C, C, npb, C)
                 if nz >= 2:
-                    x = _split_point(xk, xlc, xlm, xsc, xsr, nbr[j], cnt, iv, npb, C)
-                    y = _split_point(yk, ylc, ylm, ysc, ysr, nbr[j], cnt, iv, npb, C)
-                    ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, b)
+                    ln[j] = _offer(lx, ly, j * cap, cap, ln[j], x, y)
             for iw in range(npb):
                 j = jbase[q] + iw
-                nz = 0
-                acx = 0
-                acy = 0
-                for iv in range(npa):
-                    o = (iv * npb + iw) * C
-                    tot = 0
-                    big = 0
-                    for d in range(C):
-                        tot += cnt[o + d]
-                        big = max(big, cnt[o + d])
-                    if tot == 0:
-                        continue
-                    nz += 1
-                    vx = xlc + xlm * (tot - big)
-                    vy = ylc + ylm * (tot - big)
-                    acx = max(acx, vx) if xk == MAXK else acx + vx
-                    acy = max(acy, vy) if yk == MAXK else acy + vy
+                x, y, nz = _split_point(params, nbr[j], cnt, iw * C, npb * C, npa, C)
                 if nz >= 2:
-                    x = xsc + xsr * nbr[j] + acx
-                    y = ysc + ysr * nbr[j] + acy
-                    ln[j] = _offer(lx, ly, lt, j * cap, cap, ln[j], x, y, a)
+                    ln[j] = _offer(lx, ly, j * cap, cap, ln[j], x, y)
 
 
 @njit(cache=True)
-def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
+def _d2_binary(
+    K,
+    attrs,
+    rows,
+    n,
+    mis,
+    W,
+    colm,
+    nt,
+    cls,
+    nbr,
+    lfx,
+    lfy,
+    params,
+    cx,
+    cy,
+    cc,
+    ox,
+    oy,
+    oc,
+    sbx,
+    sbi,
+):
+    """The depth-2 front of a subtable of a 0/1 table with two classes (see
+    :func:`_d2_front`): the value-1 bitsets, built one attribute column at a time
+    (``colm``, attribute-major, ``nt`` rows a column) and stored word-major (word w of
+    attribute p at ``bits[w * K + p]``) so that the pair loop runs over consecutive
+    attributes; then
+    :func:`_d2_pairs_binary` and :func:`_d2_tail_binary` over the attributes whose
+    column is not equal or complementary to an earlier one's (they split the subtable the
+    same way: only the first of each kind matters, ties going to the first attribute)."""
+    bits = np.empty(K * W, dtype=np.uint64)
+    for p in range(K):
+        col = colm[attrs[p] * nt : (attrs[p] + 1) * nt]
+        for wd in range(W):
+            word = np.uint64(0)
+            t0 = np.uint64(wd * 64)
+            t1 = np.uint64(min(n, (wd + 1) * 64))
+            for t in range(t0, t1):
+                word |= np.uint64(col[np.uint64(rows[t])]) << (t - t0)
+            bits[wd * K + p] = word
+    reps = _distinct_columns(K, W, n, bits)
+    k2 = reps.size
+    bits2 = np.empty(k2 * W, dtype=np.uint64)
+    attrs2 = np.empty(k2, dtype=np.int64)
+    nbr2 = np.empty(2 * k2, dtype=np.int64)
+    lfx2 = np.empty(2 * k2, dtype=np.int64)
+    lfy2 = np.empty(2 * k2, dtype=np.int64)
+    for i in range(k2):
+        p = reps[i]
+        for wd in range(W):
+            bits2[wd * k2 + i] = bits[wd * K + p]
+        attrs2[i] = attrs[p]
+        for v in range(2):
+            nbr2[2 * i + v] = nbr[2 * p + v]
+            lfx2[2 * i + v] = lfx[2 * p + v]
+            lfy2[2 * i + v] = lfy[2 * p + v]
+    cap = 3
+    lx = np.empty(2 * k2 * cap, dtype=np.int64)
+    ly = np.empty(2 * k2 * cap, dtype=np.int64)
+    ln = np.zeros(2 * k2, dtype=np.int64)
+    _d2_pairs_binary(k2, n, W, bits2, cls, nbr2, params, lx, ly, ln, cap)
+    return _d2_tail_binary(
+        k2,
+        attrs2,
+        n,
+        mis,
+        params,
+        lfx2,
+        lfy2,
+        lx,
+        ly,
+        ln,
+        cap,
+        cx,
+        cy,
+        cc,
+        ox,
+        oy,
+        oc,
+        sbx,
+        sbi,
+    )
+
+
+@njit(cache=True)
+def _d2_pairs_binary(K, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
     """:func:`_d2_pairs_generic` for 0/1 attributes and two classes, with costs whose
     split points in a branch depend only on its children's total misclassifications M
     (sum costs, or max costs without a misclassification term). ``bits`` holds the rows
@@ -1537,6 +1540,10 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
     ya1 = np.zeros(K, dtype=np.int64)
     n11s = np.zeros(K, dtype=np.int64)
     y11s = np.zeros(K, dtype=np.int64)
+    if xlm == 0 and ylm == 0:
+        # M plays no part: count as if every row were of class 1, every leaf pure
+        # (which cells exist still counts).
+        cls = np.zeros_like(cls)
     ytot = 0
     for w in range(W):
         ytot += np.int64(_popcount(cls[w]))
@@ -1544,15 +1551,10 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
             b = bits[w * K + p]
             na1[p] += np.int64(_popcount(b))
             ya1[p] += np.int64(_popcount(b & cls[w]))
-    if xlm == 0 and ylm == 0:
-        # M plays no part: count as if every leaf were pure (which cells exist still does).
-        ya1[:] = 0
-        ytot = 0
     # Unsigned indices in the loops over q: no negative-index wrap-around code, which
     # lets them vectorise (3-4x faster).
     uK = np.uint64(K)
     one = np.uint64(1)
-    nomis = xlm == 0 and ylm == 0
     for p in range(K):
         up = np.uint64(p)
         for q in range(up + one, uK):
@@ -1561,7 +1563,7 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
         for w in range(W):
             o = np.uint64(w) * uK
             a = bits[o + up]
-            ac = np.uint64(0) if nomis else a & cls[w]
+            ac = a & cls[w]
             for q in range(up + one, uK):
                 bq = bits[o + q]
                 n11s[q] += np.int64(_popcount(a & bq))
@@ -1601,7 +1603,7 @@ def _d2_pairs_binary(K, jbase, n, W, bits, cls, nbr, params, lx, ly, ln, cap):
             mm = best1[p] if v else best0[p]
             if mm >= big:
                 continue
-            j = jbase[p] + v
+            j = 2 * p + v
             # Two leaves with mm misclassifications between them.
             cxv = xlc if xk == MAXK else 2 * xlc + xlm * mm
             cyv = ylc if yk == MAXK else 2 * ylc + ylm * mm

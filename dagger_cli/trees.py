@@ -329,9 +329,7 @@ def _combine(cost, a, b):
 def node_labels(table, dag, i: int) -> tuple[tuple, str]:
     """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`):
     the most common, the smallest on a tie (the first maximum), as ``node_major``."""
-    n_dec = len(table.decision_values)
-    counts = np.bincount(table.decisions[dag.rows(i)], minlength=n_dec)
-    return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
+    return _rows_labels(table, dag.rows(i))
 
 
 def extract_tree(relation, point: int) -> Tree:
@@ -405,6 +403,7 @@ def _pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, 
 
 
 def _rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
+    """Rows per decision and the leaf decision of a row set (see :func:`node_labels`)."""
     n_dec = len(table.decision_values)
     counts = np.bincount(table.decisions[rows], minlength=n_dec)
     return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
