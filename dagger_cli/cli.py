@@ -351,6 +351,12 @@ def _get_table(table, example, recipe, quiet, sep=None):
     "overlay their points on the plot.",
 )
 @click.option(
+    "--least-y",
+    is_flag=True,
+    help="Only the point of least y (least x among those trees): the end of the front, "
+    "computed alone (faster).",
+)
+@click.option(
     "--count",
     is_flag=True,
     help="Add a column 'trees': the number of trees at each point (exact; the text "
@@ -381,6 +387,7 @@ def relate(
     trees_dir,
     greedy,
     count,
+    least_y,
     max_subtables,
     max_memory,
     quiet,
@@ -412,6 +419,10 @@ def relate(
         exact_only=exact_only,
         count=count,
         max_depth=max_depth,
+        # The engine computes only what the bounds keep (--greedy compares whole fronts).
+        max_x=None if greedy else max_x,
+        max_y=None if greedy else max_y,
+        least_y=least_y and not greedy,
     )
     front = rel.front
     queries = {}
@@ -432,6 +443,8 @@ def relate(
             "given": front.x_cost.name,
         }
     shown = front.restrict(x_max=max_x, y_max=max_y)
+    if least_y and len(shown):
+        shown = shown.restrict(y_max=int(shown.y[-1]))
     comparison = points = None
     if greedy:
         from .greedy import compare, comparison_text, greedy_points
@@ -615,6 +628,11 @@ def _check_tree_output(table, example, output, fmt) -> str:
     help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
     "any other name gets --format.",
 )
+@click.option(
+    "--least-y",
+    is_flag=True,
+    help="Instead of a bound: a tree with the least y (the least x among those).",
+)
 @engine_options
 @handle_errors
 def tree(
@@ -632,6 +650,7 @@ def tree(
     max_depth,
     fmt,
     output,
+    least_y,
     max_subtables,
     max_memory,
     quiet,
@@ -641,7 +660,9 @@ def tree(
     With --max-misclassifications K (or --max-y K): a tree with the least total path length
     (x) among trees with at most K misclassifications (y), i.e. G(K). With
     --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
-    i.e. F(N). Ties are broken by a fixed rule (see the README).
+    i.e. F(N). With --least-y: one with the least y, the least x among those. Only the
+    part of the front the query needs is computed. Ties are broken by a fixed rule (see
+    the README).
     """
     from .costs import check_pair
     from .engine import relate as run
@@ -649,16 +670,16 @@ def tree(
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
-    if (max_x is None) == (max_y is None):
+    if (max_x is not None) + (max_y is not None) + least_y != 1:
         raise InputError(
-            "give exactly one bound: --max-misclassifications/--max-y or "
-            "--max-total-path-length/--max-x"
+            "give exactly one query: --max-misclassifications/--max-y, "
+            "--max-total-path-length/--max-x, or --least-y"
         )
     if output is not None:
         fmt = _check_tree_output(table, example, output, fmt)
     tab = _get_table(table, example, recipe, quiet, sep)
 
-    def solve(cap):
+    def solve(cap, bounded=True):
         return run(
             tab,
             x_cost,
@@ -668,10 +689,20 @@ def tree(
             progress=not quiet,
             exact_only=exact_only,
             max_depth=cap,
+            max_x=max_x if bounded else None,
+            max_y=max_y if bounded else None,
+            least_y=least_y,
         )
 
-    rel = _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, tab.n_attributes)
-    t = tree_for(rel, max_x=max_x, max_y=max_y)
+    if least_y:
+        rel = solve(max_depth)
+        t = tree_for(rel, max_y=int(rel.front.y[-1]))
+    else:
+        rel = _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, tab.n_attributes)
+        if not len(rel.front):
+            # No tree within the bound: the whole front says what the least is.
+            rel = solve(max_depth, bounded=False)
+        t = tree_for(rel, max_x=max_x, max_y=max_y)
     _emit_tree(t, fmt, output, tab.name, quiet)
 
 

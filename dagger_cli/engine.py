@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import threads
-from .costs import DEFAULT_X, DEFAULT_Y, check_pair
+from .costs import DEFAULT_X, DEFAULT_Y, SUM, check_pair
 from .errors import InputError, LimitError
 from .fronts import Front
 
@@ -117,6 +117,8 @@ class Dag:
     max_depth: int | None = None
     d2_level: int | None = None
     table_arrays: object = None
+    #: the bounds discovery applied (:func:`_limits`; None: none)
+    limits: np.ndarray | None = None
 
     def is_d2(self, node: int) -> bool:
         """Whether ``node``'s fronts at remaining depth >= 1 come from the depth-two layer."""
@@ -144,8 +146,21 @@ class Dag:
         if self.d2_level is not None:
             # Not expanded, but split by the depth-two layer when some attribute splits them.
             d2 = self.node_level == self.d2_level
-            has = has | (d2 & (self.node_mis > 0) & (self.node_split > 0))
+            has = has | (d2 & (self.node_mis > 0) & (self.node_split > 0) & self._splittable())
         return np.where(has, np.maximum(top, 0), 0).astype(np.int64) + 1
+
+    def _splittable(self) -> np.ndarray:
+        """Per node, whether a tree within the bounds ``limits`` can split it (as
+        discovery decides, :func:`dagger_cli.fast._expands`, the depth cap aside)."""
+        ok = np.ones(self.node_size.size, dtype=bool)
+        if self.limits is None:
+            return ok
+        level = self.node_level.astype(np.int64) + 1
+        n = self.node_size.astype(np.int64)
+        for bound, sc, sr, lc in self.limits.reshape(2, 4).tolist():
+            if bound != np.iinfo(np.int64).max:
+                ok &= level * (sc + sr * n) + lc <= bound
+        return ok
 
     def rows(self, node: int) -> np.ndarray:
         s = self.node_start[node]
@@ -422,11 +437,14 @@ def build_dag(
     max_depth: int | None = None,
     special: bool = True,
     depth2: bool = False,
+    limits: np.ndarray | None = None,
 ) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.fast`); with
     ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
     not expanded). With ``depth2`` (and D >= 2) only those within D - 2 splits: the
     depth-two layer solves the last two levels from class counts (see :class:`Dag`).
+    ``limits`` (:func:`_limits`) leaves unexpanded the subtables that no tree within
+    bounds on its costs splits.
 
     A sorting table (``dagger example sorting``) is discovered from partial orders
     instead of row sets (:mod:`dagger_cli.posets`; the same graph) unless ``special`` is
@@ -550,6 +568,7 @@ def build_dag(
                 BUDGET,
                 limit,
                 max_level,
+                _limits(None, None, None, None) if limits is None else limits,
             )
         first = contextlib.nullcontext()
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
@@ -624,7 +643,21 @@ def build_dag(
         max_depth=max_depth,
         d2_level=d2_level,
         table_arrays=tables if d2_level is not None else None,
+        limits=limits,
     )
+
+
+def _limits(x_cost, y_cost, max_x: int | None, max_y: int | None) -> np.ndarray:
+    """The bounds discovery reads (:func:`dagger_cli.fast._expands`): per cost, its bound
+    (INF: none), split_const, split_rows and leaf_const."""
+    inf = np.iinfo(np.int64).max
+    out = []
+    for cost, bound in ((x_cost, max_x), (y_cost, max_y)):
+        if cost is None or bound is None:
+            out += [inf, 0, 0, 0]
+        else:
+            out += [int(bound), cost.split_const, cost.split_rows, cost.leaf_const]
+    return np.array(out, dtype=np.int64)
 
 
 def _estimate(done: int, nodes: int) -> str:
@@ -645,12 +678,21 @@ def compute_fronts(
     progress: Progress | None = None,
     max_memory: int | None = None,
     exact_only: bool = False,
+    max_x: int | None = None,
+    max_y: int | None = None,
+    least_y: bool = False,
 ) -> FrontStore:
     """Every subproblem's Pareto front, smallest subtables first (a topological order).
 
     Uncapped, a subproblem is a node. Under the DAG's depth cap it is (node, remaining
     depth r), r = 0 .. R (:meth:`Dag.subproblem_counts`), computed together in ascending
-    r; (i, 0) is the leaf and (i, r) combines the children's (c, r - 1)."""
+    r; (i, 0) is the leaf and (i, r) combines the children's (c, r - 1).
+
+    With ``max_x`` / ``max_y`` the fronts keep only the points that can still make a
+    root point within them, and with ``least_y`` (y summed over children) only each
+    subproblem's point of least y: the root's front is then the whole front's points
+    within the bounds, or its last point, with the same trees (see
+    :func:`dagger_cli.fast._node_front`)."""
     from . import fast
 
     progress = progress or Progress(False)
@@ -670,7 +712,15 @@ def compute_fronts(
         ord_node = by_size
         ord_r = np.full(nodes, fast.NO_CAP, np.int64)
     subs = ord_node.size
-    params = np.array(x_cost.params() + y_cost.params() + (int(exact_only),), dtype=np.int64)
+    inf = np.iinfo(np.int64).max
+    bounds = (
+        inf if max_x is None else int(max_x),
+        inf if max_y is None else int(max_y),
+        int(least_y),
+    )
+    params = np.array(
+        x_cost.params() + y_cost.params() + (int(exact_only),) + bounds, dtype=np.int64
+    )
     fref = np.zeros((subs, 2), np.int64)
     cap = max(2 * subs, 1024)
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
@@ -722,11 +772,17 @@ def compute_fronts(
         e_sub = sub_start[e_node] + e_r
         ready[e_sub] = 1
         depth_two = int(e_node.size)
-        node_rows = (dag.node_start, dag.node_size, dag.node_mis, dag.row_pool)
+        node_rows = (dag.node_start, dag.node_size, dag.node_mis, dag.node_level, dag.row_pool)
         d2_args = (e_node, e_r, e_sub, dag.table_arrays, *node_rows, params, dag.n_attributes)
         drive(fast.d2_fronts, d2_args, "depth-two fronts", depth_two, "subproblems")
         counters[0] = 0
-    node_arrays = (dag.node_size, dag.node_mis, dag.node_split, dag.node_bundle_start)
+    node_arrays = (
+        dag.node_size,
+        dag.node_mis,
+        dag.node_split,
+        dag.node_level,
+        dag.node_bundle_start,
+    )
     edges = (dag.bundle_edge_start, dag.edge_child)
     args = (
         ord_node,
@@ -763,6 +819,9 @@ def relate(
     max_depth: int | None = None,
     count: bool = False,
     depth_two: bool = True,
+    max_x: int | None = None,
+    max_y: int | None = None,
+    least_y: bool = False,
 ) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
     (of depth at most ``max_depth``, if given).
@@ -798,6 +857,17 @@ def relate(
         (the depth-two layer; the same fronts and trees). ``False`` builds every
         subtable within D splits: the slow path the layer is checked against. Not used
         with ``exact_only`` or ``count``, which need every subtable.
+    max_x, max_y : int, optional
+        Only the front's points with x <= ``max_x`` and y <= ``max_y`` (the front may be
+        empty). The fast engine computes less for them: every subproblem keeps only the
+        points that can still make such a point (bounds; see
+        :func:`dagger_cli.fast._node_front`), and a subtable that cannot be split within
+        them is not expanded. The same points and trees as the whole front restricted.
+    least_y : bool
+        Only the front's last point: the least y, and the least x among the trees with
+        that y (what a solver that minimises y alone finds). With the fast engine and a
+        y that sums over children (misclassifications, total path length, nodes,
+        leaves) each subproblem keeps its one such point.
     """
     cx, cy = check_pair(x, y)
     if engine not in ENGINES:
@@ -816,6 +886,16 @@ def relate(
         max_depth = int(max_depth)
     # No tree is deeper than the number of attributes: such a cap is no cap.
     cap = max_depth if max_depth is not None and max_depth < table.n_attributes else None
+    for name, bound in (("max_x", max_x), ("max_y", max_y)):
+        if bound is not None and (
+            isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound < 0
+        ):
+            raise InputError(f"{name} must be an integer >= 0, got {bound!r}")
+    # Bounds inside the fast engine, except for counting (which needs every tree).
+    pushed = engine == "fast" and not count
+    push_x = max_x if pushed else None
+    push_y = max_y if pushed else None
+    push_least = bool(least_y and pushed and cy.combine == SUM)
     max_memory, which = memory_ceiling(max_memory)
     t0 = time.perf_counter()
     prog = Progress(progress)
@@ -829,9 +909,18 @@ def relate(
                 progress=prog,
                 max_depth=cap,
                 depth2=depth_two and not exact_only and not count,
+                limits=_limits(cx, cy, push_x, push_y),
             )
             store = compute_fronts(
-                dag, cx, cy, progress=prog, max_memory=max_memory, exact_only=exact_only
+                dag,
+                cx,
+                cy,
+                progress=prog,
+                max_memory=max_memory,
+                exact_only=exact_only,
+                max_x=push_x,
+                max_y=push_y,
+                least_y=push_least,
             )
             fx, fy, _ = store.front(0)
             stats = dag.stats
@@ -867,7 +956,7 @@ def relate(
         raise _limit_hint(err, which, engine == "fast") from None
     finally:
         prog.close()
-    if len(fx) == 0:
+    if len(fx) == 0 and push_x is None and push_y is None:
         raise InputError(
             f"every tree of depth <= {max_depth} has an avoidable misclassification "
             "(--exact-only: an impure leaf that some attribute splits); raise --max-depth "
@@ -890,6 +979,10 @@ def relate(
         counts = tuple(front_counts(rel, exact_only=exact_only))
         rel.front = Front(cx, cy, front.x, front.y, table.n_rows, counts)
         rel.seconds = time.perf_counter() - t0
+    # What the bounds keep (the fast engine's bounded front is already just that).
+    rel.front = rel.front.restrict(x_max=max_x, y_max=max_y)
+    if least_y and len(rel.front):
+        rel.front = rel.front.restrict(y_max=int(rel.front.y[-1]))
     return rel
 
 

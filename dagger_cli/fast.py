@@ -294,8 +294,24 @@ def _fill_rows(
         fillpos[p_val[p]] = -1
 
 
+@njit(cache=True, inline="always")
+def _expands(level, n, max_level, limits):
+    """Whether a node of least depth ``level`` and ``n`` rows is expanded: below the
+    depth cap and splittable within the bounds ``limits`` (x's bound, split_const,
+    split_rows, leaf_const, then y's; INF: none). Its own split and each of its
+    ``level`` ancestors' add at least ``split_const + split_rows * n``, and below it
+    every tree costs at least ``leaf_const``."""
+    if level >= max_level:
+        return False
+    if limits[0] != INF and (level + 1) * (limits[1] + limits[2] * n) + limits[3] > limits[0]:
+        return False
+    if limits[4] != INF and (level + 1) * (limits[5] + limits[6] * n) + limits[7] > limits[4]:
+        return False
+    return True
+
+
 @njit(cache=True, parallel=True)
-def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, max_level):
+def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, max_level, limits):
     """Discover Δ(T) breadth-first from node ``counters[C_CUR]`` on, in batches of nodes.
 
     What the kernel reads and owns comes in named groups: ``table``
@@ -311,8 +327,9 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
 
     A node's level (``node_level``, the root's 0) is the level of the node that discovered
     it plus one: breadth-first, that is its least depth in any tree. Only nodes of level
-    below ``max_level`` (the depth cap, else larger than any level) are expanded; the
-    others get their leaf only.
+    below ``max_level`` (the depth cap, else larger than any level) that can be split
+    within the bounds ``limits`` are expanded (:func:`_expands`); the others get their
+    leaf only.
 
     Returns DONE, BUDGET_SPENT, MUST_GROW (sizes in ``needs``; phase B resumes where it
     stopped) or TOO_MANY_NODES (more than ``max_nodes`` subtables).
@@ -367,7 +384,8 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
             vt = 0
             wk = 0
             while hi < counters[C_NODES] and hi - lo < b_k.size:
-                nc = node_attr_len[hi] if node_level[hi] < max_level else 0
+                grow = _expands(node_level[hi], node_size[hi], max_level, limits)
+                nc = node_attr_len[hi] if grow else 0
                 vs = 0
                 a0 = node_attr_start[hi]
                 for q in range(nc):
@@ -413,7 +431,7 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
                         node_major,
                         node_split,
                         rclass,
-                        node_level[lo + ta] < max_level,
+                        _expands(node_level[lo + ta], node_size[lo + ta], max_level, limits),
                         row_pool,
                         attr_pool,
                         b_k,
@@ -642,11 +660,62 @@ def _pareto_into(x, y, ch, p, outx, outy, outch, sbx, sbi):
     return cnt
 
 
+@njit(cache=True, inline="always")
+def _comb(k, a, b):
+    """Two children's costs combined (``k``: MAXK or sum)."""
+    return max(a, b) if k == MAXK else a + b
+
+
+@njit(cache=True, inline="always")
+def _allowance(limit, lvl, sc, sr, n):
+    """The most a subproblem of ``n`` rows whose least depth is ``lvl`` may cost for a
+    tree through it to cost at most ``limit`` (INF: unbounded): each of its ``lvl``
+    ancestors is a split of more rows, adding at least ``sc + sr * n``."""
+    if limit == INF:
+        return INF
+    return limit - lvl * (sc + sr * n)
+
+
+@njit(cache=True, inline="always")
+def _dominated(qx, qy, ox, oy, no):
+    """Whether a point of the Pareto set ``ox, oy[:no]`` (x ascending) is <= ``(qx, qy)``
+    in both costs."""
+    j = 0
+    while j < no and ox[j] <= qx:
+        j += 1
+    return j > 0 and oy[j - 1] <= qy
+
+
+@njit(cache=True, inline="always")
+def _prune(ax, ay, na, k, restx, k2, resty, addx, addy, xs, ys, ox, oy, no):
+    """Keep (in place) the points of a bundle's partial front ``ax, ay[:na]`` (x
+    ascending) whose best completion (the remaining children at their least x and least
+    y: ``restx``, ``resty``) can still be on the node's front: within the allowances
+    ``xs``, ``ys`` and not dominated by the node's front so far ``ox, oy[:no]``. Returns
+    how many are kept. (A dropped point's every completion is dominated by, or equal to,
+    a point listed before it, which wins the tie: the front and its tags are unchanged.)"""
+    w = 0
+    j = 0
+    for q in range(na):
+        lx = _comb(k, ax[q], restx) + addx
+        ly = _comb(k2, ay[q], resty) + addy
+        # The bounds' x never decreases with q: the last front point with x <= lx is found
+        # by a pointer moving one way.
+        while j < no and ox[j] <= lx:
+            j += 1
+        if lx <= xs and ly <= ys and not (j > 0 and oy[j - 1] <= ly):
+            ax[w] = ax[q]
+            ay[w] = ay[q]
+            w += 1
+    return w
+
+
 @njit(cache=True)
 def _node_front(
     n,
     mis,
     split,
+    lvl,
     b0,
     b1,
     bundle_edge_start,
@@ -668,11 +737,13 @@ def _node_front(
     ox,
     oy,
     oc,
+    rx,
+    ry,
     sbx,
     sbi,
 ):
     """One subproblem's front into ``ox, oy, oc``; returns its length, or ``-need`` when
-    the scratch arrays (all of one length) are too short (nothing else is written).
+    the scratch arrays (all of one length) are too short.
 
     Its candidates are the leaf (unless ``params[10]`` asks for exact trees only and the
     node is impure and ``split``: some attribute splits it) and bundles ``b0:b1`` (none
@@ -681,34 +752,80 @@ def _node_front(
 
     The node's children's fronts are ``px, py[gp[g]:gp[g] + gl[g]]`` for the node's edges
     ``g = g_base + e - bundle_edge_start[b0]``. Scratch arrays are never re-bound here,
-    which keeps the compiled loop free of reference counting."""
+    which keeps the compiled loop free of reference counting.
+
+    Bounds (exact: no point of the front is lost, no tag changes):
+
+    * the front is kept sorted as it grows (leaf, then bundle after bundle, merged; the
+      first listed of equal points wins). A bundle whose best possible point (every child
+      at its least x, every child at its least y) is dominated by it is skipped, and
+      inside a bundle a partial combination whose best completion is dominated is dropped;
+    * ``params[11]``, ``params[12]`` bound the root's x and y (INF: none): this
+      subproblem, at least ``lvl`` deep, keeps the points within what is left of them
+      (:func:`_allowance`);
+    * ``params[13]`` keeps only the point of least y (least x among those), when y sums
+      over children: the root's such point is made of its children's."""
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    xs = _allowance(params[11], lvl, xsc, xsr, n)
+    ys = _allowance(params[12], lvl, ysc, ysr, n)
+    least = params[13] != 0
     both_sum = xk != MAXK and yk != MAXK
     cap = ax.size
     e_base = bundle_edge_start[b0]
-    nc = 0
+    addx = xsc + xsr * n
+    addy = ysc + ysr * n
+    no = 0
     if params[10] == 0 or mis == 0 or split == 0:
-        nc = 1
-        cx[0] = xlc + xlm * mis
-        cy[0] = ylc + ylm * mis
-        cc[0] = -1
+        lx = xlc + xlm * mis
+        ly = ylc + ylm * mis
+        if lx <= xs and ly <= ys:
+            ox[0] = lx
+            oy[0] = ly
+            oc[0] = -1
+            no = 1
+            if least:
+                ys = ly
     for b in range(b0, b1):
         g0 = g_base + bundle_edge_start[b] - e_base
         g1 = g_base + bundle_edge_start[b + 1] - e_base
-        # The first child's front, as is (costs are >= 0: max with 0 and + 0 leave it
-        # unchanged, and it is already Pareto).
-        # (Unsigned indices into the gathered points: no wrap-around code.)
-        s = np.uint64(gp[g0])
-        na = gl[g0]
-        if na == 0:
+        if g1 - g0 > cap:
+            return -(g1 - g0 + 1)
+        # The best the children after each one can do: rx, ry[g - g0] (costs are >= 0:
+        # 0 is the combination of none).
+        empty = gl[g0] == 0
+        rx[g1 - 1 - g0] = 0
+        ry[g1 - 1 - g0] = 0
+        for g in range(g1 - 1, g0, -1):
+            L = gl[g]
+            if L == 0:
+                empty = True
+                break
+            s = gp[g]
+            rx[g - 1 - g0] = _comb(xk, rx[g - g0], px[s])
+            ry[g - 1 - g0] = _comb(yk, ry[g - g0], py[s + L - 1])
+        if empty:
             continue
+        # The bundle's best possible point: skipped when out of bounds or dominated.
+        s0 = gp[g0]
+        ix = _comb(xk, px[s0], rx[0]) + addx
+        iy = _comb(yk, py[s0 + gl[g0] - 1], ry[0]) + addy
+        if ix > xs or iy > ys or _dominated(ix, iy, ox, oy, no):
+            continue
+        # The first child's front (costs are >= 0: max with 0 and + 0 leave it unchanged,
+        # and it is already Pareto), then one more child at a time.
+        # (Unsigned indices into the gathered points: no wrap-around code.)
+        s = np.uint64(s0)
+        na = gl[g0]
         if na >= cap:
             return -(na + 1)
         for k in range(na):
             ax[k] = px[s + np.uint64(k)]
             ay[k] = py[s + np.uint64(k)]
+        na = _prune(ax, ay, na, xk, rx[0], yk, ry[0], addx, addy, xs, ys, ox, oy, no)
         for g in range(g0 + 1, g1):
+            if na == 0:
+                break
             s = np.uint64(gp[g])
             L = gl[g]
             if L == 1 and both_sum:
@@ -716,41 +833,68 @@ def _node_front(
                 for k in range(na):
                     ax[k] += px[s]
                     ay[k] += py[s]
-                continue
-            p = na * L
-            if p >= cap:
-                return -(p + 1)
-            w = np.uint64(0)
-            for k in range(na):
-                for q in range(s, s + np.uint64(L)):
-                    if xk == MAXK:
-                        bx[w] = max(ax[k], px[q])
-                    else:
-                        bx[w] = ax[k] + px[q]
-                    if yk == MAXK:
-                        by[w] = max(ay[k], py[q])
-                    else:
-                        by[w] = ay[k] + py[q]
-                    w += np.uint64(1)
-            na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
-        if nc + na >= cap:
-            return -(nc + na + 1)
-        addx = xsc + xsr * n
-        addy = ysc + ysr * n
-        for k in range(na):
-            cx[nc] = ax[k] + addx
-            cy[nc] = ay[k] + addy
-            cc[nc] = b - b0
-            nc += 1
-    return _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
+            else:
+                p = na * L
+                if p >= cap:
+                    return -(p + 1)
+                w = np.uint64(0)
+                for k in range(na):
+                    for q in range(s, s + np.uint64(L)):
+                        bx[w] = _comb(xk, ax[k], px[q])
+                        by[w] = _comb(yk, ay[k], py[q])
+                        w += np.uint64(1)
+                na = _pareto_into(bx, by, bc, p, ax, ay, ac, sbx, sbi)
+            na = _prune(ax, ay, na, xk, rx[g - g0], yk, ry[g - g0], addx, addy, xs, ys, ox, oy, no)
+        if na == 0:
+            continue
+        if no + na >= cap:
+            return -(no + na + 1)
+        # Merge into the front: x ascending, then y ascending, the front's point first on
+        # a tie (listed before); a point is kept when its y is below every kept one's.
+        i = 0
+        j = 0
+        w = 0
+        cur = INF
+        while i < no or j < na:
+            vx = ax[j] + addx if j < na else INF
+            vy = ay[j] + addy if j < na else INF
+            if j >= na or (i < no and (ox[i] < vx or (ox[i] == vx and oy[i] <= vy))):
+                vx = ox[i]
+                vy = oy[i]
+                vc = oc[i]
+                i += 1
+            else:
+                vc = b - b0
+                j += 1
+            if vy < cur:
+                cx[w] = vx
+                cy[w] = vy
+                cc[w] = vc
+                w += 1
+                cur = vy
+        for k in range(w):
+            ox[k] = cx[k]
+            oy[k] = cy[k]
+            oc[k] = cc[k]
+        no = w
+        if least:
+            ox[0] = ox[no - 1]
+            oy[0] = oy[no - 1]
+            oc[0] = oc[no - 1]
+            no = 1
+            ys = oy[0]
+    return no
 
 
 @njit(cache=True)
 def _scratch(cap):
     """The scratch arrays of :func:`_node_front`, each of length ``cap``: x, y and
     bundle index of a bundle's running front (a), of its products with the next child (b),
-    of a node's candidates (c) and of its front (o)."""
+    of a node's merged candidates (c), of its front (o), and the best the children after
+    each one of a bundle can do (r)."""
     return (
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
         np.empty(cap, dtype=np.int64),
         np.empty(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.int32),
@@ -788,6 +932,7 @@ def _front_piece(
     node_size,
     node_mis,
     node_split,
+    node_level,
     cb0,
     cb1,
     bundle_edge_start,
@@ -852,7 +997,7 @@ def _front_piece(
             px[o + q] = fxy[2 * (s + q)]
             py[o + q] = fxy[2 * (s + q) + 1]
     cap = 64
-    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
     sbx = np.full(bound + 2, INF, dtype=np.int64)
     sbi = np.zeros(bound + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
@@ -865,6 +1010,7 @@ def _front_piece(
                 node_size[i],
                 node_mis[i],
                 node_split[i],
+                node_level[i],
                 cb0[t],
                 cb1[t],
                 bundle_edge_start,
@@ -886,13 +1032,15 @@ def _front_piece(
                 ox,
                 oy,
                 oc,
+                rx,
+                ry,
                 sbx,
                 sbi,
             )
             if cnt >= 0:
                 break
             cap = max(-cnt, 2 * cap)
-            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
         if cnt > bound:
             out_len[t] = -1
             continue
@@ -916,6 +1064,7 @@ def fronts(
     node_size,
     node_mis,
     node_split,
+    node_level,
     node_bundle_start,
     bundle_edge_start,
     edge_child,
@@ -998,6 +1147,7 @@ def fronts(
                 node_size,
                 node_mis,
                 node_split,
+                node_level,
                 cb0,
                 cb1,
                 bundle_edge_start,
@@ -1026,6 +1176,7 @@ def fronts(
                     node_size,
                     node_mis,
                     node_split,
+                    node_level,
                     cb0,
                     cb1,
                     bundle_edge_start,
@@ -1137,6 +1288,7 @@ def _d2_front(
     mis,
     rows,
     r,
+    lvl,
     rc,
     colm,
     nvals,
@@ -1155,6 +1307,8 @@ def _d2_front(
     ox,
     oy,
     oc,
+    rx,
+    ry,
     sbx,
     sbi,
 ):
@@ -1338,6 +1492,7 @@ def _d2_front(
         n,
         mis,
         1,
+        lvl,
         0,
         K,
         bes,
@@ -1359,6 +1514,8 @@ def _d2_front(
         ox,
         oy,
         oc,
+        rx,
+        ry,
         sbx,
         sbi,
     )
@@ -1707,6 +1864,29 @@ def _d2_tail_binary(
 D2_BUG = -(1 << 62)
 
 
+@njit(cache=True, inline="always")
+def _trim(ox, oy, oc, cnt, n, lvl, params):
+    """Keep (in place) the points of a front ``ox, oy, oc[:cnt]`` (x ascending, y
+    descending) that the bounds of :func:`_node_front` keep: x and y within the
+    subproblem's allowances (a run of consecutive points), only the last of them when
+    ``params[13]`` asks for the least y. Returns how many are kept."""
+    xs = _allowance(params[11], lvl, params[3], params[4], n)
+    ys = _allowance(params[12], lvl, params[8], params[9], n)
+    hi = cnt
+    while hi > 0 and ox[hi - 1] > xs:
+        hi -= 1
+    lo = 0
+    while lo < hi and oy[lo] > ys:
+        lo += 1
+    if params[13] != 0 and hi > lo:
+        lo = hi - 1
+    for k in range(lo, hi):
+        ox[k - lo] = ox[k]
+        oy[k - lo] = oy[k]
+        oc[k - lo] = oc[k]
+    return hi - lo
+
+
 @njit(cache=True)
 def _d2_piece(
     pc,
@@ -1719,6 +1899,7 @@ def _d2_piece(
     node_start,
     node_size,
     node_mis,
+    node_level,
     row_pool,
     params,
     slot,
@@ -1733,7 +1914,7 @@ def _d2_piece(
     ``out_len[t]`` (-1: a bug)."""
     rc, nvals, dec, n_dec, cc_ = table.rc, table.nvals, table.dec, table.n_dec, table.cc
     cap = 64
-    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
     big = 0
     for t in range(pc, nk, pieces):
         big = max(big, slot[t])
@@ -1749,6 +1930,7 @@ def _d2_piece(
                 node_mis[i],
                 rows,
                 e_r[c0 + t],
+                node_level[i],
                 rc,
                 cc_,
                 nvals,
@@ -1767,16 +1949,19 @@ def _d2_piece(
                 ox,
                 oy,
                 oc,
+                rx,
+                ry,
                 sbx,
                 sbi,
             )
             if cnt >= 0 or cnt == D2_BUG:
                 break
             cap = max(-cnt, 2 * cap)
-            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc = _scratch(cap)
+            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
         if cnt < 0 or cnt > slot[t]:
             out_len[t] = -1
             continue
+        cnt = _trim(ox, oy, oc, cnt, node_size[i], node_level[i], params)
         o = out_off[t]
         for k in range(cnt):
             out_x[o + k] = ox[k]
@@ -1794,6 +1979,7 @@ def d2_fronts(
     node_start,
     node_size,
     node_mis,
+    node_level,
     row_pool,
     params,
     m,
@@ -1854,6 +2040,7 @@ def d2_fronts(
                 node_start,
                 node_size,
                 node_mis,
+                node_level,
                 row_pool,
                 params,
                 slot,

@@ -106,7 +106,7 @@ def test_cli_tree_formats_and_drawing(tmp_path):
     r = runner.invoke(main, ["tree", "--example", "--max-misclassifications", "0", "-o", str(png)])
     assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG"
     r = runner.invoke(main, ["tree", "--example"])
-    assert r.exit_code == 2 and "exactly one bound" in r.stderr
+    assert r.exit_code == 2 and "exactly one query" in r.stderr
 
 
 def test_draw_tree_leaves_colored_by_decision():
