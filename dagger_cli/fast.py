@@ -725,20 +725,7 @@ def _node_front(
     gl,
     px,
     py,
-    ax,
-    ay,
-    ac,
-    bx,
-    by,
-    bc,
-    cx,
-    cy,
-    cc,
-    ox,
-    oy,
-    oc,
-    rx,
-    ry,
+    scr,
     sbx,
     sbi,
 ):
@@ -764,7 +751,10 @@ def _node_front(
       subproblem, at least ``lvl`` deep, keeps the points within what is left of them
       (:func:`_allowance`);
     * ``params[13]`` keeps only the point of least y (least x among those), when y sums
-      over children: the root's such point is made of its children's."""
+      over children: the root's such point is made of its children's.
+
+    ``scr`` are the scratch arrays of :func:`_scratch`."""
+    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = scr
     xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
     yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
     xs = _allowance(params[11], lvl, xsc, xsr, n)
@@ -888,7 +878,7 @@ def _node_front(
 
 @njit(cache=True)
 def _scratch(cap):
-    """The scratch arrays of :func:`_node_front`, each of length ``cap``: x, y and
+    """The scratch arrays of :func:`_node_front` (one tuple), each of length ``cap``: x, y and
     bundle index of a bundle's running front (a), of its products with the next child (b),
     of a node's merged candidates (c), of its front (o), and the best the children after
     each one of a bundle can do (r)."""
@@ -997,7 +987,7 @@ def _front_piece(
             px[o + q] = fxy[2 * (s + q)]
             py[o + q] = fxy[2 * (s + q) + 1]
     cap = 64
-    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
+    scr = _scratch(cap)
     sbx = np.full(bound + 2, INF, dtype=np.int64)
     sbi = np.zeros(bound + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
@@ -1020,30 +1010,18 @@ def _front_piece(
                 gl,
                 px,
                 py,
-                ax,
-                ay,
-                ac,
-                bx,
-                by,
-                bc,
-                cx,
-                cy,
-                cc,
-                ox,
-                oy,
-                oc,
-                rx,
-                ry,
+                scr,
                 sbx,
                 sbi,
             )
             if cnt >= 0:
                 break
             cap = max(-cnt, 2 * cap)
-            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
+            scr = _scratch(cap)
         if cnt > bound:
             out_len[t] = -1
             continue
+        ox, oy, oc = scr[9], scr[10], scr[11]
         o = t * bound
         for k in range(cnt):
             out_x[o + k] = ox[k]
@@ -1295,20 +1273,7 @@ def _d2_front(
     dec,
     n_dec,
     params,
-    ax,
-    ay,
-    ac,
-    bx,
-    by,
-    bc,
-    cx,
-    cy,
-    cc,
-    ox,
-    oy,
-    oc,
-    rx,
-    ry,
+    scr,
     sbx,
     sbi,
 ):
@@ -1319,7 +1284,9 @@ def _d2_front(
     generic kernel over the DAG: the leaf first, then splits in attribute order, and
     inside a branch (r = 2) its leaf, then splits in attribute order. A point's tag in
     ``oc`` is the split attribute (column), -1 the leaf. Returns the front's length or
-    ``-need`` when the scratch arrays are too short (as :func:`_node_front`)."""
+    ``-need`` when the scratch arrays are too short (as :func:`_node_front`; ``scr``
+    from :func:`_scratch`)."""
+    cx, cy, cc, ox, oy, oc = scr[6], scr[7], scr[8], scr[9], scr[10], scr[11]
     m = nvals.size
     C = max(n_dec, 1)
     maxv = 1
@@ -1502,20 +1469,7 @@ def _d2_front(
         gl,
         px,
         py,
-        ax,
-        ay,
-        ac,
-        bx,
-        by,
-        bc,
-        cx,
-        cy,
-        cc,
-        ox,
-        oy,
-        oc,
-        rx,
-        ry,
+        scr,
         sbx,
         sbi,
     )
@@ -1914,7 +1868,7 @@ def _d2_piece(
     ``out_len[t]`` (-1: a bug)."""
     rc, nvals, dec, n_dec, cc_ = table.rc, table.nvals, table.dec, table.n_dec, table.cc
     cap = 64
-    ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
+    scr = _scratch(cap)
     big = 0
     for t in range(pc, nk, pieces):
         big = max(big, slot[t])
@@ -1937,30 +1891,18 @@ def _d2_piece(
                 dec,
                 n_dec,
                 params,
-                ax,
-                ay,
-                ac,
-                bx,
-                by,
-                bc,
-                cx,
-                cy,
-                cc,
-                ox,
-                oy,
-                oc,
-                rx,
-                ry,
+                scr,
                 sbx,
                 sbi,
             )
             if cnt >= 0 or cnt == D2_BUG:
                 break
             cap = max(-cnt, 2 * cap)
-            ax, ay, ac, bx, by, bc, cx, cy, cc, ox, oy, oc, rx, ry = _scratch(cap)
+            scr = _scratch(cap)
         if cnt < 0 or cnt > slot[t]:
             out_len[t] = -1
             continue
+        ox, oy, oc = scr[9], scr[10], scr[11]
         cnt = _trim(ox, oy, oc, cnt, node_size[i], node_level[i], params)
         o = out_off[t]
         for k in range(cnt):
