@@ -953,7 +953,7 @@ def relate(
             fx, fy, st = paper_front(table, max_subtables=max_subtables)
             stats = DagStats(**st)
     except LimitError as err:
-        raise _limit_hint(err, which, engine == "fast") from None
+        raise _limit_hint(err, which, engine == "fast", cap) from None
     finally:
         prog.close()
     if len(fx) == 0 and push_x is None and push_y is None:
@@ -986,9 +986,18 @@ def relate(
     return rel
 
 
-def _limit_hint(err: LimitError, which: str, depth_helps: bool) -> LimitError:
+def _limit_hint(
+    err: LimitError, which: str, depth_helps: bool, cap: int | None = None
+) -> LimitError:
     """The limit message, naming the ceiling that applied and the way around it."""
     text = str(err).replace("(--max-memory)", f"({which})")
     if depth_helps and "--max-depth" not in text:
-        text = text.rstrip() + " Try --max-depth D (trees of depth at most D need fewer subtables)."
+        if cap is None:
+            text = text.rstrip() + (
+                " Try --max-depth D (trees of depth at most D need fewer subtables)."
+            )
+        elif cap > 0:
+            text = text.rstrip() + (
+                f" Try a lower --max-depth than {cap} (each level fewer needs far fewer subtables)."
+            )
     return LimitError(text)

@@ -133,6 +133,14 @@ def test_max_subtables_stops_with_message(run, tmp_path):
     rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
     r = run("relate", write(tmp_path, "a,b,c,d\n" + rows + "\n"), "--max-subtables", "3")
     assert r.exit_code == 3 and "more than 3 subtables" in r.stderr
+    assert "Try --max-depth D" in r.stderr
+
+
+def test_limit_under_a_cap_suggests_a_lower_cap(run, tmp_path):
+    rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
+    table = write(tmp_path, "a,b,c,d\n" + rows + "\n")
+    r = run("relate", table, "--max-subtables", "3", "--max-depth", "3")
+    assert r.exit_code == 3 and "Try a lower --max-depth than 3" in r.stderr
 
 
 def test_output_not_half_written_on_error(run, tmp_path):
