@@ -137,8 +137,8 @@ def test_max_subtables_stops_with_message(run, tmp_path):
 
 
 def test_limit_under_a_cap_suggests_a_lower_cap(run, tmp_path):
-    rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 2}" for i in range(60))
-    table = write(tmp_path, "a,b,c,d\n" + rows + "\n")
+    rows = "\n".join(f"{i % 5},{i % 3},{i % 4},{i % 7},{i % 6},{i % 2}" for i in range(60))
+    table = write(tmp_path, "a,b,c,e,f,d\n" + rows + "\n")
     r = run("relate", table, "--max-subtables", "3", "--max-depth", "3")
     assert r.exit_code == 3 and "Try a lower --max-depth than 3" in r.stderr
 
