@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dagger_cli.engine import relate
+from dagger_cli.errors import InputError
 from dagger_cli.table import DecisionTable
 from dagger_cli.trees import extract_tree
 from tests.evaluate import check_valid_tree, evaluate_tree
@@ -47,7 +48,7 @@ def random_tables(draw, binary: bool):
 
 
 def _same(t, x, y, depth):
-    fast = relate(t, x, y, max_depth=depth)
+    fast = relate(t, x, y, max_depth=depth, depth_two=True)
     slow = relate(t, x, y, max_depth=depth, depth_two=False)
     assert fast.front.points() == slow.front.points()
     header, records = t.to_records()
@@ -85,6 +86,21 @@ def test_depth_two_on_wider_tables(m, n, values, decisions, seed, depth):
         assert (
             rel.stats.subtables < relate(t, x, y, max_depth=depth, depth_two=False).stats.subtables
         )
+
+
+def test_depth_two_chosen_automatically_by_depth_and_width():
+    """Deeper than 4 the layer runs only on wide tables (where the last levels explode);
+    either way the same front."""
+    narrow = random_table(6, 80, 2, 2, 3, structured=True)
+    rel = relate(narrow, "depth", "misclassifications", max_depth=5)
+    assert rel.stats.depth_two is None
+    forced = relate(narrow, "depth", "misclassifications", max_depth=5, depth_two=True)
+    assert forced.stats.depth_two and forced.front.points() == rel.front.points()
+    assert relate(narrow, "depth", "misclassifications", max_depth=4).stats.depth_two
+    wide = random_table(26, 60, 2, 2, 4, structured=True)
+    assert relate(wide, "depth", "misclassifications", max_depth=5).stats.depth_two
+    with pytest.raises(InputError):
+        relate(narrow, max_depth=3, depth_two="yes")
 
 
 def test_depth_two_not_used_below_two_or_with_exact_only():
