@@ -321,7 +321,9 @@ def _root_bit(graph: _Graph, d: int) -> int:
     return d
 
 
-def count_min_trees(graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_only: bool):
+def count_min_trees(
+    graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_only: bool, guard=None
+):
     """For each depth bound d in ``bounds`` (None: unbounded), the number of trees at the
     root with depth <= d whose S // q is the least among those trees (S: ``s_cost``, whose
     (depth, S) fronts are ``store``)."""
@@ -341,7 +343,7 @@ def count_min_trees(graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_on
     base, st_leaf, st_tb, tb_e, cs = _link(
         graph.order, d.node_size, d.node_mis, *args, p, q, int(exact_only), mask
     )
-    counts = _multiply(st_leaf, st_tb, tb_e, cs)
+    counts = _multiply(st_leaf, st_tb, tb_e, cs, guard)
     root_mask = int(mask[0])
     out = []
     for b in bits:
@@ -350,14 +352,17 @@ def count_min_trees(graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_on
     return out
 
 
-def _multiply(st_leaf, st_tb, tb_e, cs) -> list[int]:
-    """counts[s] = leaf[s] + sum over tight bundles of the product of their child states'."""
+def _multiply(st_leaf, st_tb, tb_e, cs, guard=None) -> list[int]:
+    """counts[s] = leaf[s] + sum over tight bundles of the product of their child states'
+    (``guard``: an :class:`dagger_cli.engine.MemoryGuard` stepped once per state)."""
     leaf = st_leaf.tolist()
     tb = st_tb.tolist()
     te = tb_e.tolist()
     ch = cs.tolist()
     counts = [0] * len(leaf)
     for s in range(len(leaf)):
+        if guard is not None:
+            guard.step(s, len(leaf))
         total = leaf[s]
         for b in range(tb[s], tb[s + 1]):
             e0, e1 = te[b], te[b + 1]
@@ -370,7 +375,7 @@ def _multiply(st_leaf, st_tb, tb_e, cs) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- two sums
-def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[int]:
+def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None) -> list[int]:
     """The number of trees at each point of the root's front of two sum costs.
 
     A state is (node, remaining depth r): r is None without a depth cap; under a cap the
@@ -398,7 +403,10 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[i
     def key(x, y):
         return x * big + y
 
-    for v in order[::-1].tolist():
+    nodes = int(order.size)
+    for done, v in enumerate(order[::-1].tolist()):
+        if guard is not None:
+            guard.step(done, 2 * nodes)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
             n = int(dag.node_size[v])
@@ -445,7 +453,9 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[i
                 plan.append((targets, steps))
             plans[(v, r)] = plan
     counts: dict[tuple, dict] = {}
-    for v in order.tolist():
+    for done, v in enumerate(order.tolist()):
+        if guard is not None:
+            guard.step(nodes + done, 2 * nodes)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
             leaf_ok = not exact_only or not dag.node_split[v]
@@ -469,9 +479,13 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool) -> list[i
 
 
 # ----------------------------------------------------------------------------- relate
-def front_counts(relation, *, exact_only: bool = False) -> list[int]:
-    """The number of trees at each point of ``relation.front`` (fast engine)."""
-    from .engine import compute_fronts
+def front_counts(relation, *, exact_only: bool = False, max_memory: int | None = None) -> list[int]:
+    """The number of trees at each point of ``relation.front`` (fast engine). Stops with
+    :class:`LimitError` when its Python pass grows the process by more than
+    ``max_memory`` bytes (:class:`dagger_cli.engine.MemoryGuard`)."""
+    from .engine import MemoryGuard, compute_fronts
+
+    guard = MemoryGuard(max_memory, "counting the trees")
 
     if relation.dag is None or relation.store is None:
         raise InputError("counting needs the fast engine (--engine fast)")
@@ -479,7 +493,7 @@ def front_counts(relation, *, exact_only: bool = False) -> list[int]:
     cx, cy = front.x_cost, front.y_cost
     dag = relation.dag
     if cx.combine == SUM and cy.combine == SUM:
-        return _sum_pair_counts(dag, relation.store, cx, cy, exact_only)
+        return _sum_pair_counts(dag, relation.store, cx, cy, exact_only, guard)
     depth_on_x = cx.combine == MAX
     s_cost = cy if depth_on_x else cx
     if dag.max_depth is not None:
@@ -495,7 +509,7 @@ def front_counts(relation, *, exact_only: bool = False) -> list[int]:
         store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
     depths = front.x if depth_on_x else front.y
     graph = _Graph.of(dag)
-    return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only)
+    return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
 
 
 # ----------------------------------------------------------------------------- optimize
@@ -663,12 +677,13 @@ def optimize(
     """
     import time
 
-    from .engine import Progress, build_dag, compute_fronts, memory_ceiling
+    from .engine import MemoryGuard, Progress, build_dag, compute_fronts, memory_ceiling
 
     costs = check_order(order)
     if max_depth is not None and max_depth < 0:
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
+    guard = MemoryGuard(ceiling, "counting the optimal trees")
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:
@@ -730,7 +745,9 @@ def optimize(
         trees = {}
         for q in dict.fromkeys(qd for *_, qd in plan):
             bnds = list(dict.fromkeys(b for *_, b, qd in plan if qd == q))
-            for b, cnt in zip(bnds, count_min_trees(graph, store, s_cost, bnds, q, exact_only)):
+            for b, cnt in zip(
+                bnds, count_min_trees(graph, store, s_cost, bnds, q, exact_only, guard)
+            ):
                 trees[(b, q)] = cnt
         stages = [Stage(c.name, int(v), trees[(b, q)]) for c, v, b, q in plan]
         least = {}

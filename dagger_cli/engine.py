@@ -357,6 +357,43 @@ def memory_available() -> int | None:
     return avail
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory (``/proc/self/statm``), None where unknown."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) * mmap.PAGESIZE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+#: Steps between two readings of a :class:`MemoryGuard` (a reading costs about 10 µs).
+GUARD_EVERY = 1024
+
+
+class MemoryGuard:
+    """Stops a Python pass (counting's exact integers, which live in no engine array)
+    before its memory passes ``ceiling`` bytes: the growth of the process's resident
+    memory since the guard was made, read every ``every`` steps (no check where
+    ``/proc`` does not say, or without a ceiling)."""
+
+    def __init__(self, ceiling: int | None, what: str, every: int | None = None):
+        self.ceiling, self.what = ceiling, what
+        self.every = GUARD_EVERY if every is None else every
+        self.start = resident_bytes() if ceiling is not None else None
+        self.steps = 0
+
+    def step(self, done: int, total: int) -> None:
+        self.steps += 1
+        if self.start is None or self.ceiling is None or self.steps % self.every:
+            return
+        now = resident_bytes()
+        if now is not None and now - self.start > self.ceiling:
+            raise LimitError(
+                f"{self.what} needs more than {self.ceiling / 2**20:,.0f} MiB (--max-memory) "
+                f"after {done:,} of {total:,} steps"
+            )
+
+
 def memory_ceiling(max_memory=AUTO) -> tuple[int | None, str]:
     """``max_memory`` as bytes (None: no ceiling) and the option to name in messages.
 
@@ -1010,7 +1047,10 @@ def relate(
     if count:
         from .counting import front_counts
 
-        counts = tuple(front_counts(rel, exact_only=exact_only))
+        try:
+            counts = tuple(front_counts(rel, exact_only=exact_only, max_memory=max_memory))
+        except LimitError as err:
+            raise _limit_hint(err, which, False) from None
         rel.front = Front(cx, cy, front.x, front.y, table.n_rows, counts)
         rel.seconds = time.perf_counter() - t0
     # What the bounds keep (the fast engine's bounded front is already just that).

@@ -384,3 +384,23 @@ def test_cli_depth_cap_and_api_exports(run):
     assert [(p["total_path_length"], p["trees"]) for p in doc["points"]] == [(0, 1), (4, 1)]
     r = run("optimize", "--example", "--order", "depth", "--exact-only", "--max-depth", "0")
     assert r.exit_code == 2 and "no tree has depth <= 0" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "pair", [("total-path-length", "misclassifications"), ("depth", "misclassifications")]
+)
+def test_counting_stops_at_the_memory_ceiling(monkeypatch, pair):
+    """Counting's exact integers live in Python objects, not the engine's arrays: a guard
+    reads the process's resident memory and stops with a LimitError past the ceiling."""
+    from dagger_cli import engine
+    from dagger_cli.errors import LimitError
+    from tests.test_fast_engine import random_table
+
+    t = random_table(8, 300, 3, 2, 5, structured=True)
+    readings = iter([0])
+    monkeypatch.setattr(engine, "resident_bytes", lambda: next(readings, 2**40))
+    monkeypatch.setattr(engine, "GUARD_EVERY", 16)
+    with pytest.raises(LimitError, match="counting the trees needs more than 64 MiB"):
+        relate(t, *pair, count=True, max_memory="64M")
+    # Without a ceiling the guard never reads; the counts are there.
+    assert relate(t, *pair, count=True, max_memory=None).front.counts
