@@ -1536,6 +1536,13 @@ def _bounds_cases(text):
     return cases
 
 
+def _rounds(text):
+    """A number of timed rounds, at least 1 (their median is the figure)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of rounds >= 1, got {text!r}")
+    return int(text)
+
+
 def case_label(table, x, cap):
     """``odt-vehicle depth vs µ, D = 4``: the case as the README names it."""
     where = f"D = {cap}" if cap is not None else "uncapped"
@@ -1726,7 +1733,8 @@ def bench_bounds(cases, runs, limit):
     print(
         "median ratio whole / bounded (engine seconds) per query: "
         + "; ".join(
-            f"{labels[k]} x{v['median_ratio']:.2f} ({v['cases']} cases)" for k, v in summary.items()
+            f"{labels[k]} x{v['median_ratio']:.2f} ({v['cases']} of {len(done)} cases)"
+            for k, v in summary.items()
         )
     )
     table_md = bounds_markdown(done)
@@ -1958,7 +1966,10 @@ def main():
         + ")",
     )
     ap.add_argument(
-        "--bounds-runs", type=int, default=5, help="timed rounds per bounds case (median; 5)"
+        "--bounds-runs",
+        type=_rounds,
+        default=5,
+        help="timed rounds per bounds case (median; 5)",
     )
     ap.add_argument(
         "--bounds-timeout",

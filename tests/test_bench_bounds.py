@@ -129,6 +129,10 @@ def test_case_option_parsing():
     ]:
         with pytest.raises(argparse.ArgumentTypeError, match=why):
             bench._bounds_cases(bad)
+    assert bench._rounds("3") == 3
+    for bad in ("0", "-1", "x", ""):
+        with pytest.raises(argparse.ArgumentTypeError, match="rounds >= 1"):
+            bench._rounds(bad)
 
 
 @needs_mirror
