@@ -12,9 +12,16 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--odt-timeout 300] [--odt-max-memory 2G] [--odt-baseline]
                             [--sorting 6,7] [--no-sorting] [--max-memory 6G]
                             [--no-study] [--no-load]
-    python scripts/bench.py --only read|uci|odt|sklearn|load   # one section alone
+                            [--bounds-cases mushroom:tpl,odt-vote:depth:4,...]
+                            [--bounds-runs 5] [--bounds-timeout 900] [--no-bounds]
+    python scripts/bench.py --only read|uci|odt|bounds|sklearn|load   # one section alone
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
+
+The bounds section (`--only bounds`, also in the full run; issue 17) times, per case in one
+fresh process, the whole front against the queries that need only part of it (max_y at the
+front's median y and at its least y, max_x at its median x and at its second point's x,
+least_y), each answer checked against the whole front restricted.
 
 The load section (`--only load`, also in the full run) times mushroom quiet and with one
 busy neighbour process per core, default threads against NUMBA_NUM_THREADS=1 (settings
@@ -1467,6 +1474,308 @@ def odt_markdown(rows, depths, tpl_depths):
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- bounds (issue 17)
+#: The default cases of the bounds section: (table, x, depth cap or None); y is µ. Depth vs µ
+#: at D = 5 (german-credit about a minute a query, vehicle more) is offered through
+#: --bounds-cases only: with it the section would take far more than its few minutes.
+BOUNDS_CASES = [
+    ("mushroom", "total-path-length", None),
+    ("nursery", "total-path-length", None),
+    ("odt-vehicle", "total-path-length", 4),
+    ("odt-german-credit", "total-path-length", 4),
+    ("odt-german-credit", "depth", 4),
+    ("odt-vehicle", "depth", 4),
+]
+#: The queries of each case, in the order each round runs them: (key, label).
+BOUNDS_QUERIES = [
+    ("whole", "whole front"),
+    ("max_y_median", "max_y = K1, median y"),
+    ("max_y_least", "max_y = least y"),
+    ("max_x_median", "max_x = N1, median x"),
+    ("max_x_second", "max_x = N2, 2nd x"),
+    ("least_y", "least_y"),
+]
+BOUNDS_Y = "misclassifications"
+_SYMBOLS = {"total-path-length": "Λ", "misclassifications": "µ"}
+
+
+def _bounds_cases(text):
+    """A comma-separated list of cases ``TABLE:X[:D]``: a registered table, the x cost (a
+    name or alias of ``dagger costs``; y is misclassifications) and an optional depth cap."""
+    from dagger_cli.costs import get_cost
+    from dagger_cli.datasets import REGISTRY
+    from dagger_cli.errors import InputError
+
+    cases = []
+    for spec in (v.strip() for v in text.split(",")):
+        if not spec:
+            continue
+        table, _, rest = spec.partition(":")
+        x, _, cap = rest.partition(":")
+        if table not in REGISTRY:
+            raise argparse.ArgumentTypeError(
+                f"unknown table {table!r} in {spec!r}; known: {', '.join(REGISTRY)}"
+            )
+        try:
+            name = get_cost(x or "total-path-length").name
+        except InputError as err:
+            raise argparse.ArgumentTypeError(f"{spec!r}: {err}") from None
+        if name == BOUNDS_Y:
+            raise argparse.ArgumentTypeError(f"{spec!r}: x must differ from y ({BOUNDS_Y})")
+        if cap.strip().lower() in ("", "none"):
+            depth = None
+        elif cap.strip().isdigit() and int(cap) >= 1:
+            depth = int(cap)
+        else:
+            raise argparse.ArgumentTypeError(f"{spec!r}: expected a depth cap >= 1, got {cap!r}")
+        cases.append((table, name, depth))
+    if not cases:
+        raise argparse.ArgumentTypeError(
+            f"expected cases such as mushroom:tpl,odt-vote:depth:4, got {text!r}"
+        )
+    return cases
+
+
+def _rounds(text):
+    """A number of timed rounds, at least 1 (their median is the figure)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of rounds >= 1, got {text!r}")
+    return int(text)
+
+
+def case_label(table, x, cap):
+    """``odt-vehicle depth vs µ, D = 4``: the case as the README names it."""
+    where = f"D = {cap}" if cap is not None else "uncapped"
+    return f"{table} {_SYMBOLS.get(x, x)} vs {_SYMBOLS[BOUNDS_Y]}, {where}"
+
+
+def bounds_of(points):
+    """Each query's keyword arguments for :func:`relate`, read off the whole front
+    (``points`` by x rising, y falling): K1 and N1 are the lower medians of its y and x
+    values (a point's own values), N2 the second point's x. A front of one point has no
+    second point: that query is left out."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    out = {
+        "whole": {},
+        "max_y_median": {"max_y": statistics.median_low(ys)},
+        "max_y_least": {"max_y": ys[-1]},
+        "max_x_median": {"max_x": statistics.median_low(xs)},
+        "max_x_second": {"max_x": xs[1]} if len(xs) > 1 else None,
+        "least_y": {"least_y": True},
+    }
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def expected_answer(points, kwargs):
+    """What a bounded query must answer: the whole front restricted to the bounds, or its
+    last point for ``least_y``."""
+    if kwargs.get("least_y"):
+        return [tuple(p) for p in points[-1:]]
+    mx, my = kwargs.get("max_x", math.inf), kwargs.get("max_y", math.inf)
+    return [(x, y) for x, y in map(tuple, points) if x <= mx and y <= my]
+
+
+def bounds_run(table, x, cap, runs):
+    """(In a fresh process) one case: the whole front once (it also loads the cached
+    kernels, and gives the bounds), each bounded query once more (its own kernels loaded),
+    then ``runs`` rounds timing every query in turn, so a change of the machine's load hits
+    them alike. Prints per query the engine seconds (``rel.seconds``) of the timed runs,
+    the answer, subtables and stored front points, as JSON."""
+    t = load_table(table)
+
+    def call(kwargs):
+        return relate(t, x, BOUNDS_Y, max_depth=cap, **kwargs)
+
+    first = call({})
+    queries = bounds_of(first.front.points())
+    out = {"rows": t.n_rows, "attributes": t.n_attributes, "first_s": first.seconds}
+    del first
+    res = {}
+    for key, kwargs in queries.items():
+        rel = call(kwargs)
+        res[key] = {
+            "bounds": kwargs,
+            "points": rel.front.points(),
+            "subtables": int(rel.stats.subtables),
+            "stored": int(rel.store.fxy.shape[0]) if rel.store is not None else None,
+            "warm_s": rel.seconds,
+            "seconds": [],
+        }
+        del rel
+    for _ in range(runs):
+        for key, kwargs in queries.items():
+            rel = call(kwargs)
+            if rel.front.points() != res[key]["points"]:  # the engine is deterministic
+                raise SystemExit(f"{table} {x} D={cap} {key}: the answer changed between runs")
+            res[key]["seconds"].append(rel.seconds)
+            del rel
+    for r in res.values():
+        r["engine_s"] = statistics.median(r["seconds"])
+    print(json.dumps({**out, "queries": res}))
+
+
+def check_bounds(case):
+    """Mark each query of a measured case ``exact`` (its answer is the whole front
+    restricted to its bounds) and give it the ratio whole / bounded of the engine seconds;
+    the case's ``exact`` is whether every query is."""
+    q = case["queries"]
+    whole = q["whole"]
+    for r in q.values():
+        r["expected"] = expected_answer(whole["points"], r["bounds"])
+        r["exact"] = [tuple(p) for p in r["points"]] == r["expected"]
+        r["ratio"] = whole["engine_s"] / r["engine_s"] if r["engine_s"] > 0 else math.inf
+    case["exact"] = all(r["exact"] for r in q.values())
+    return case["exact"]
+
+
+def _bound_text(kwargs):
+    if kwargs.get("least_y"):
+        return "last point"
+    return ", ".join(f"{k[-1]} <= {v}" for k, v in kwargs.items()) or "-"
+
+
+def _count(n):
+    return "-" if n is None else f"{n:,}"
+
+
+def bounds_lines(case):
+    """A measured case as text: one line per query."""
+    head = case_label(case["table"], case["x"], case["cap"])
+    if "failed" in case:
+        return f"{head}: FAILED ({case['failed']}, {case['wall']:.0f} s) {case.get('stderr', '')}"
+    lines = [
+        f"{head} ({case['rows']} rows, {case['attributes']} attributes; process "
+        f"{case['wall']:.1f} s, peak {case['peak_mib']:.0f} MiB)",
+        f"  {'query':<22} {'bound':<13} {'points':>6} {'engine s':>9} {'whole/b':>8} "
+        f"{'subtables':>10} {'stored pts':>11}  check",
+    ]
+    for key, label in BOUNDS_QUERIES:
+        r = case["queries"].get(key)
+        if r is None:
+            lines.append(f"  {label:<22} (the front has one point)")
+            continue
+        check = "exact" if r["exact"] else "!!! NOT EXACT"
+        ratio = f"x{r['ratio']:.2f}"
+        lines.append(
+            f"  {label:<22} {_bound_text(r['bounds']):<13} {len(r['points']):>6} "
+            f"{r['engine_s']:>9.3f} {ratio:>8} {r['subtables']:>10,} "
+            f"{_count(r['stored']):>11}  {check}"
+        )
+    return "\n".join(lines)
+
+
+def bounds_summary(cases):
+    """Per bounded query kind, the median over the measured cases of whole / bounded."""
+    out = {}
+    for key, _ in BOUNDS_QUERIES[1:]:
+        ratios = [c["queries"][key]["ratio"] for c in cases if key in c.get("queries", {})]
+        if ratios:
+            out[key] = {"median_ratio": statistics.median(ratios), "cases": len(ratios)}
+    return out
+
+
+def bounds_markdown(cases):
+    """The figures as a README table: engine seconds (median) and whole / bounded."""
+    heads = [label for _, label in BOUNDS_QUERIES]
+    lines = ["| case | " + " | ".join(heads) + " |", "| --- |" + " ---: |" * len(heads)]
+    for c in cases:
+        cells = []
+        for key, _ in BOUNDS_QUERIES:
+            r = c.get("queries", {}).get(key)
+            if r is None:
+                cells.append("failed" if "failed" in c else "-")
+            elif key == "whole":
+                cells.append(f"{r['engine_s']:.3f} s ({len(r['points'])} pts)")
+            else:
+                cells.append(f"{r['engine_s']:.3f} s ×{r['ratio']:.2f}")
+        lines.append(f"| {case_label(c['table'], c['x'], c['cap'])} | " + " | ".join(cells) + " |")
+    summary = bounds_summary(cases)
+    cells = [""] + [
+        f"×{summary[k]['median_ratio']:.2f}" if k in summary else "" for k, _ in BOUNDS_QUERIES[1:]
+    ]
+    lines.append("| median whole / bounded | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def bench_bounds(cases, runs, limit):
+    """Issue 17's bounded queries against the whole front, each case in one fresh process
+    (:func:`bounds_run`): its first calls load the compiled kernels and are not timed, and
+    no case inherits the memory of a larger one before it. Engine seconds are medians of
+    ``runs`` rounds; every answer is checked against the whole front restricted, and a
+    wrong one stops the benchmark after the report (SystemExit)."""
+    me = [sys.executable, str(Path(__file__).resolve())]
+    load_start, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(
+        f"bounds: {len(cases)} case(s), each in a fresh process (warm-up calls untimed), "
+        f"engine seconds of {runs} round(s) of the {len(BOUNDS_QUERIES)} queries in turn, "
+        f"median; every process stopped after {limit:g} s; {os.cpu_count()} cores, {_load()}",
+        flush=True,
+    )
+    done = []
+    for table, x, cap in cases:
+        case = {"table": table, "x": x, "cap": cap}
+        cmd = [*me, "--bounds-run", table, x, str(cap), str(runs)]
+        r = launch_limited(cmd, limit)
+        if r["code"] != 0:
+            case.update(failed=_failure(r), wall=r["wall"], stderr=r["stderr"][-300:])
+        else:
+            case.update(json.loads(r["stdout"].strip().splitlines()[-1]))
+            case.update(wall=r["wall"], peak_mib=r["peak_mib"])
+            check_bounds(case)
+        done.append(case)
+        print(bounds_lines(case), flush=True)
+    load_end = os.getloadavg()
+    start, end = (" ".join(f"{v:.2f}" for v in load) for load in (load_start, load_end))
+    print(f"bounds done: load average (1, 5, 15 min) at the start {start}, at the end {end}")
+    summary = bounds_summary(done)
+    labels = dict(BOUNDS_QUERIES)
+    print(
+        "median ratio whole / bounded (engine seconds) per query: "
+        + "; ".join(
+            f"{labels[k]} x{v['median_ratio']:.2f} ({v['cases']} of {len(done)} cases)"
+            for k, v in summary.items()
+        )
+    )
+    table_md = bounds_markdown(done)
+    print(table_md)
+    wrong = [
+        f"{case_label(c['table'], c['x'], c['cap'])}: {k}"
+        for c in done
+        for k, r in c.get("queries", {}).items()
+        if not r["exact"]
+    ]
+    return {
+        "started": started,
+        "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cores": os.cpu_count(),
+        "load_start": load_start,
+        "load_end": load_end,
+        "runs": runs,
+        "timeout_s": limit,
+        "cases": done,
+        "summary": summary,
+        "markdown": table_md,
+        "not_exact": wrong,
+    }
+
+
+def run_bounds(args):
+    """The bounds section with the options of ``args``; figures into bench-bounds.json. A
+    bounded answer that is not the whole front restricted fails loudly, after the file is
+    written."""
+    result = bench_bounds(args.bounds_cases, args.bounds_runs, args.bounds_timeout)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "bench-bounds.json").write_text(json.dumps({"bounds": result}, indent=2))
+    print(f"wrote {args.out / 'bench-bounds.json'}")
+    if result["not_exact"]:
+        raise SystemExit(
+            "bounds: NOT EXACT (the bounded front differs from the whole front restricted): "
+            + "; ".join(result["not_exact"])
+        )
+    return result
+
+
 #: The estimator's speed targets (issue 13): (parameters, seconds) on breast cancer.
 SKLEARN_TARGETS = [
     ({"max_depth": 3, "thresholds": 16}, 5.0),
@@ -1598,9 +1907,9 @@ def main():
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
-        choices=["read", "uci", "odt", "sklearn", "load"],
+        choices=["read", "uci", "odt", "bounds", "sklearn", "load"],
         help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark; "
-        "sklearn: the estimator)",
+        "bounds: bounded queries against the whole front; sklearn: the estimator)",
     )
     ap.add_argument("--no-read", action="store_true", help="skip the CSV reading section")
     ap.add_argument("--read-rows", type=int, default=5_000_000)
@@ -1646,6 +1955,30 @@ def main():
         help="also the baseline engine on total path length vs misclassifications at D = 3",
     )
     ap.add_argument("--odt-run", nargs=6, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--bounds-cases",
+        type=_bounds_cases,
+        default=BOUNDS_CASES,
+        metavar="TABLE:X[:D],...",
+        help="cases of the bounds section, x against misclassifications under an optional "
+        "depth cap (default: "
+        + ",".join(f"{t}:{x}" + (f":{d}" if d else "") for t, x, d in BOUNDS_CASES)
+        + ")",
+    )
+    ap.add_argument(
+        "--bounds-runs",
+        type=_rounds,
+        default=5,
+        help="timed rounds per bounds case (median; 5)",
+    )
+    ap.add_argument(
+        "--bounds-timeout",
+        type=float,
+        default=900.0,
+        help="seconds per bounds case process (default 900)",
+    )
+    ap.add_argument("--no-bounds", action="store_true", help="skip the bounds section")
+    ap.add_argument("--bounds-run", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--load-run", help=argparse.SUPPRESS)
     ap.add_argument(
         "--load-config",
@@ -1674,6 +2007,13 @@ def main():
         return
     if args.only == "odt":
         run_odt(args)
+        return
+    if args.bounds_run:
+        table, x, cap, runs = args.bounds_run
+        bounds_run(table, x, None if cap == "None" else int(cap), int(runs))
+        return
+    if args.only == "bounds":
+        run_bounds(args)
         return
     if args.load_run:
         load_run(args.load_run)
@@ -1716,6 +2056,7 @@ def main():
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")
     results = [] if args.no_scaling else bench_scaling(args.out, args.max_seconds, args.runs)
     odt = None if args.only == "uci" else run_odt(args)
+    bounds = None if args.only == "uci" or args.no_bounds else run_bounds(args)
     uci_only = args.only == "uci"  # the UCI tables and the scaling series, nothing else
     srows = [] if uci_only else bench_sorting(sorting_ns, args.out, args.max_memory)
     check_targets(rows, results, srows)
@@ -1739,6 +2080,7 @@ def main():
                 "scaling": results,
                 "read": read,
                 "odt": odt,
+                "bounds": bounds,
                 "sorting": srows,
                 "sklearn": estimator,
             },
