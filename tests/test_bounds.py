@@ -141,7 +141,7 @@ def within(points, max_x=None, max_y=None):
 
 # ------------------------------------------------------------- against the whole front
 @pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
-@settings(max_examples=10, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=20, deadline=None, suppress_health_check=SLOW)
 @given(
     data=st.data(),
     t=small_tables(),
@@ -174,7 +174,7 @@ def test_bounded_front_is_the_whole_front_restricted(x, y, data, t, depth, depth
 
 
 @pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
-@settings(max_examples=10, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=15, deadline=None, suppress_health_check=SLOW)
 @given(
     data=st.data(),
     t=small_tables(),
@@ -242,7 +242,7 @@ def test_count_with_bounds_is_the_whole_count_restricted():
 
 # --------------------------------------------------------------- against the brute force
 @pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
-@settings(max_examples=10, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=12, deadline=None, suppress_health_check=SLOW)
 @given(
     data=st.data(),
     table=mixed_tables(max_rows=6),
