@@ -419,10 +419,11 @@ def relate(
         exact_only=exact_only,
         count=count,
         max_depth=max_depth,
-        # The engine computes only what the bounds keep (--greedy compares whole fronts).
+        # The engine computes only what the bounds keep (--greedy compares whole fronts);
+        # F(N) and G(K) need the bounded front, not only its last point.
         max_x=None if greedy else max_x,
         max_y=None if greedy else max_y,
-        least_y=least_y and not greedy,
+        least_y=least_y and not greedy and max_x is None and max_y is None,
     )
     front = rel.front
     queries = {}

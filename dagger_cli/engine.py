@@ -964,7 +964,9 @@ def relate(
     pushed = engine == "fast" and not count
     push_x = max_x if pushed else None
     push_y = max_y if pushed else None
-    push_least = bool(least_y and pushed and cy.combine == SUM)
+    # The least y alone is each subproblem's own least-y point only without a bound on
+    # x (under one, the children's least-y points may add up past it: a knapsack).
+    push_least = bool(least_y and pushed and cy.combine == SUM and max_x is None)
     max_memory, which = memory_ceiling(max_memory)
     t0 = time.perf_counter()
     prog = Progress(progress)
@@ -1027,6 +1029,18 @@ def relate(
         raise _limit_hint(err, which, engine == "fast", cap) from None
     finally:
         prog.close()
+    if len(fx) == 0 and exact_only and cap is not None and (push_x, push_y) != (None, None):
+        # Empty within the bounds: is there no tree at all? (Then say so, as the unbounded
+        # engines do; the rare case pays a second run.)
+        relate(
+            table,
+            x,
+            y,
+            exact_only=True,
+            max_depth=max_depth,
+            max_memory=max_memory,
+            max_subtables=max_subtables,
+        )
     if len(fx) == 0 and push_x is None and push_y is None:
         raise InputError(
             f"every tree of depth <= {max_depth} has an avoidable misclassification "

@@ -200,12 +200,6 @@ def test_least_y_is_the_whole_fronts_last_point(x, y, data, t, depth, depth_two,
     assert_same_trees(rel, whole)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="least_y with max_x keeps each subproblem's least-y point within its own "
-    "allowance, whose sum over the children may pass the root's x bound: on the XOR "
-    "table max_x=6, least_y=True gives (0, 2), not (6, 1) (issue 17, engine bug)",
-)
 @settings(max_examples=30, deadline=None, suppress_health_check=SLOW)
 @given(t=small_tables(), pair=st.sampled_from(SUM_Y), pick=st.integers(0, 99))
 # The minimal reproduction (bound_values of its x, 0, 6, 8, are 0, 1, 5, 6, ...: max_x=6).
@@ -270,11 +264,6 @@ def test_bounded_fronts_match_bruteforce(x, y, data, table, depth, exact, duplic
         assert got.front.points() == want[-1:]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="no tree at all (exact trees only under a cap) with a bound: the fast "
-    "engine returns an empty front, the baseline and count=True raise InputError",
-)
 def test_no_tree_at_all_is_one_answer_whatever_the_engine():
     """One call, one answer: the engines (and counting) agree when no tree exists."""
     t = DecisionTable.from_rows([(0, 0)] * 5 + [(1, 0)], list("000001"), duplicates="keep")
@@ -440,12 +429,6 @@ def test_cli_unreachable_bounds_say_the_least(tmp_path):
     assert out == "total_path_length,average_depth,misclassifications\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="relate --least-y answers F(N) / G(K) from the least-y point alone: on the "
-    "XOR table --max-x 6 --least-y says F(6) = 2 (engine bug above; F(6) = 1) and "
-    "--max-y 1 --least-y says G(1) = 8 (G(1) = 6)",
-)
 def test_cli_queries_with_least_y_are_the_whole_fronts(tmp_path):
     path = tmp_path / "xor.csv"
     path.write_text("a,b,d\n0,0,0\n0,1,1\n1,0,1\n1,1,0\n")
