@@ -150,17 +150,12 @@ class Dag:
         return np.where(has, np.maximum(top, 0), 0).astype(np.int64) + 1
 
     def _splittable(self) -> np.ndarray:
-        """Per node, whether a tree within the bounds ``limits`` can split it (as
-        discovery decides, :func:`dagger_cli.fast._expands`, the depth cap aside)."""
-        ok = np.ones(self.node_size.size, dtype=bool)
+        """Per node, whether a tree within the bounds ``limits`` can split it."""
         if self.limits is None:
-            return ok
-        level = self.node_level.astype(np.int64) + 1
-        n = self.node_size.astype(np.int64)
-        for bound, sc, sr, lc in self.limits.reshape(2, 4).tolist():
-            if bound != np.iinfo(np.int64).max:
-                ok &= level * (sc + sr * n) + lc <= bound
-        return ok
+            return np.ones(self.node_size.size, dtype=bool)
+        from . import fast
+
+        return fast.splittable(self.node_level, self.node_size, self.limits)
 
     def rows(self, node: int) -> np.ndarray:
         s = self.node_start[node]
@@ -605,7 +600,7 @@ def build_dag(
                 BUDGET,
                 limit,
                 max_level,
-                _limits(None, None, None, None) if limits is None else limits,
+                _limits() if limits is None else limits,
             )
         first = contextlib.nullcontext()
         nodes, done = int(counters[fast.C_NODES]), int(counters[fast.C_CUR])
@@ -684,9 +679,9 @@ def build_dag(
     )
 
 
-def _limits(x_cost, y_cost, max_x: int | None, max_y: int | None) -> np.ndarray:
+def _limits(x_cost=None, y_cost=None, max_x: int | None = None, max_y: int | None = None):
     """The bounds discovery reads (:func:`dagger_cli.fast._expands`): per cost, its bound
-    (INF: none), split_const, split_rows and leaf_const."""
+    (INF: none), split_const, split_rows and leaf_const. Without arguments: no bounds."""
     inf = np.iinfo(np.int64).max
     out = []
     for cost, bound in ((x_cost, max_x), (y_cost, max_y)):

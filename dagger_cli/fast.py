@@ -303,11 +303,21 @@ def _expands(level, n, max_level, limits):
     every tree costs at least ``leaf_const``."""
     if level >= max_level:
         return False
-    if limits[0] != INF and (level + 1) * (limits[1] + limits[2] * n) + limits[3] > limits[0]:
-        return False
-    if limits[4] != INF and (level + 1) * (limits[5] + limits[6] * n) + limits[7] > limits[4]:
-        return False
+    for o in range(0, 8, 4):
+        # Its split is at depth ``level``: ``level + 1`` splits of at least n rows.
+        if _allowance(limits[o], level + 1, limits[o + 1], limits[o + 2], n) < limits[o + 3]:
+            return False
     return True
+
+
+@njit(cache=True)
+def splittable(node_level, node_size, limits):
+    """Per node, whether a tree within the bounds ``limits`` can split it (what
+    discovery decides, :func:`_expands`, the depth cap aside)."""
+    out = np.empty(node_level.size, dtype=np.bool_)
+    for i in range(node_level.size):
+        out[i] = _expands(node_level[i], node_size[i], NO_CAP, limits)
+    return out
 
 
 @njit(cache=True, parallel=True)
@@ -1030,6 +1040,39 @@ def _front_piece(
         out_len[t] = cnt
 
 
+@njit(cache=True)
+def _store(nk, out_sub, out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, counters, needs):
+    """Append a batch's fronts to the point pool, in entry order (the same bytes for any
+    thread count): entry ``t``'s ``out_len[t]`` points at ``out_*[out_off[t]:]`` become
+    subproblem ``out_sub[t]``'s front (-1: none, its front is already there).
+    ``counters[1]`` counts the points used. Returns (DONE, points), (FRONT_TOO_LONG, 0)
+    when an entry's length is -1, or (MUST_GROW, 0) with ``needs[0]`` the points needed."""
+    total = 0
+    for t in range(nk):
+        if out_len[t] < 0:
+            return FRONT_TOO_LONG, 0
+        total += out_len[t]
+    used = counters[1]
+    if used + total > fch.size:
+        needs[0] = used + total
+        return MUST_GROW, 0
+    for t in range(nk):
+        sub = out_sub[t]
+        if sub < 0:
+            continue
+        cnt = out_len[t]
+        fref[2 * sub] = used
+        fref[2 * sub + 1] = cnt
+        o = out_off[t]
+        for k in range(cnt):
+            fxy[2 * (used + k)] = out_x[o + k]
+            fxy[2 * (used + k) + 1] = out_y[o + k]
+            fch[used + k] = out_c[o + k]
+        used += cnt
+    counters[1] = used
+    return DONE, total
+
+
 #: Nodes of one fronts chunk at most, and its output entries (nodes x bound) at most.
 CHUNK_NODES = 4096
 CHUNK_ENTRIES = 1 << 21
@@ -1083,6 +1126,8 @@ def fronts(
     cb0 = np.empty(CHUNK_NODES, dtype=np.int64)
     cb1 = np.empty(CHUNK_NODES, dtype=np.int64)
     out_len = np.empty(CHUNK_NODES, dtype=np.int64)
+    out_sub = np.empty(CHUNK_NODES, dtype=np.int64)
+    out_off = np.empty(CHUNK_NODES, dtype=np.int64)
     out_x = np.empty(1024, dtype=np.int64)
     out_y = np.empty(1024, dtype=np.int64)
     out_c = np.empty(1024, dtype=np.int32)
@@ -1171,31 +1216,17 @@ def fronts(
                     out_c,
                     out_len,
                 )
-        total = 0
-        for t in range(nk):
-            if out_len[t] < 0:
-                return FRONT_TOO_LONG
-            total += out_len[t]
-        used = counters[1]
-        if used + total > fch.size:
-            needs[0] = used + total
-            return MUST_GROW
         for t in range(nk):
             i = ord_node[c0 + t]
             sub = sub_start[i] + ord_r[c0 + t] if capped else i
-            if capped and ready[sub]:
-                continue
-            cnt = out_len[t]
-            fref[2 * sub] = used
-            fref[2 * sub + 1] = cnt
-            o = t * bound
-            for k in range(cnt):
-                fxy[2 * (used + k)] = out_x[o + k]
-                fxy[2 * (used + k) + 1] = out_y[o + k]
-                fch[used + k] = out_c[o + k]
-            used += cnt
+            out_sub[t] = -1 if capped and ready[sub] else sub
+            out_off[t] = t * bound
+        status, total = _store(
+            nk, out_sub, out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, counters, needs
+        )
+        if status != DONE:
+            return status
         work += nk + total
-        counters[1] = used
         counters[0] = c1
     return DONE
 
@@ -1233,8 +1264,8 @@ def _split_point(params, nbr, cnt, base, step, count, C):
         nz += 1
         vx = xlc + xlm * (tot - big)
         vy = ylc + ylm * (tot - big)
-        acx = max(acx, vx) if xk == MAXK else acx + vx
-        acy = max(acy, vy) if yk == MAXK else acy + vy
+        acx = _comb(xk, acx, vx)
+        acy = _comb(yk, acy, vy)
     return xsc + xsr * nbr + acx, ysc + ysr * nbr + acy, nz
 
 
@@ -1806,8 +1837,8 @@ def _d2_tail_binary(
             for v in range(1 + ln[j1]):
                 vx = lfx[j1] if v == 0 else lx[j1 * cap]
                 vy = lfy[j1] if v == 0 else ly[j1 * cap]
-                cx[nc] = addx + (max(ux, vx) if xk == MAXK else ux + vx)
-                cy[nc] = addy + (max(uy, vy) if yk == MAXK else uy + vy)
+                cx[nc] = addx + _comb(xk, ux, vx)
+                cy[nc] = addy + _comb(yk, uy, vy)
                 cc[nc] = attrs[p]
                 nc += 1
     return _pareto_into(cx, cy, cc, nc, ox, oy, oc, sbx, sbi)
@@ -1992,27 +2023,11 @@ def d2_fronts(
                 out_c,
                 out_len,
             )
-        total = 0
-        for t in range(nk):
-            if out_len[t] < 0:
-                return FRONT_TOO_LONG
-            total += out_len[t]
-        used = counters[1]
-        if used + total > fch.size:
-            needs[0] = used + total
-            return MUST_GROW
-        for t in range(nk):
-            sub = e_sub[c0 + t]
-            cnt = out_len[t]
-            fref[2 * sub] = used
-            fref[2 * sub + 1] = cnt
-            o = out_off[t]
-            for k in range(cnt):
-                fxy[2 * (used + k)] = out_x[o + k]
-                fxy[2 * (used + k) + 1] = out_y[o + k]
-                fch[used + k] = out_c[o + k]
-            used += cnt
+        status, total = _store(
+            nk, e_sub[c0:c1], out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, counters, needs
+        )
+        if status != DONE:
+            return status
         work += bwork + total
-        counters[1] = used
         counters[0] = c1
     return DONE

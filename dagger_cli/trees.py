@@ -410,9 +410,9 @@ def _rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
 
 
 def _rows_mis(table, rows: np.ndarray) -> int:
-    if rows.size == 0:
-        return 0
-    return int(rows.size - np.bincount(table.decisions[rows]).max())
+    """Rows of a row set that its leaf misclassifies."""
+    counts, _ = _rows_labels(table, rows)
+    return int(rows.size - max(counts, default=0))
 
 
 def _branches(table, rows: np.ndarray, attr: int) -> list[tuple[int, np.ndarray]]:

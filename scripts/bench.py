@@ -1165,11 +1165,7 @@ def bench_odt(
     table_md = odt_markdown(rows, depths, tpl_depths)
     print(table_md)
     return {
-        "started": started,
-        "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "cores": os.cpu_count(),
-        "load_start": load_start,
-        "load_end": load_end,
+        **_run_record(started, load_start, load_end),
         "runs": runs,
         "deep_runs": deep_runs,
         "timeout_s": limit,
@@ -1178,6 +1174,17 @@ def bench_odt(
         "tables": rows,
         "verdicts": verdicts,
         "markdown": table_md,
+    }
+
+
+def _run_record(started, load_start, load_end):
+    """When a section ran, on how many cores, and the load average before and after."""
+    return {
+        "started": started,
+        "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cores": os.cpu_count(),
+        "load_start": load_start,
+        "load_end": load_end,
     }
 
 
@@ -1746,11 +1753,7 @@ def bench_bounds(cases, runs, limit):
         if not r["exact"]
     ]
     return {
-        "started": started,
-        "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "cores": os.cpu_count(),
-        "load_start": load_start,
-        "load_end": load_end,
+        **_run_record(started, load_start, load_end),
         "runs": runs,
         "timeout_s": limit,
         "cases": done,

@@ -140,15 +140,19 @@ def within(points, max_x=None, max_y=None):
 
 
 # ------------------------------------------------------------- against the whole front
-@pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
-@settings(max_examples=20, deadline=None, suppress_health_check=SLOW)
-@given(
+#: A table, a cap (or none), the depth-two layer on or off, exact trees only or not.
+ENGINE_CASES = given(
     data=st.data(),
     t=small_tables(),
     depth=st.one_of(st.none(), st.integers(0, 4)),
     depth_two=st.booleans(),
     exact=st.booleans(),
 )
+
+
+@pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
+@settings(max_examples=20, deadline=None, suppress_health_check=SLOW)
+@ENGINE_CASES
 def test_bounded_front_is_the_whole_front_restricted(x, y, data, t, depth, depth_two, exact):
     """max_x / max_y drawn on, next to, outside the front's own values: the same points
     as the whole front restricted, and the same tree at each of them."""
@@ -175,13 +179,7 @@ def test_bounded_front_is_the_whole_front_restricted(x, y, data, t, depth, depth
 
 @pytest.mark.parametrize("x,y", PAIRS, ids=IDS)
 @settings(max_examples=15, deadline=None, suppress_health_check=SLOW)
-@given(
-    data=st.data(),
-    t=small_tables(),
-    depth=st.one_of(st.none(), st.integers(0, 4)),
-    depth_two=st.booleans(),
-    exact=st.booleans(),
-)
+@ENGINE_CASES
 def test_least_y_is_the_whole_fronts_last_point(x, y, data, t, depth, depth_two, exact):
     """least_y: the last point (least y, least x among those) and its tree, alone or
     with a bound on y. (A y that is a max, depth, falls back to restricting.)"""

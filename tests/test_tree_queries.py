@@ -72,44 +72,17 @@ def test_impossible_depth_query_still_says_so(tmp_path):
     assert r.exit_code == 2 and "no tree has misclassifications <= 0" in r.output
 
 
+def _vehicle_tree(*query):
+    """The costs of ``dagger tree odt-vehicle --x depth QUERY`` within 300 MiB."""
+    args = ["tree", "odt-vehicle", "--x", "depth", *query, "-q", "--max-memory", "300M"]
+    r = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    c = json.loads(r.output)["costs"]
+    return c["depth"], c["misclassifications"]
+
+
 @needs_odt_mirror
 def test_depth_query_on_a_wide_table_needs_no_whole_dag():
     """252 attributes: the whole DAG would pass 300 MiB (exit 3); the query's cap does not."""
-    r = CliRunner().invoke(
-        main,
-        [
-            "tree",
-            "odt-vehicle",
-            "--x",
-            "depth",
-            "--max-x",
-            "3",
-            "-q",
-            "--max-memory",
-            "300M",
-            "--format",
-            "json",
-        ],
-    )
-    assert r.exit_code == 0, r.output
-    c = json.loads(r.output)["costs"]
-    assert (c["depth"], c["misclassifications"]) == (3, 26)
-    r = CliRunner().invoke(
-        main,
-        [
-            "tree",
-            "odt-vehicle",
-            "--x",
-            "depth",
-            "--max-y",
-            "75",
-            "-q",
-            "--max-memory",
-            "300M",
-            "--format",
-            "json",
-        ],
-    )
-    assert r.exit_code == 0, r.output
-    c = json.loads(r.output)["costs"]
-    assert (c["depth"], c["misclassifications"]) == (2, 75)
+    assert _vehicle_tree("--max-x", "3") == (3, 26)
+    assert _vehicle_tree("--max-y", "75") == (2, 75)
