@@ -38,9 +38,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .costs import COSTS
+from .data.table import DecisionTable, PreprocessReport, value_order
+from .data.thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
 from .errors import LimitError
-from .table import DecisionTable, PreprocessReport, value_order
-from .thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
@@ -164,7 +164,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.table_ = self._table(X, y_codes)
-        from . import shallow
+        from .engine import shallow
 
         if shallow.applies(self.table_, self.max_depth):
             # Only threshold attributes and a shallow cap: the column sweeps, same front.

@@ -25,9 +25,9 @@ from itertools import combinations
 import numpy as np
 from numba import njit, prange
 
-from .engine import Dag
-from .errors import LimitError
-from .fast import _grow, _prefetch
+from ..errors import LimitError
+from .kernels.common import _grow, _prefetch
+from .structures import Dag
 
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
 MAX_N = 8

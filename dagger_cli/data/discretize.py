@@ -17,8 +17,8 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from .errors import InputError
-from .values import MISSING_MARKERS, parse_number
+from ..errors import InputError
+from ..values import MISSING_MARKERS, parse_number
 
 #: A numeric column with more distinct values than this is reported by :func:`wide_columns`.
 WIDE_THRESHOLD = 20

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .values import MISSING_MARKERS, parse_number
+from ..errors import InputError
+from ..values import MISSING_MARKERS, parse_number
 
 #: Value of ``col<=t`` when the number is at most t, and when it is larger.
 YES = "yes"

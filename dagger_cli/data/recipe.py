@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 #: ``missing``: fill with the column's most common value, keep as a value ``?``, or refuse.
 MISSING_CHOICES = ("mode", "value", "error")

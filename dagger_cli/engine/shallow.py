@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .costs import COSTS, MAX
-from .fronts import Front
-from .trees import Tree, TreeNode
+from ..costs import COSTS, MAX
+from ..fronts import Front
+from ..trees import Tree, TreeNode
 
 #: Deepest cap this module handles; deeper caps go to the DAG engine.
 MAX_DEPTH = 3
@@ -432,7 +432,7 @@ class ShallowSolver:
         c, j, yx, yy, nx, ny = (int(v) for v in prov[hit[0]])
         yes, no = self._split(rows, c, j)
         kids = (self._node(no, r - 1, nx, ny), self._node(yes, r - 1, yx, yy))
-        from .thresholds import NO, YES
+        from ..data.thresholds import NO, YES
 
         name = self.table.attributes[self.attr[(c, j)]]
         return TreeNode(node_counts, decision, name, ((NO, kids[0]), (YES, kids[1])))
