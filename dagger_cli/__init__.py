@@ -22,7 +22,6 @@ _EXPORTS = {
     "Relation": "engine",
     "ENGINES": "engine",
     "Query": "engine",
-    "solve": "engine",
     "Front": "fronts",
     "COSTS": "costs",
     "DaggerError": "errors",

@@ -101,7 +101,7 @@ class TableSpec:
     options: tuple = ()  #: sorted (option, value) pairs of table options
 
     def load(self):
-        """The prepared :class:`~dagger_cli.table.DecisionTable`, as ``dagger relate``
+        """The prepared :class:`~dagger_cli.data.table.DecisionTable`, as ``dagger relate``
         prepares it: a dataset by its recipe, a file by ``from_csv`` (whatever the
         current folder holds: the study file decided which one this is)."""
         from .data.datasets import is_registered, load_table

@@ -136,8 +136,8 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
 
 def _front_and_trees(table, x, max_depth, max_subtables):
     """The training front and the tree of every point: by the column sweeps of
-    :mod:`dagger_cli.shallow` when they apply (threshold attributes only, depth <= 3), else by
-    the DAG engine; both exact."""
+    :mod:`dagger_cli.engine.shallow` when they apply (threshold attributes only, depth <= 3),
+    else by the DAG engine; both exact."""
     from .engine import relate, shallow
     from .trees import extract_tree
 

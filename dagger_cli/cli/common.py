@@ -55,7 +55,7 @@ def handle_errors(func):
 def table_options(func):
     """Options shared by every command that reads a decision table.
 
-    They arrive as one :class:`~dagger_cli.recipe.Recipe` in the command's ``recipe``
+    They arrive as one :class:`~dagger_cli.data.recipe.Recipe` in the command's ``recipe``
     argument, so every command hands the table builder the whole recipe and none can drop
     an option on the way.
     """

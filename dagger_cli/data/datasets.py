@@ -950,7 +950,7 @@ def _read_records(name: str, **fetch_kwargs):
 
 
 def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
-    """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.table.DecisionTable`.
+    """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.data.table.DecisionTable`.
 
     The user's recipe goes over the dataset's own (:attr:`Dataset.recipe`: its decision
     column, its identifier columns dropped, missing values filled with the mode, equal rows
@@ -961,7 +961,7 @@ def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
     name : str
         A registered dataset name.
     recipe : Recipe, optional
-        The user's preprocessing (:class:`dagger_cli.recipe.Recipe`).
+        The user's preprocessing (:class:`dagger_cli.data.recipe.Recipe`).
     **kwargs
         Recipe fields (``bins=2`` is ``recipe=Recipe(bins=2)``), and the rest for
         :func:`fetch` (``data_home``, ``mirror``, ``offline``, ...).

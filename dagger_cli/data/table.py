@@ -80,7 +80,7 @@ class DecisionTable:
     report : PreprocessReport
     splits : dict
         ``{attribute: Threshold}`` for the binary attributes made from numeric columns by
-        ``thresholds`` (:mod:`dagger_cli.thresholds`); empty otherwise.
+        ``thresholds`` (:mod:`dagger_cli.data.thresholds`); empty otherwise.
     """
 
     name: str
@@ -186,7 +186,7 @@ class DecisionTable:
         ----------
         df : pandas.DataFrame
         recipe : Recipe, optional
-            The preprocessing (:class:`dagger_cli.recipe.Recipe`); unset fields take the
+            The preprocessing (:class:`dagger_cli.data.recipe.Recipe`); unset fields take the
             defaults (decision: the last column; missing values filled; equal rows merged).
         name : str
             A label for titles and messages.
@@ -366,7 +366,7 @@ def from_columns(
     """The table of a header and column-major string cells, prepared by ``recipe``.
 
     Every builder (a CSV file, a DataFrame, a registered dataset) ends here, with the whole
-    recipe; its unset fields take :data:`dagger_cli.recipe.DEFAULTS`. ``lines`` are the
+    recipe; its unset fields take :data:`dagger_cli.data.recipe.DEFAULTS`. ``lines`` are the
     data rows' line numbers in the source file, for messages (None: row numbers).
     """
     if not header:

@@ -59,7 +59,7 @@ def build_dag(
     bounds on its costs splits.
 
     A sorting table (``dagger example sorting``) is discovered from partial orders
-    instead of row sets (:mod:`dagger_cli.posets`; the same graph) unless ``special`` is
+    instead of row sets (:mod:`dagger_cli.engine.posets`; the same graph) unless ``special`` is
     False or a depth cap is given."""
     from .kernels import discovery as disc
     from .kernels.common import NO_CAP

@@ -1,7 +1,7 @@
 """Exact fronts of shallow trees (depth <= 3) over threshold attributes, by column sweeps.
 
 The DAG engine is general: every split of every subtable is a bundle with its children
-materialised. Over threshold attributes (:mod:`dagger_cli.thresholds`) that is wasteful at the
+materialised. Over threshold attributes (:mod:`dagger_cli.data.thresholds`) that is wasteful at the
 bottom of a depth-capped tree: breast cancer's 30 columns with 16 thresholds each give 480
 attributes, and the subtables at depth 3 number millions. This module computes the same front
 (the Pareto-optimal (x, misclassifications) over every tree of depth <= D, D <= 3) without

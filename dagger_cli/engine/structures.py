@@ -87,7 +87,7 @@ class Dag:
     max_depth: int | None = None
     d2_level: int | None = None
     table_arrays: object = None
-    #: the bounds discovery applied (:func:`_limits`; None: none)
+    #: the bounds discovery applied (:func:`dagger_cli.engine.dag._limits`; None: none)
     limits: np.ndarray | None = None
 
     def is_d2(self, node: int) -> bool:
