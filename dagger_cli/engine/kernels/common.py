@@ -3,7 +3,8 @@ the "infinite" constants, the array growth and prefetch helpers, and the small i
 arithmetic (:func:`_comb`, :func:`_popcount`).
 
 Importing this module sets dagger's OpenMP waiting policy before numba loads its OpenMP
-layer (see :mod:`dagger_cli.engine.threads`); every kernel module imports it first.
+layer (see :mod:`dagger_cli.engine.threads`); every kernel module imports it, so it runs
+before any kernel.
 """
 
 from __future__ import annotations
