@@ -15,26 +15,27 @@ import importlib
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "DecisionTable": "table",
-    "Recipe": "recipe",
-    "example_table": "table",
+    "DecisionTable": "data.table",
+    "Recipe": "data.recipe",
+    "example_table": "data.table",
     "relate": "engine",
     "Relation": "engine",
     "ENGINES": "engine",
+    "Query": "engine",
     "Front": "fronts",
     "COSTS": "costs",
     "DaggerError": "errors",
     "InputError": "errors",
     "LimitError": "errors",
     "DownloadError": "errors",
-    "load_table": "datasets",
-    "fetch": "datasets",
-    "REGISTRY": "datasets",
+    "load_table": "data.datasets",
+    "fetch": "data.datasets",
+    "REGISTRY": "data.datasets",
     "extract_tree": "trees",
     "Tree": "trees",
-    "optimize": "counting",
-    "Optimum": "counting",
-    "sorting": "families",
+    "optimize": "engine.counting",
+    "Optimum": "engine.counting",
+    "sorting": "data.families",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from .text import abbreviate, stats_text
+
 FORMATS = ("text", "csv", "json")
 
 
@@ -89,25 +91,8 @@ def _cell_text(column: str, v) -> str:
     if isinstance(v, float):
         return f"{v:.4f}"
     if column == "trees":  # counts can have many thousands of digits
-        from .counting import abbreviate
-
         return abbreviate(v)
     return str(v)
-
-
-def stats_text(stats) -> str:
-    text = (
-        f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
-        f"{stats.bundles:,} bundles, {stats.edges:,} edges"
-    )
-    if getattr(stats, "max_depth", None) is not None:
-        text += f"; {stats.subproblems:,} subproblems (subtable, remaining depth)"
-    if getattr(stats, "depth_two", None):
-        text += (
-            f", {stats.depth_two:,} of them solved by the depth-two layer "
-            "(the last two levels, from class counts)"
-        )
-    return text
 
 
 def queries_text(queries: dict) -> list[str]:

@@ -7,14 +7,14 @@
 
 This is the only module that imports scikit-learn (``pip install dagger-cli[sklearn]``).
 
-How a fit works: the columns of ``X`` become a :class:`~dagger_cli.table.DecisionTable` with
+How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable` with
 every row kept (equal rows are not merged, so misclassifications count training rows): a
-numeric column becomes binary attributes ``col<=t`` (:mod:`dagger_cli.thresholds`), a
+numeric column becomes binary attributes ``col<=t`` (:mod:`dagger_cli.data.thresholds`), a
 categorical column (pandas ``category``/``object``/``string``/``bool``, or values that are not
 all numbers) stays a multiway nominal split on its values. The engine computes the exact front
 of ``x`` (default total path length) against misclassifications over every tree of depth at
 most ``max_depth`` (with only numeric columns and ``max_depth <= 3`` by the column sweeps of
-:mod:`dagger_cli.shallow`, else by the DAG engine), and the estimator keeps the tree of one
+:mod:`dagger_cli.engine.shallow`, else by the DAG engine), and the estimator keeps the tree of one
 point: by default the least misclassifications (ties: the least ``x``); or G(K), F(N), or the
 least ``misclassifications + alpha * x``.
 
@@ -38,9 +38,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .costs import COSTS
+from .data.table import DecisionTable, PreprocessReport, value_order
+from .data.thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
 from .errors import LimitError
-from .table import DecisionTable, PreprocessReport, value_order
-from .thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
@@ -85,12 +85,12 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         The chosen point's index in ``front_``.
     tree_ : dagger_cli.trees.Tree
         The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
-    table_ : dagger_cli.table.DecisionTable
+    table_ : dagger_cli.data.table.DecisionTable
         The training table the engine saw (threshold attributes in ``table_.splits``).
     solver_ : {"shallow", "dag"}
-        How the front was computed: ``shallow`` (:mod:`dagger_cli.shallow`, column sweeps) when
-        every attribute is a threshold and ``max_depth <= 3``, else the DAG engine. Both give
-        the exact front; the tests check that they agree.
+        How the front was computed: ``shallow`` (:mod:`dagger_cli.engine.shallow`, column
+        sweeps) when every attribute is a threshold and ``max_depth <= 3``, else the DAG
+        engine. Both give the exact front; the tests check that they agree.
     """
 
     _parameter_constraints: dict = {
@@ -164,7 +164,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.table_ = self._table(X, y_codes)
-        from . import shallow
+        from .engine import shallow
 
         if shallow.applies(self.table_, self.max_depth):
             # Only threshold attributes and a shallow cap: the column sweeps, same front.

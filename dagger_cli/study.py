@@ -101,11 +101,11 @@ class TableSpec:
     options: tuple = ()  #: sorted (option, value) pairs of table options
 
     def load(self):
-        """The prepared :class:`~dagger_cli.table.DecisionTable`, as ``dagger relate``
+        """The prepared :class:`~dagger_cli.data.table.DecisionTable`, as ``dagger relate``
         prepares it: a dataset by its recipe, a file by ``from_csv`` (whatever the
         current folder holds: the study file decided which one this is)."""
-        from .datasets import is_registered, load_table
-        from .table import DecisionTable
+        from .data.datasets import is_registered, load_table
+        from .data.table import DecisionTable
 
         if is_registered(self.source) and not Path(self.source).is_absolute():
             return load_table(self.source, **dict(self.options))
@@ -240,7 +240,7 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
 
 
 def _parse_tables(value, folder: Path, where: _Where) -> tuple[TableSpec, ...]:
-    from .datasets import REGISTRY, SUITES, is_registered
+    from .data.datasets import REGISTRY, SUITES, is_registered
 
     if not isinstance(value, list) or not value:
         raise where.error("tables", "expected a non-empty list of names, paths or tables")

@@ -68,7 +68,7 @@ class TreeNode:
 def _branch_order(node: TreeNode, splits) -> tuple:
     """The children in print order: a threshold split's ``<=`` branch first."""
     if node.attribute in (splits or {}):
-        from .thresholds import YES
+        from .data.thresholds import YES
 
         return tuple(sorted(node.children, key=lambda vc: vc[0] != YES))
     return node.children

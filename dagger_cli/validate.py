@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .data.recipe import Recipe
 from .errors import InputError
 from .fronts import Front
 from .output import _fmt
-from .recipe import Recipe
 from .values import value_order
 
 
@@ -60,8 +60,8 @@ def read_raw(
 ) -> RawTable:
     """The raw cells of a registered dataset (with its own recipe under ``recipe``) or a CSV
     file (always a file with ``file_only``)."""
-    from .datasets import _read_records, is_registered
-    from .table import read_csv
+    from .data.datasets import _read_records, is_registered
+    from .data.table import read_csv
 
     recipe = recipe or Recipe()
     text = os.fspath(source)
@@ -136,10 +136,9 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
 
 def _front_and_trees(table, x, max_depth, max_subtables):
     """The training front and the tree of every point: by the column sweeps of
-    :mod:`dagger_cli.shallow` when they apply (threshold attributes only, depth <= 3), else by
-    the DAG engine; both exact."""
-    from . import shallow
-    from .engine import relate
+    :mod:`dagger_cli.engine.shallow` when they apply (threshold attributes only, depth <= 3),
+    else by the DAG engine; both exact."""
+    from .engine import relate, shallow
     from .trees import extract_tree
 
     if shallow.applies(table, max_depth):
@@ -152,7 +151,7 @@ def _front_and_trees(table, x, max_depth, max_subtables):
 
 
 def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
-    from .table import from_columns
+    from .data.table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
     table = from_columns(
@@ -174,7 +173,7 @@ def _binned(raw: RawTable) -> RawTable:
     held-out row needs the same intervals); the recipe then has no bins left."""
     from dataclasses import replace
 
-    from .discretize import discretize
+    from .data.discretize import discretize
 
     bins = raw.recipe.bins
     if bins is None:

@@ -1,7 +1,7 @@
 """Cell values as dagger compares them: strings, missing markers, numbers, value order.
 
-The one home of the value parsing shared by the table builder (:mod:`dagger_cli.table`), the
-discretizer (:mod:`dagger_cli.discretize`) and tree evaluation (:mod:`dagger_cli.trees`), so
+The one home of the value parsing shared by the table builder (:mod:`dagger_cli.data.table`), the
+discretizer (:mod:`dagger_cli.data.discretize`) and tree evaluation (:mod:`dagger_cli.trees`), so
 none of them imports another for it and the rules cannot drift apart.
 """
 

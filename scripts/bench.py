@@ -51,9 +51,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dagger_cli.datasets import load_table  # noqa: E402
+from dagger_cli.data.datasets import load_table  # noqa: E402
+from dagger_cli.data.table import DecisionTable  # noqa: E402
 from dagger_cli.engine import relate  # noqa: E402
-from dagger_cli.table import DecisionTable  # noqa: E402
 
 TABLES = ["zoo", "lymphography", "nursery", "mushroom"]
 
@@ -463,9 +463,8 @@ def load_run(name):
     kernel calls ran with, as JSON."""
     import numba
 
-    from dagger_cli import threads
     from dagger_cli.costs import COSTS
-    from dagger_cli.engine import build_dag, compute_fronts
+    from dagger_cli.engine import build_dag, compute_fronts, threads
 
     table = load_table(name)
     relate(table)
@@ -672,7 +671,8 @@ def bench_sorting(ns, out_dir, max_memory=None):
             print(f"sorting {n}: exit {res['code']} after {res['wall']:.1f} s: {row['error']}")
             rows.append(row)
             continue
-        from dagger_cli.counting import _int_digits, abbreviate
+        from dagger_cli.engine.counting import _int_digits
+        from dagger_cli.text import abbreviate
 
         _int_digits()  # counts of many thousands of digits
         doc = json.loads(res["stdout"])
@@ -747,7 +747,7 @@ def check_targets(rows, results, sorting_rows=()):
 READ_CHILD = r"""
 import resource, sys, time
 t0 = time.perf_counter()
-from dagger_cli.table import DecisionTable
+from dagger_cli.data.table import DecisionTable
 t = DecisionTable.from_csv(sys.argv[1])
 ru = resource.getrusage(resource.RUSAGE_SELF)
 print(f"{t.n_rows} rows x {t.n_attributes} attributes; CPU {ru.ru_utime + ru.ru_stime:.1f} s")
@@ -960,7 +960,7 @@ def streed_depths(cap):
 
 
 def _odt_path(table):
-    from dagger_cli.datasets import fetch
+    from dagger_cli.data.datasets import fetch
 
     return fetch(f"odt-{table}")
 
@@ -1107,7 +1107,7 @@ def bench_odt(
     misclassifications at each cap of ``tpl_depths``; the baseline engine on that pair at
     D = 3 if ``baseline``. Medians of ``runs`` whole processes at D <= 4, of ``deep_runs``
     beyond; every process stopped after ``limit`` s, dagger's at ``max_memory``."""
-    from dagger_cli.datasets import REGISTRY
+    from dagger_cli.data.datasets import REGISTRY
 
     try:
         import pystreed  # noqa: F401
@@ -1510,7 +1510,7 @@ def _bounds_cases(text):
     """A comma-separated list of cases ``TABLE:X[:D]``: a registered table, the x cost (a
     name or alias of ``dagger costs``; y is misclassifications) and an optional depth cap."""
     from dagger_cli.costs import get_cost
-    from dagger_cli.datasets import REGISTRY
+    from dagger_cli.data.datasets import REGISTRY
     from dagger_cli.errors import InputError
 
     cases = []

@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dagger_cli.datasets import load_table  # noqa: E402
+from dagger_cli.data.datasets import load_table  # noqa: E402
 from dagger_cli.engine import relate  # noqa: E402
 from dagger_cli.output import front_csv  # noqa: E402
 

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from dagger_cli.cli import main
 from dagger_cli.costs import COSTS, SUM
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
 from dagger_cli.errors import InputError
-from dagger_cli.table import DecisionTable
 from dagger_cli.trees import extract_tree, tree_for
 from tests.oracle import (
     COST_INDEX,

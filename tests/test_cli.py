@@ -199,7 +199,7 @@ def test_pair_option_columns(run):
 
 
 def test_out_of_memory_is_a_message_not_a_traceback(run, monkeypatch):
-    import dagger_cli.engine as engine
+    import dagger_cli.engine.dag as engine
 
     def no_memory(*args, **kwargs):
         raise MemoryError("cannot grow edge_child")

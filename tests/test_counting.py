@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dagger_cli.cli import main
-from dagger_cli.counting import abbreviate, optimize
+from dagger_cli.data.families import sorting, sorting_records
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
+from dagger_cli.engine.counting import abbreviate, optimize
 from dagger_cli.errors import InputError
-from dagger_cli.families import sorting, sorting_records
-from dagger_cli.table import DecisionTable
 from tests.oracle import (
     COST_INDEX,
     COST_PAIRS,
@@ -304,7 +304,7 @@ def test_cli_example_sorting(run, tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------ posets
 def _generic(monkeypatch):
     """Make every build_dag use the generic discovery (row sets)."""
-    from dagger_cli import engine
+    from dagger_cli.engine import dag as engine
 
     real = engine.build_dag
     monkeypatch.setattr(engine, "build_dag", lambda t, **kw: real(t, special=False, **kw))
@@ -313,7 +313,7 @@ def _generic(monkeypatch):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
     from dagger_cli.engine import build_dag
-    from dagger_cli.posets import PosetDag
+    from dagger_cli.engine.posets import PosetDag
     from dagger_cli.trees import extract_tree
 
     t = sorting(n)
@@ -340,9 +340,9 @@ def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
 def test_poset_rows_and_detection():
     import random
 
+    from dagger_cli.data.families import sorting_header
     from dagger_cli.engine import build_dag
-    from dagger_cli.families import sorting_header
-    from dagger_cli.posets import PosetDag, sorting_rows
+    from dagger_cli.engine.posets import PosetDag, sorting_rows
 
     t = sorting(4)
     dag = build_dag(t)
@@ -392,7 +392,7 @@ def test_cli_depth_cap_and_api_exports(run):
 def test_counting_stops_at_the_memory_ceiling(monkeypatch, pair):
     """Counting's exact integers live in Python objects, not the engine's arrays: a guard
     reads the process's resident memory and stops with a LimitError past the ceiling."""
-    from dagger_cli import engine
+    from dagger_cli.engine import memory as engine
     from dagger_cli.errors import LimitError
     from tests.test_fast_engine import random_table
 

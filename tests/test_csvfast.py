@@ -5,9 +5,9 @@ import random
 import numpy as np
 import pytest
 
-from dagger_cli import csvfast
+from dagger_cli.data import csv as csvfast
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.errors import InputError
-from dagger_cli.table import DecisionTable
 
 VALUES = ["0", "1", "2", " 1", "1 ", "10", "a", "b", "?", "", "NA", "1.0", "x y"]
 OPTIONS = [{}, {"missing": "value"}, {"duplicates": "keep"}, {"decision": "c0"}, {"drop": ("c1",)}]
@@ -112,7 +112,7 @@ def test_fast_writer_writes_the_csv_writer_bytes(structural):
     import csv
     import io
 
-    from dagger_cli.csvfast import write_prepared
+    from dagger_cli.data.csv import write_prepared
 
     rng = random.Random(7)
     vals = ["0", "1", "2", "a", "b b", "1.5", "?", "é"] + (["x,y", 'q"q'] if structural else [])

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dagger_cli import datasets
-from dagger_cli.datasets import (
+from dagger_cli.data import datasets
+from dagger_cli.data.datasets import (
     REGISTRY,
     Dataset,
     dataset_table_rows,

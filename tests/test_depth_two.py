@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
 from dagger_cli.errors import InputError
-from dagger_cli.table import DecisionTable
 from dagger_cli.trees import extract_tree
 from tests.evaluate import check_valid_tree, evaluate_tree
 from tests.oracle import COST_PAIRS

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dagger_cli.discretize import (
+from dagger_cli.data.discretize import (
     cut_points,
     discretize,
     interval_labels,
     numeric_values,
     wide_columns,
 )
+from dagger_cli.data.table import MISSING_MARKERS, DecisionTable
 from dagger_cli.errors import InputError
-from dagger_cli.table import MISSING_MARKERS, DecisionTable
 
 
 def test_numeric_detection_skips_missing_markers():

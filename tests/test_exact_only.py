@@ -7,8 +7,8 @@ force is the set of all trees' cost vectors filtered to µ = 0.
 import pytest
 from hypothesis import given, settings
 
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
-from dagger_cli.table import DecisionTable
 from tests.oracle import COST_INDEX, COST_PAIRS, all_cost_vectors, pareto_front
 from tests.strategies import mixed_tables
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from dagger_cli.costs import COSTS
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import build_dag, compute_fronts, relate
-from dagger_cli.table import DecisionTable
 
 
 def random_table(m, n, values, decisions, seed, structured=False):
@@ -159,7 +159,7 @@ def test_growable_arrays_keep_contents(use_mmap):
 
 
 def test_same_dag_with_and_without_memory_maps(monkeypatch):
-    import dagger_cli.engine as engine
+    import dagger_cli.engine.memory as engine
 
     table = random_table(8, 100, 2, 3, 17, True)
     with_maps = _arrays(table, numba.get_num_threads())
@@ -173,7 +173,7 @@ def test_slow_first_kernel_call_is_explained_once(monkeypatch):
     import io
     import time
 
-    import dagger_cli.engine as engine
+    import dagger_cli.engine.progress as engine
 
     monkeypatch.setattr(engine._CompileNote, "delay", 0.01)
     monkeypatch.setattr(engine._CompileNote, "shown", False)

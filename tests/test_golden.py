@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dagger_cli.datasets import get_dataset, load_table
+from dagger_cli.data.datasets import get_dataset, load_table
 from dagger_cli.engine import relate
 from dagger_cli.output import front_csv
 

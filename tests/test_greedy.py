@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from dagger_cli.costs import COSTS
+from dagger_cli.data.table import DecisionTable, example_table
 from dagger_cli.engine import relate
 from dagger_cli.fronts import Front, pareto
 from dagger_cli.greedy import (
@@ -24,7 +25,6 @@ from dagger_cli.greedy import (
     greedy_tree,
     sweep_costs,
 )
-from dagger_cli.table import DecisionTable, example_table
 from dagger_cli.trees import tree_costs
 
 try:  # tests/ as a package or as a rootdir-inserted directory
@@ -418,7 +418,7 @@ def test_compare_single_point_front():
 # =========================================================================== UCI
 @needs_mirror
 def test_zoo_greedy_against_front():
-    from dagger_cli.datasets import load_table
+    from dagger_cli.data.datasets import load_table
 
     table = load_table("zoo")
     front = relate(table).front

@@ -7,8 +7,8 @@ import hashlib
 
 import pytest
 
-from dagger_cli import datasets
-from dagger_cli.datasets import REGISTRY, fetch, load_table
+from dagger_cli.data import datasets
+from dagger_cli.data.datasets import REGISTRY, fetch, load_table
 from dagger_cli.engine import relate
 from dagger_cli.trees import tree_for
 from tests.conftest import ODT_MIRROR, needs_odt_mirror

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from dagger_cli.cli import main
-from dagger_cli.datasets import REGISTRY, load_dataframe, load_table, resolve_table
-from dagger_cli.discretize import numeric_values
+from dagger_cli.data.datasets import REGISTRY, load_dataframe, load_table, resolve_table
+from dagger_cli.data.discretize import numeric_values
+from dagger_cli.data.recipe import DEFAULTS, DUPLICATES_CHOICES, FIELDS, MISSING_CHOICES, Recipe
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.errors import InputError
-from dagger_cli.recipe import DEFAULTS, DUPLICATES_CHOICES, FIELDS, MISSING_CHOICES, Recipe
-from dagger_cli.table import DecisionTable
 from tests.conftest import needs_mirror
 
 INTERVAL = re.compile(r"^\[[^,\]]+, [^,\]]+[)\]]$")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from dagger_cli import engine, safeio
 from dagger_cli.cli import main
+from dagger_cli.engine import memory
 from dagger_cli.errors import InputError
 from dagger_cli.safeio import WriteError, atomic_write, write_file
 from tests.conftest import MIRROR, needs_mirror
@@ -295,8 +296,8 @@ def test_writer_refuses_folders_and_missing_folders(tmp_path):
 
 
 def test_save_figure_follows_symlinks(tmp_path):
+    from dagger_cli.data.table import example_table
     from dagger_cli.plots import plot_front, save_figure
-    from dagger_cli.table import example_table
 
     (tmp_path / "real.png").write_bytes(b"old")
     os.symlink("real.png", tmp_path / "link.png")
@@ -307,7 +308,7 @@ def test_save_figure_follows_symlinks(tmp_path):
 
 @needs_mirror
 def test_cached_file_is_readable_by_group_and_others(tmp_path):
-    from dagger_cli import datasets
+    from dagger_cli.data import datasets
 
     old = os.umask(0o022)
     try:
@@ -327,7 +328,7 @@ def random_table(path, rows=300, columns=16, seed=1):
 
 def test_default_ceiling_stops_a_dag_that_cannot_fit(here, monkeypatch):
     random_table(here / "r.csv")
-    monkeypatch.setattr(engine, "memory_available", lambda: 40 * 2**20)
+    monkeypatch.setattr(memory, "memory_available", lambda: 40 * 2**20)
     r = invoke("relate", "r.csv", "-q")
     assert r.exit_code == 3
     assert "default ceiling" in r.stderr and "32 MiB" in r.stderr
@@ -339,12 +340,12 @@ def test_default_ceiling_stops_a_dag_that_cannot_fit(here, monkeypatch):
 
 
 def test_default_ceiling_from_the_python_api(monkeypatch):
-    monkeypatch.setattr(engine, "memory_available", lambda: 1000)
+    monkeypatch.setattr(memory, "memory_available", lambda: 1000)
     assert engine.memory_ceiling()[0] == 800
     assert engine.memory_ceiling(None) == (None, "--max-memory")
     assert engine.memory_ceiling("none")[0] is None
     assert engine.memory_ceiling("2K")[0] == 2048
-    monkeypatch.setattr(engine, "memory_available", lambda: None)
+    monkeypatch.setattr(memory, "memory_available", lambda: None)
     assert engine.memory_ceiling()[0] is None
 
 
@@ -371,8 +372,8 @@ def test_depth_vs_average_depth_step_is_labelled_in_the_axes_words():
 def test_tree_drawing_keeps_edge_labels_off_the_boxes():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    from dagger_cli.data.table import DecisionTable
     from dagger_cli.plots import draw_tree
-    from dagger_cli.table import DecisionTable
     from dagger_cli.trees import tree_for
 
     rng = np.random.default_rng(3)
@@ -441,7 +442,7 @@ def test_one_column_file_is_refused(here, no_engine):
 
 
 def test_table_without_attributes_is_refused(here, no_engine):
-    from dagger_cli.table import DecisionTable
+    from dagger_cli.data.table import DecisionTable
 
     r = invoke("relate", "t.csv", "--drop", "a", "--drop", "b")
     assert r.exit_code == 2
@@ -483,7 +484,7 @@ def test_summary_says_what_merging_did(here):
 def test_predict_and_costs_report_unseen_values():
     import pandas as pd
 
-    from dagger_cli.table import DecisionTable
+    from dagger_cli.data.table import DecisionTable
     from dagger_cli.trees import UnseenValueWarning, tree_for
 
     table = DecisionTable.from_rows([(0, 0), (1, 0), (0, 1), (1, 1)], ["x", "y", "x", "y"])

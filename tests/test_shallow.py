@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
-from dagger_cli.shallow import ShallowSolver, applies
-from dagger_cli.table import DecisionTable
+from dagger_cli.engine.shallow import ShallowSolver, applies
 
 pd = pytest.importorskip("pandas")
 

@@ -14,6 +14,7 @@ import pytest
 
 from dagger_cli import costs
 from dagger_cli.costs import COSTS, SUM, Cost
+from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
 from dagger_cli.greedy import (
     CRITERIA,
@@ -24,7 +25,6 @@ from dagger_cli.greedy import (
     greedy_sweep,
 )
 from dagger_cli.output import front_csv, front_json
-from dagger_cli.table import DecisionTable
 from dagger_cli.trees import extract_tree
 from tests.oracle import COST_INDEX, all_cost_vectors, pareto_front
 

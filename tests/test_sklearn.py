@@ -189,7 +189,7 @@ def test_the_column_sweeps_and_the_dag_engine_agree():
     X = X.iloc[:, 2:]
     sweeps = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
     assert sweeps.solver_ == "shallow"
-    from dagger_cli.shallow import MAX_DEPTH
+    from dagger_cli.engine.shallow import MAX_DEPTH
 
     dag = DaggerTreeClassifier(max_depth=MAX_DEPTH + 1, thresholds="all").fit(X, y)
     assert dag.solver_ == "dag"

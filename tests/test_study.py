@@ -203,7 +203,7 @@ def test_importing_dagger_does_not_import_dask():
 
 # --------------------------------------------------------------------------- hash and tasks
 def test_hash_follows_the_prepared_table_and_the_options(tmp_path):
-    from dagger_cli.table import DecisionTable
+    from dagger_cli.data.table import DecisionTable
 
     (tmp_path / "a.csv").write_text(SMALL)
     # Same prepared table from different bytes (a duplicate row is merged): same digest.

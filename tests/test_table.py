@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dagger_cli.data.table import DecisionTable, example_table, value_order
 from dagger_cli.errors import InputError
-from dagger_cli.table import DecisionTable, example_table, value_order
 
 
 def write(tmp_path, text, name="t.csv"):

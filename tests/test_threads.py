@@ -10,10 +10,9 @@ import sys
 import numba
 import pytest
 
-from dagger_cli import threads
 from dagger_cli.cli import main
 from dagger_cli.costs import COSTS
-from dagger_cli.engine import build_dag, compute_fronts, relate
+from dagger_cli.engine import build_dag, compute_fronts, relate, threads
 from dagger_cli.errors import InputError
 from tests.conftest import needs_mirror
 from tests.test_fast_engine import random_table
@@ -305,7 +304,7 @@ def test_scipy_blas_import_is_deferred_not_lost():
 import sys
 import numpy as np
 from dagger_cli.engine import relate
-from dagger_cli.table import example_table
+from dagger_cli.data.table import example_table
 
 assert relate(example_table()).front.points() == [(0, 2), (4, 0)]
 assert "scipy.linalg" not in sys.modules, "scipy.linalg imported by the first call"

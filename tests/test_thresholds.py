@@ -11,10 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dagger_cli.cli import main
-from dagger_cli.engine import relate
-from dagger_cli.errors import InputError
-from dagger_cli.table import DecisionTable
-from dagger_cli.thresholds import (
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.data.thresholds import (
     NO,
     YES,
     Threshold,
@@ -23,6 +21,8 @@ from dagger_cli.thresholds import (
     parse_spec,
     threshold_columns,
 )
+from dagger_cli.engine import relate
+from dagger_cli.errors import InputError
 from dagger_cli.trees import extract_tree
 from tests.conftest import needs_mirror
 
@@ -183,7 +183,7 @@ def test_predictions_on_raw_numbers_equal_routing_through_the_exported_tree():
 
 @needs_mirror
 def test_registered_datasets_take_thresholds_through_the_recipe():
-    from dagger_cli.datasets import load_table
+    from dagger_cli.data.datasets import load_table
 
     zoo = load_table("zoo", thresholds="all")
     legs = [a for a in zoo.attributes if a.startswith("legs")]

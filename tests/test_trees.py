@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from dagger_cli.cli import main
+from dagger_cli.data.table import example_table
 from dagger_cli.engine import relate
 from dagger_cli.errors import InputError
-from dagger_cli.table import example_table
 from dagger_cli.trees import extract_tree, tree_for
 from tests.conftest import needs_mirror
 from tests.evaluate import check_valid_tree, evaluate_tree
@@ -51,7 +51,7 @@ def test_every_point_of_uci_tables(name, every, stride):
     """Every point's tree has exactly its (Λ, µ) and the independent evaluator agrees. For
     time, nursery (1498 points, ~30 ms per tree) checks every 10th point and the last, and
     re-evaluates every 300th row by row; the other tables check every point."""
-    from dagger_cli.datasets import load_table
+    from dagger_cli.data.datasets import load_table
 
     _check_all_points(relate(load_table(name)), every, stride)
 

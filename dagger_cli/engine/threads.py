@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-from .errors import InputError
+from ..errors import InputError
 
 #: The environment variable that fixes the engine's thread count (or ``auto``).
 ENV = "DAGGER_THREADS"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from itertools import combinations, permutations
 
-from .errors import InputError
+from ..errors import InputError
 
 #: The largest n ``sorting`` accepts: 9! = 362,880 rows is still a table one can write;
 #: the DAG of n = 8 already has hundreds of millions of subtables (see the README).

@@ -2,7 +2,7 @@
 
 :meth:`DecisionTable.from_csv` tries this reader first. pyarrow parses the file in parallel
 straight into dictionary-encoded columns (one small int32 index per cell, each distinct string
-stored once), and every preprocessing step of :mod:`dagger_cli.table` is done on those codes
+stored once), and every preprocessing step of :mod:`dagger_cli.data.table` is done on those codes
 with numpy: stripping, filling missing values, merging equal rows, ordering values. A 5 M-row
 file is read in a few seconds in about twice its size of memory, where lists of Python strings
 took a minute and 25 times its size.
@@ -20,16 +20,13 @@ from collections import Counter
 
 import numpy as np
 
-from .table import (
+from ..values import MISSING_LABEL, MISSING_MARKERS, value_order
+from .report import (
     IDENTIFIER_MIN_ROWS,
     IDENTIFIER_SHARE,
-    MISSING_LABEL,
-    MISSING_MARKERS,
-    DecisionTable,
     PreprocessReport,
     decision_note,
     identifier_notes,
-    value_order,
 )
 
 #: Environment variable: ``python`` forces the Python reader (for comparisons and benches).
@@ -53,8 +50,10 @@ def wanted(path) -> bool:
 
 
 def read_table(path, names, *, delimiter, decision, drop, name, missing, duplicates):
-    """The prepared table of a CSV file whose header is ``names``, or None (use the Python
-    reader). Arguments as in :meth:`DecisionTable.from_csv`."""
+    """The prepared table of a CSV file whose header is ``names``, as the keyword arguments
+    of :class:`~dagger_cli.data.table.DecisionTable` (this module builds no table itself:
+    :mod:`dagger_cli.data.table` imports it), or None (use the Python reader). Arguments
+    as in :meth:`DecisionTable.from_csv`."""
     if len(set(names)) != len(names) or missing not in ("mode", "value"):
         return None
     if duplicates not in ("merge", "keep"):
@@ -152,7 +151,8 @@ class _Column:
 
 
 def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, duplicates, n):
-    """:func:`dagger_cli.table._build` on codes; None where it would raise."""
+    """:func:`dagger_cli.data.table._build` on codes (the table's keyword arguments); None
+    where it would raise."""
     from .discretize import wide_columns
 
     skip = (decision, *drop)
@@ -234,7 +234,7 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
     )
-    return DecisionTable(
+    return dict(
         name=name,
         attributes=tuple(header[j] for j in keep),
         decision_name=decision,

@@ -40,7 +40,6 @@ multiplies and adds the counts along those links.
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,9 +47,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .costs import COSTS, MAX, SUM, Cost, get_cost
-from .errors import InputError
-from .fast import _grow
+from ..costs import COSTS, MAX, SUM, Cost, get_cost
+from ..errors import InputError
+from ..text import abbreviate
+from .kernels.common import _grow
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
 NONE = np.int64(1) << np.int64(62)
@@ -258,28 +258,6 @@ def _int_digits() -> None:
         sys.set_int_max_str_digits(0)
 
 
-def abbreviate(count: int, digits: int = 15) -> str:
-    """A count for people: exact with thousands separators up to ``digits`` digits, else
-    four significant digits and a power of ten.
-
-    >>> abbreviate(2418647040), abbreviate(10**20 + 5 * 10**16)
-    ('2,418,647,040', '1.001e+20')
-    """
-    if count < 10**digits:
-        return f"{count:,}"
-    e = int((count.bit_length() - 1) * math.log10(2))
-    while 10 ** (e + 1) <= count:
-        e += 1
-    while 10**e > count:
-        e -= 1
-    lead = count // 10 ** (e - 4)  # five digits
-    r = (lead + 5) // 10
-    if r >= 10_000:
-        r //= 10
-        e += 1
-    return f"{r // 1000}.{r % 1000:03d}e+{e}"
-
-
 @dataclass
 class _Graph:
     """What the state kernels need of a DAG, computed once per DAG."""
@@ -382,7 +360,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
     fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
     at r combines its children's fronts at r - 1, and r = 0 is the leaf only."""
     _int_digits()
-    from .fronts import pareto
+    from ..fronts import pareto
 
     capped = store.sub_start is not None
     depth = int(dag.node_attr_len.max(initial=0))
@@ -483,7 +461,8 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
     """The number of trees at each point of ``relation.front`` (fast engine). Stops with
     :class:`LimitError` when its Python pass grows the process by more than
     ``max_memory`` bytes (:class:`dagger_cli.engine.MemoryGuard`)."""
-    from .engine import MemoryGuard, compute_fronts
+    from .dag import compute_fronts
+    from .memory import MemoryGuard
 
     guard = MemoryGuard(max_memory, "counting the trees")
 
@@ -499,7 +478,7 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
     if dag.max_depth is not None:
         # The points of a capped front have depth <= the cap: N(root, D) counts their
         # trees over the whole DAG, which the (node, depth bound) states need.
-        from .engine import build_dag
+        from .dag import build_dag
 
         dag = build_dag(relation.table)
         store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
@@ -618,7 +597,7 @@ class Optimum:
                 f"{rec['least']}, final {rec['final']})"
             )
         if self.stats is not None:
-            from .output import stats_text
+            from ..text import stats_text
 
             lines.append(stats_text(self.stats))
         return "\n".join(lines) + "\n"
@@ -677,7 +656,9 @@ def optimize(
     """
     import time
 
-    from .engine import MemoryGuard, Progress, build_dag, compute_fronts, memory_ceiling
+    from .dag import build_dag, compute_fronts
+    from .memory import MemoryGuard, memory_ceiling
+    from .progress import Progress
 
     costs = check_order(order)
     if max_depth is not None and max_depth < 0:
@@ -782,7 +763,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
     """One tree of the final set: from the root with depth bound ``d_star``, the first
     minimiser of S listed (the leaf, then bundles in attribute order), as tree extraction
     breaks ties."""
-    from .trees import Tree, TreeNode, node_labels
+    from ..trees import Tree, TreeNode, node_labels
 
     fref = store.fref.reshape(-1)
     fxy = store.fxy.reshape(-1)

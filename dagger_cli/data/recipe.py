@@ -2,7 +2,7 @@
 
 A :class:`Recipe` is one frozen value, validated once when it is made, that travels whole
 from the command line or the Python API to the table builder
-(:func:`dagger_cli.table.from_columns`). A new preprocessing option is one field here: no
+(:func:`dagger_cli.data.table.from_columns`). A new preprocessing option is one field here: no
 signature in between has to learn it, so none can drop it on the way (as ``--bins`` once was
 on registered datasets).
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 #: ``missing``: fill with the column's most common value, keep as a value ``?``, or refuse.
 MISSING_CHOICES = ("mode", "value", "error")
@@ -47,7 +47,7 @@ class Recipe:
         equal-frequency intervals (at least 2).
     thresholds : "all" or int, optional
         Numeric columns become binary attributes ``col<=t``
-        (:mod:`dagger_cli.thresholds`): every midpoint between consecutive distinct values
+        (:mod:`dagger_cli.data.thresholds`): every midpoint between consecutive distinct values
         ("all") or at most K per column at quantiles (K, at least 1; text such as "16" is
         read as a number). Not together with ``bins``.
 

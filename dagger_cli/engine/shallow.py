@@ -1,7 +1,7 @@
 """Exact fronts of shallow trees (depth <= 3) over threshold attributes, by column sweeps.
 
 The DAG engine is general: every split of every subtable is a bundle with its children
-materialised. Over threshold attributes (:mod:`dagger_cli.thresholds`) that is wasteful at the
+materialised. Over threshold attributes (:mod:`dagger_cli.data.thresholds`) that is wasteful at the
 bottom of a depth-capped tree: breast cancer's 30 columns with 16 thresholds each give 480
 attributes, and the subtables at depth 3 number millions. This module computes the same front
 (the Pareto-optimal (x, misclassifications) over every tree of depth <= D, D <= 3) without
@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .costs import COSTS, MAX
-from .fronts import Front
-from .trees import Tree, TreeNode
+from ..costs import COSTS, MAX
+from ..fronts import Front
+from ..trees import Tree, TreeNode
 
 #: Deepest cap this module handles; deeper caps go to the DAG engine.
 MAX_DEPTH = 3
@@ -432,7 +432,7 @@ class ShallowSolver:
         c, j, yx, yy, nx, ny = (int(v) for v in prov[hit[0]])
         yes, no = self._split(rows, c, j)
         kids = (self._node(no, r - 1, nx, ny), self._node(yes, r - 1, yx, yy))
-        from .thresholds import NO, YES
+        from ..data.thresholds import NO, YES
 
         name = self.table.attributes[self.attr[(c, j)]]
         return TreeNode(node_counts, decision, name, ((NO, kids[0]), (YES, kids[1])))

@@ -2,7 +2,7 @@
 
 The engines split a subtable on every value of an attribute. A numeric column with hundreds of
 distinct values, taken as nominal, gives splits with hundreds of branches that memorize the
-data; ``--bins K`` (:mod:`dagger_cli.discretize`) cuts it into K multiway intervals. Threshold
+data; ``--bins K`` (:mod:`dagger_cli.data.discretize`) cuts it into K multiway intervals. Threshold
 splits are the other classic answer, the one CART and every optimal-tree peer use: the column
 becomes binary attributes ``col<=t`` (value ``yes`` when the number is at most ``t``, else
 ``no``), one per candidate threshold ``t``, and a tree tests ``age <= 37.5`` / ``age > 37.5``.
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .values import MISSING_MARKERS, parse_number
+from ..errors import InputError
+from ..values import MISSING_MARKERS, parse_number
 
 #: Value of ``col<=t`` when the number is at most t, and when it is larger.
 YES = "yes"
@@ -158,7 +158,7 @@ def candidate_thresholds(values: Sequence[float] | np.ndarray, spec) -> list[flo
 def numbers_of(column: Sequence[str]) -> np.ndarray | None:
     """The column's present values as floats, or None if it is not numeric.
 
-    Numeric as in :func:`dagger_cli.discretize.numeric_values`: at least one present value and
+    Numeric as in :func:`dagger_cli.data.discretize.numeric_values`: at least one present value and
     every present value a finite number.
     """
     from .discretize import numeric_values
@@ -180,7 +180,7 @@ def threshold_columns(
     header : sequence of str
         Column names.
     columns : sequence of sequence of str
-        Column-major values, as :func:`dagger_cli.table.parse_csv_text` returns them.
+        Column-major values, as :func:`dagger_cli.data.table.parse_csv_text` returns them.
     spec : "all" or int
         Which thresholds (see :func:`candidate_thresholds`).
     skip : sequence of str

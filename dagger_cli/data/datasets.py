@@ -49,10 +49,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import DaggerError, DownloadError, InputError
+from ..errors import DaggerError, DownloadError, InputError
 from .recipe import Recipe
 
-log = logging.getLogger(__name__)
+# The logger keeps the name it had before the module moved into dagger_cli.data, so that
+# logging configurations naming it still apply.
+log = logging.getLogger("dagger_cli.datasets")
 
 #: UCI's classic download area; ``<base>/<folder>/<file>`` is a dataset's URL.
 UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
@@ -747,7 +749,7 @@ def _install(ds: Dataset, url: str, target: Path, write: Callable) -> None:
     The temporary file is renamed into place only when its checksum is right; on any failure
     (network, checksum, disk) it is removed, so a later run never finds and trusts it.
     """
-    from .safeio import atomic_write
+    from ..safeio import atomic_write
 
     with atomic_write(target, "wb") as out:
         write(out)
@@ -948,7 +950,7 @@ def _read_records(name: str, **fetch_kwargs):
 
 
 def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
-    """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.table.DecisionTable`.
+    """Fetch a registered dataset and prepare it as a :class:`~dagger_cli.data.table.DecisionTable`.
 
     The user's recipe goes over the dataset's own (:attr:`Dataset.recipe`: its decision
     column, its identifier columns dropped, missing values filled with the mode, equal rows
@@ -959,7 +961,7 @@ def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
     name : str
         A registered dataset name.
     recipe : Recipe, optional
-        The user's preprocessing (:class:`dagger_cli.recipe.Recipe`).
+        The user's preprocessing (:class:`dagger_cli.data.recipe.Recipe`).
     **kwargs
         Recipe fields (``bins=2`` is ``recipe=Recipe(bins=2)``), and the rest for
         :func:`fetch` (``data_home``, ``mirror``, ``offline``, ...).

@@ -1,6 +1,6 @@
 """The DAG Δ(T) of a sorting table, built from partial orders instead of row sets.
 
-A subtable of the sorting table (:func:`dagger_cli.families.sorting`) reached by splits is
+A subtable of the sorting table (:func:`dagger_cli.data.families.sorting`) reached by splits is
 the set of orders consistent with the comparisons made so far: the linear extensions of a
 partial order. So its identity is the partial order (a 64-bit matrix for n <= 8 elements),
 a split on ``xi<xj`` is possible where i and j are incomparable, its children add
@@ -25,9 +25,9 @@ from itertools import combinations
 import numpy as np
 from numba import njit, prange
 
-from .engine import Dag
-from .errors import LimitError
-from .fast import _grow, _prefetch
+from ..errors import LimitError
+from .kernels.common import _grow, _prefetch
+from .structures import Dag
 
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
 MAX_N = 8

@@ -27,12 +27,18 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
+from ..values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
+from ..values import cell_text as _cell
 from .discretize import discretize, wide_columns
-from .errors import InputError
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
+from .report import (
+    PreprocessReport,
+    decision_note,
+    identifier_like,
+    identifier_notes,
+)
 from .thresholds import threshold_columns
-from .values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
-from .values import cell_text as _cell
 
 # The names this module has always offered (the values now live in recipe.py, values.py).
 MISSING_POLICIES = MISSING_CHOICES
@@ -49,42 +55,6 @@ __all__ = [
     "parse_number",
     "value_order",
 ]
-
-
-@dataclass(frozen=True)
-class PreprocessReport:
-    """What preprocessing changed; printed on stderr by the CLI."""
-
-    rows_read: int
-    rows_after: int
-    merged_rows: int = 0
-    conflicting_groups: int = 0
-    #: rows whose decision differs from the one their merged group kept (counted as
-    #: misclassified by every tree: merging made them unclassifiable)
-    outvoted_rows: int = 0
-    filled: dict = field(default_factory=dict)  # column -> (count, fill value)
-    dropped: tuple = ()
-    notes: tuple = ()  # discretization notes and warnings
-
-    def lines(self) -> list[str]:
-        out = list(self.notes)
-        if self.dropped:
-            out.append(f"dropped column(s): {', '.join(self.dropped)}")
-        for col, (count, value) in self.filled.items():
-            out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")
-        if self.merged_rows:
-            out.append(
-                f"merged {self.merged_rows} equal row(s): "
-                f"{self.rows_read} -> {self.rows_after} rows"
-                + (
-                    f" ({self.conflicting_groups} group(s) had different decisions;"
-                    " each keeps its most common decision, so"
-                    f" {self.outvoted_rows} row(s) read can be classified by no tree)"
-                    if self.conflicting_groups
-                    else ""
-                )
-            )
-        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,7 +80,7 @@ class DecisionTable:
     report : PreprocessReport
     splits : dict
         ``{attribute: Threshold}`` for the binary attributes made from numeric columns by
-        ``thresholds`` (:mod:`dagger_cli.thresholds`); empty otherwise.
+        ``thresholds`` (:mod:`dagger_cli.data.thresholds`); empty otherwise.
     """
 
     name: str
@@ -216,7 +186,7 @@ class DecisionTable:
         ----------
         df : pandas.DataFrame
         recipe : Recipe, optional
-            The preprocessing (:class:`dagger_cli.recipe.Recipe`); unset fields take the
+            The preprocessing (:class:`dagger_cli.data.recipe.Recipe`); unset fields take the
             defaults (decision: the last column; missing values filled; equal rows merged).
         name : str
             A label for titles and messages.
@@ -279,15 +249,15 @@ HEAD_BYTES = 2**20
 
 
 def _read_columnar(path, recipe: Recipe, name, header, sep):
-    """The table from :mod:`dagger_cli.csvfast` (large files), or None for the Python reader.
+    """The table from :mod:`dagger_cli.data.csv` (large files), or None for the Python reader.
 
     The separator and the header come from the file's first lines, as the Python reader
     finds them; they must all be in the first :data:`HEAD_BYTES` bytes.
     """
-    from . import csvfast
+    from . import csv as columnar
 
     recipe = recipe.resolved()
-    if header is not None or recipe.bins is not None or not csvfast.wanted(path):
+    if header is not None or recipe.bins is not None or not columnar.wanted(path):
         return None
     try:
         with open(path, "rb") as fh:
@@ -304,7 +274,7 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
         return None
     delimiter, note = detect_separator("\n".join(lines), str(path), sep)
     names = next(csv.reader([lines[0]], delimiter=delimiter))
-    table = csvfast.read_table(
+    fields = columnar.read_table(
         path,
         names,
         delimiter=delimiter,
@@ -314,7 +284,7 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
         missing=recipe.missing,
         duplicates=recipe.duplicates,
     )
-    return None if table is None else _with_note(table, note)
+    return None if fields is None else _with_note(DecisionTable(**fields), note)
 
 
 def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
@@ -396,7 +366,7 @@ def from_columns(
     """The table of a header and column-major string cells, prepared by ``recipe``.
 
     Every builder (a CSV file, a DataFrame, a registered dataset) ends here, with the whole
-    recipe; its unset fields take :data:`dagger_cli.recipe.DEFAULTS`. ``lines`` are the
+    recipe; its unset fields take :data:`dagger_cli.data.recipe.DEFAULTS`. ``lines`` are the
     data rows' line numbers in the source file, for messages (None: row numbers).
     """
     if not header:
@@ -449,10 +419,6 @@ def from_columns(
 
 
 # ---------------------------------------------------------------------- honest input
-#: A column is identifier-like when its distinct values exceed this share of the rows...
-IDENTIFIER_SHARE = 0.9
-#: ... in a table of more than this many rows (in a tiny table every column may be distinct).
-IDENTIFIER_MIN_ROWS = 20
 #: Field separators tried, in this order of preference, when none is given.
 SEPARATORS = (",", ";", "\t", "|")
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "space"}
@@ -469,39 +435,6 @@ def check_attributes(source, header, decision, drop, keep) -> None:
         f"attributes to split on; if the file is not comma-separated, name its separator "
         f"with --sep"
     )
-
-
-def decision_note(header, decision, defaulted: bool) -> str:
-    """The report's line naming the decision column (and how it was chosen)."""
-    if defaulted:
-        return (
-            f"decision column: {decision!r} (the last of {len(header)} columns; "
-            f"--decision COL to choose another)"
-        )
-    return f"decision column: {decision!r}"
-
-
-def identifier_like(header, columns, *, skip=()) -> list[str]:
-    """Columns whose distinct values exceed :data:`IDENTIFIER_SHARE` of the rows (over
-    :data:`IDENTIFIER_MIN_ROWS` rows): a tree splitting on one classifies every row without
-    learning anything, so the front's "perfect" end would mean nothing."""
-    out = []
-    for name, col in zip(header, columns):
-        n = len(col)
-        if name in skip or n <= IDENTIFIER_MIN_ROWS:
-            continue
-        if len(set(col)) > IDENTIFIER_SHARE * n:
-            out.append(name)
-    return out
-
-
-def identifier_notes(names, n_rows: int) -> list[str]:
-    return [
-        f"warning: column {c!r} looks like an identifier (more than "
-        f"{IDENTIFIER_SHARE:.0%} of its {n_rows} values are distinct); a split on it "
-        f"classifies every row without learning anything. Drop it with --drop {c}"
-        for c in names
-    ]
 
 
 def separator_name(sep: str) -> str:

@@ -19,9 +19,9 @@ import sys
 
 import numpy as np
 
-from .costs import MAX, Cost
-from .errors import LimitError
-from .fronts import pareto
+from ..costs import MAX, Cost
+from ..errors import LimitError
+from ..fronts import pareto
 
 #: The paper engine refuses tables whose B_Λ has more points than this.
 PAPER_MAX_LAMBDA = 2000

@@ -7,7 +7,7 @@ column with hundreds of distinct values makes huge DAGs and trees that memorize 
 interval labels such as ``[1.5, 3.2)``.
 
 Both are pure functions over a header and column-major lists of strings, the form
-:func:`dagger_cli.table.parse_csv_text` returns; missing markers
+:func:`dagger_cli.data.table.parse_csv_text` returns; missing markers
 (:data:`dagger_cli.values.MISSING_MARKERS`) are neither numbers nor values and stay as they are.
 """
 
@@ -17,8 +17,8 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from .errors import InputError
-from .values import MISSING_MARKERS, parse_number
+from ..errors import InputError
+from ..values import MISSING_MARKERS, parse_number
 
 #: A numeric column with more distinct values than this is reported by :func:`wide_columns`.
 WIDE_THRESHOLD = 20

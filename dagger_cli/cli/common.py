@@ -1,0 +1,368 @@
+"""What the ``dagger`` commands share: error handling, the shared options, table loading,
+tree output.
+
+:func:`handle_errors` turns dagger's errors into a message and an exit code; the option
+decorators (:func:`table_options`, :func:`pair_options`, :func:`engine_options`) declare the
+options several commands take, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import DaggerError, InputError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _echo_err(msg: str) -> None:
+    click.echo(f"dagger: {msg}", err=True)
+
+
+def handle_errors(func):
+    """User errors become a message and a non-zero exit, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except DaggerError as err:
+            _echo_err(f"error: {err}")
+            sys.exit(err.exit_code)
+        except KeyboardInterrupt:
+            _echo_err("interrupted; nothing was written")
+            sys.exit(130)
+        except MemoryError:
+            _echo_err(
+                "error: out of memory; nothing was written. --max-memory SIZE or "
+                "--max-subtables N stop a run early with an estimate of its size"
+            )
+            sys.exit(3)
+        except BrokenPipeError:
+            sys.exit(0)
+        except OSError as err:  # an I/O failure no layer below turned into a DaggerError
+            where = f"{err.filename}: " if err.filename else ""
+            _echo_err(f"error: {where}{err.strerror or err}")
+            sys.exit(5)
+
+    return wrapper
+
+
+def table_options(func):
+    """Options shared by every command that reads a decision table.
+
+    They arrive as one :class:`~dagger_cli.data.recipe.Recipe` in the command's ``recipe``
+    argument, so every command hands the table builder the whole recipe and none can drop
+    an option on the way.
+    """
+    from ..data.recipe import DUPLICATES_CHOICES, FIELDS, MISSING_CHOICES, Recipe
+
+    @functools.wraps(func)
+    @handle_errors
+    def with_recipe(**kwargs):
+        given = {k: kwargs.pop(k) for k in sorted(FIELDS & set(kwargs))}
+        given["drop"] = tuple(given.get("drop") or ()) or None  # not given: the table's own
+        return func(recipe=Recipe.of(**given), **kwargs)
+
+    opts = [
+        click.option(
+            "--decision",
+            metavar="COL",
+            default=None,
+            help="Decision column (default: the last column; a registered dataset's own).",
+        ),
+        click.option(
+            "--drop",
+            metavar="COL",
+            multiple=True,
+            help="Drop this column before anything else (repeatable).",
+        ),
+        click.option(
+            "--missing",
+            type=click.Choice(MISSING_CHOICES),
+            default=None,
+            help="Missing values (?, empty, NA): fill with the column's most common value "
+            "(mode, default), keep as a value of their own '?' (value), or refuse (error).",
+        ),
+        click.option(
+            "--duplicates",
+            type=click.Choice(DUPLICATES_CHOICES),
+            default=None,
+            help="Equal rows: merge into one row with the most common decision (merge, "
+            "default) or keep them all (keep).",
+        ),
+        click.option(
+            "--bins",
+            type=click.IntRange(min=2),
+            default=None,
+            metavar="K",
+            help="Discretize numeric columns with more than K distinct values into K "
+            "equal-frequency bins.",
+        ),
+        click.option(
+            "--sep",
+            metavar="CHAR",
+            default=None,
+            help="Field separator of a CSV file: one character, or tab (default: detected "
+            "among , ; tab |).",
+        ),
+        click.option(
+            "--thresholds",
+            type=ThresholdsType(),
+            default=None,
+            metavar="all|K",
+            help="Numeric columns become binary splits col<=t: every midpoint between "
+            "consecutive values (all) or at most K per column at quantiles (K).",
+        ),
+    ]
+    wrapped = with_recipe
+    for opt in reversed(opts):
+        wrapped = opt(wrapped)
+    return wrapped
+
+
+class ThresholdsType(click.ParamType):
+    """``all`` or a positive integer K."""
+
+    name = "all|K"
+
+    def convert(self, value, param, ctx):
+        from ..data.thresholds import parse_spec
+
+        try:
+            return parse_spec(value)
+        except InputError as err:
+            self.fail(str(err), param, ctx)
+
+
+class EngineChoice(click.Choice):
+    """``--engine``: the solvers of :data:`dagger_cli.engine.registry.SOLVERS`, by name.
+
+    The names are read from the registry when first needed (a command's help or a run),
+    not when the command line is built: importing the engine costs a tenth of a second
+    that ``dagger --help`` or ``dagger datasets`` need not pay."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from ..engine.registry import ENGINES
+
+        return ENGINES
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass  # click.Choice.__init__ sets them; they are the registry's
+
+
+def load_table(source: str, recipe, *, quiet: bool = False, sep: str | None = None):
+    """A registered dataset name or a CSV path -> prepared DecisionTable (report on stderr)."""
+    from ..data.datasets import resolve_table
+    from ..data.table import parse_separator
+
+    table = resolve_table(source, recipe, sep=None if sep is None else parse_separator(sep))
+    if not quiet:
+        for line in table.report.lines():
+            _echo_err(f"{table.name}: {line}")
+    return table
+
+
+def pair_options(func):
+    """--x/--y cost pair and the bounds that query it."""
+    from ..costs import COSTS, DEFAULT_X, DEFAULT_Y
+
+    names = click.Choice(list(COSTS))
+    opts = [
+        click.option(
+            "--x",
+            "x_cost",
+            type=names,
+            default=DEFAULT_X,
+            show_default=True,
+            help="First cost (x axis).",
+        ),
+        click.option(
+            "--y",
+            "y_cost",
+            type=names,
+            default=DEFAULT_Y,
+            show_default=True,
+            help="Second cost (y axis).",
+        ),
+        click.option(
+            "--max-x",
+            type=click.IntRange(min=0),
+            metavar="N",
+            help="F(N): the least y among trees with x <= N.",
+        ),
+        click.option(
+            "--max-y",
+            type=click.IntRange(min=0),
+            metavar="K",
+            help="G(K): the least x among trees with y <= K.",
+        ),
+        click.option(
+            "--max-misclassifications",
+            "max_mis",
+            type=click.IntRange(min=0),
+            metavar="K",
+            help="Bound on misclassifications (whichever axis has that cost).",
+        ),
+        click.option(
+            "--max-total-path-length",
+            "max_tpl",
+            type=click.IntRange(min=0),
+            metavar="N",
+            help="Bound on total path length (whichever axis has that cost).",
+        ),
+        click.option(
+            "--exact-only",
+            is_flag=True,
+            help="Only trees without avoidable misclassifications (a subtable with "
+            "several decisions is a leaf only if nothing splits it); makes depth "
+            "vs total-path-length informative.",
+        ),
+        click.option(
+            "--max-depth",
+            type=click.IntRange(min=0),
+            metavar="D",
+            help="Only trees of depth at most D (a single leaf has depth 0): the front "
+            "over those trees, computed over the subtables reachable within D splits.",
+        ),
+    ]
+    for opt in reversed(opts):
+        func = opt(func)
+    return func
+
+
+def engine_options(func):
+    opts = [
+        click.option(
+            "--max-subtables",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Stop with a message if the DAG has more than N subtables.",
+        ),
+        click.option(
+            "--max-memory",
+            metavar="SIZE",
+            default="auto",
+            show_default=True,
+            help="Stop with a message if the engine needs more memory than SIZE (e.g. 500M, "
+            "2G); auto: 80% of the memory available at start; none: no ceiling.",
+        ),
+        click.option(
+            "--quiet", "-q", is_flag=True, help="No preprocessing report or progress on stderr."
+        ),
+    ]
+    for opt in reversed(opts):
+        func = opt(func)
+    return func
+
+
+def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
+    """Fold the named bounds into (max_x, max_y)."""
+    for value, cost, flag in (
+        (max_mis, "misclassifications", "--max-misclassifications"),
+        (max_tpl, "total-path-length", "--max-total-path-length"),
+    ):
+        if value is None:
+            continue
+        if cost == x_cost:
+            max_x = value if max_x is None else min(max_x, value)
+        elif cost == y_cost:
+            max_y = value if max_y is None else min(max_y, value)
+        else:
+            raise InputError(f"{flag} needs {cost} as --x or --y (they are {x_cost}, {y_cost})")
+    return max_x, max_y
+
+
+def _get_table(table, example, recipe, quiet, sep=None):
+    if example == (table is not None):
+        raise InputError("give either a TABLE (CSV path or dataset name) or --example")
+    if example:
+        from ..data.recipe import Recipe
+        from ..data.table import example_table
+
+        if recipe != Recipe() or sep is not None:
+            raise InputError(
+                "--example is the paper's table as it is; the table options "
+                "(--decision, --drop, --missing, --duplicates, --bins, --sep) apply to a TABLE"
+            )
+
+        return example_table()
+    return load_table(table, recipe, quiet=quiet, sep=sep)
+
+
+TREE_FORMATS = {
+    "png": "png",
+    "svg": "svg",
+    "pdf": "pdf",
+    "json": "json",
+    "dot": "dot",
+    "gv": "dot",
+    "txt": "text",
+}
+
+
+def _extension(path, default: str) -> str:
+    ext = Path(path).suffix.lower().lstrip(".")
+    return ext or default
+
+
+def _inputs(table, example) -> list:
+    """The files a command reads: the table's file, or a dataset's cached copy."""
+    from ..data.datasets import cache_path, is_registered
+
+    if example or table is None:
+        return []
+    if Path(table).exists():
+        return [Path(table)]
+    if is_registered(table):
+        return [cache_path(table)]
+    return []
+
+
+def _check_tree_output(table, example, output, fmt) -> str:
+    """Check `tree -o` before any work; return the format to write."""
+    from ..safeio import check_output, is_special
+
+    if is_special(output):
+        check_output(output, inputs=_inputs(table, example))
+        return fmt
+    check_output(output, extensions=tuple(TREE_FORMATS), what="-o", inputs=_inputs(table, example))
+    return TREE_FORMATS[_extension(output, "")]
+
+
+def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
+    """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
+    in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
+    replaces the tree's own renderings."""
+    from ..safeio import write_file
+
+    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
+    if output is None:
+        click.echo(render[fmt](), nl=False)
+        return
+    if fmt in ("png", "svg", "pdf"):
+        from ..plots import draw_tree, figure_bytes
+
+        data = figure_bytes(draw_tree(t, title=f"{name}: {_costs_line(t)}"), fmt)
+    else:
+        data = render[fmt]()
+    write_file(output, data)
+    if not quiet:
+        _echo_err(f"wrote {output}")
+
+
+def _costs_line(t) -> str:
+    """The tree's costs in one line, for a drawing's title (every cost, default pair first)."""
+    from ..costs import summary_costs
+
+    c = t.costs()
+    return ", ".join(f"{cost.name.replace('-', ' ')} {c[cost.column]}" for cost in summary_costs())

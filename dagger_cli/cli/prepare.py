@@ -1,0 +1,36 @@
+"""The ``dagger prepare`` command: a table preprocessed once, written as CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import CONTEXT, _echo_err, _inputs, handle_errors, load_table, table_options
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("table")
+@table_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the prepared table here (default: stdout).",
+)
+@handle_errors
+def prepare(table, recipe, sep, output):
+    """Write the decision table after preprocessing, as CSV (decision column last).
+
+    This is exactly the table `relate` computes on.
+    """
+    from ..data.csv import write_prepared
+    from ..safeio import atomic_write, check_output
+
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
+    tab = load_table(table, recipe, sep=sep)
+    with atomic_write("-" if output is None else output, "wb") as fh:
+        write_prepared(tab, fh)
+    if output is not None:
+        _echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")

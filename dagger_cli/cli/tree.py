@@ -1,0 +1,149 @@
+"""The ``dagger tree`` command: the tree of one Pareto point (a bound or the least y)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import InputError
+from .common import (
+    CONTEXT,
+    _bounds,
+    _check_tree_output,
+    _emit_tree,
+    _get_table,
+    engine_options,
+    handle_errors,
+    pair_options,
+    table_options,
+)
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("table", required=False)
+@table_options
+@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@pair_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "dot"]),
+    default="text",
+    show_default=True,
+    help="What is printed (or written to -o with another extension).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
+    "any other name gets --format.",
+)
+@click.option(
+    "--least-y",
+    is_flag=True,
+    help="Instead of a bound: a tree with the least y (the least x among those).",
+)
+@engine_options
+@handle_errors
+def tree(
+    table,
+    recipe,
+    sep,
+    example,
+    x_cost,
+    y_cost,
+    max_x,
+    max_y,
+    max_mis,
+    max_tpl,
+    exact_only,
+    max_depth,
+    fmt,
+    output,
+    least_y,
+    max_subtables,
+    max_memory,
+    quiet,
+):
+    """An optimal decision tree for TABLE at one point of the front.
+
+    With --max-misclassifications K (or --max-y K): a tree with the least total path length
+    (x) among trees with at most K misclassifications (y), i.e. G(K). With
+    --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
+    i.e. F(N). With --least-y: one with the least y, the least x among those. Only the
+    part of the front the query needs is computed. Ties are broken by a fixed rule (see
+    the README).
+    """
+    from ..costs import check_pair
+    from ..engine import relate as run
+    from ..trees import tree_for
+
+    check_pair(x_cost, y_cost)
+    max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+    if (max_x is not None) + (max_y is not None) + least_y != 1:
+        raise InputError(
+            "give exactly one query: --max-misclassifications/--max-y, "
+            "--max-total-path-length/--max-x, or --least-y"
+        )
+    if output is not None:
+        fmt = _check_tree_output(table, example, output, fmt)
+    tab = _get_table(table, example, recipe, quiet, sep)
+
+    def solve(cap, bounded=True):
+        return run(
+            tab,
+            x_cost,
+            y_cost,
+            max_subtables=max_subtables,
+            max_memory=max_memory,
+            progress=not quiet,
+            exact_only=exact_only,
+            max_depth=cap,
+            max_x=max_x if bounded else None,
+            max_y=max_y if bounded else None,
+            least_y=least_y,
+        )
+
+    if least_y:
+        rel = solve(max_depth)
+        t = tree_for(rel, max_y=int(rel.front.y[-1]))
+    else:
+        rel = _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, tab.n_attributes)
+        if not len(rel.front):
+            # No tree within the bound: the whole front says what the least is.
+            rel = solve(max_depth, bounded=False)
+        t = tree_for(rel, max_x=max_x, max_y=max_y)
+    _emit_tree(t, fmt, output, tab.name, quiet)
+
+
+def _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, n_attributes):
+    """The relation ``tree`` needs for its one point, computed over as few trees as the
+    query allows (``solve(cap)`` relates under a depth cap, None: ``max_depth``).
+
+    When the bound is on depth (F(N) with x = depth, G(K) with y = depth), only trees of
+    depth <= that bound can answer: the cap is lowered to it. When depth is the cost to
+    minimise (G(K) with x = depth, F(N) with y = depth), the caps 0, 1, 2, ... are tried
+    in turn (iterative deepening) and the first front with a point within the bound
+    answers: it holds every tree of the least depth that qualifies. Exact either way; the
+    tree may differ from the uncapped run's on a tie (the same costs)."""
+    from ..costs import get_cost
+
+    x_is_depth = get_cost(x_cost).name == "depth"
+    y_is_depth = get_cost(y_cost).name == "depth"
+    limit = n_attributes if max_depth is None else min(max_depth, n_attributes)
+    on_depth = max_x if x_is_depth else max_y if y_is_depth else None
+    try:
+        if on_depth is not None and on_depth >= 0:
+            return solve(min(on_depth, limit))
+        if (x_is_depth and max_y is not None) or (y_is_depth and max_x is not None):
+            for cap in range(limit):
+                rel = solve(cap)
+                front = rel.front
+                found = front.point_for_y(max_y) if x_is_depth else front.point_for_x(max_x)
+                if found is not None:
+                    return rel
+    except InputError:
+        pass  # e.g. no exact tree under a low cap: the plain run says what there is
+    return solve(max_depth)

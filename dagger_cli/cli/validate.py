@@ -1,0 +1,131 @@
+"""The ``dagger validate`` command: cross-validated errors of the front's trees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import InputError
+from .common import CONTEXT, _echo_err, _inputs, table_options
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("table")
+@table_options
+@click.option(
+    "--folds",
+    type=click.IntRange(min=2),
+    metavar="K",
+    help="K stratified folds: each fold's rows are held out from its training part.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fold assignment.")
+@click.option(
+    "--test",
+    "test_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Instead of folds: train on all of TABLE and hold out this CSV's rows.",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    metavar="D",
+    help="Only trees of depth at most D.",
+)
+@click.option(
+    "--x",
+    "x_cost",
+    type=click.Choice(["total-path-length", "depth", "nodes", "leaves"]),
+    default="total-path-length",
+    show_default=True,
+    help="The cost traded against misclassifications.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the CSV here (default: stdout).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH",
+    help="Draw training and held-out error rates against x (png, svg or pdf).",
+)
+@click.option(
+    "--max-subtables",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Stop with a message if a DAG has more than N subtables.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Nothing on stderr but errors.")
+def validate(
+    table,
+    recipe,
+    sep,
+    folds,
+    seed,
+    test_file,
+    max_depth,
+    x_cost,
+    output,
+    plot,
+    max_subtables,
+    quiet,
+):
+    """Held-out error along the front: K stratified folds of TABLE, or a --test file.
+
+    For every fold, the front on its training part and, for each point, the tree's errors
+    on the held-out rows. CSV columns: fold, the x cost (and average_depth),
+    misclassifications (training), train_rows, heldout_rows, heldout_errors.
+    """
+    from .. import validate as val
+    from ..data.table import parse_separator
+    from ..plots import FORMATS
+    from ..safeio import check_distinct, check_output, write_file
+
+    if (folds is None) == (test_file is None):
+        raise InputError("give either --folds K or --test FILE")
+    inputs = _inputs(table, False) + ([test_file] if test_file is not None else [])
+    if output is not None:
+        check_output(output, extensions=("csv",), what="-o", inputs=inputs)
+    if plot is not None:
+        check_output(plot, extensions=FORMATS, what="--plot", inputs=inputs)
+    check_distinct([output, plot])
+    sep = None if sep is None else parse_separator(sep)
+    # Held-out rows are all counted, so training rows are too: equal rows stay unless the
+    # user asks for merging (training error rates then compare with held-out ones).
+    from ..data.recipe import Recipe
+
+    raw = val.read_raw(table, Recipe.of(recipe, duplicates=recipe.duplicates or "keep"), sep=sep)
+    test = val.read_raw(test_file, file_only=True, sep=sep) if test_file is not None else None
+    results = val.validate(
+        raw,
+        folds=folds,
+        seed=seed,
+        test=test,
+        x=x_cost,
+        max_depth=max_depth,
+        max_subtables=max_subtables,
+    )
+    text = val.results_csv(results)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_file(output, text)
+        if not quiet:
+            _echo_err(
+                f"wrote {text.count(chr(10)) - 1} point(s) of {len(results)} fold(s) to {output}"
+            )
+    if plot is not None:
+        from ..plots import PlotError, plot_validation, save_figure
+
+        cap = "" if max_depth is None else f", depth <= {max_depth}"
+        how = f"{folds}-fold validation" if folds else f"held out: {test_file.name}"
+        fig = plot_validation(results, title=f"{raw.name}: {how}{cap}")
+        try:
+            save_figure(fig, plot)
+        except PlotError as err:
+            raise InputError(str(err)) from None
+        if not quiet:
+            _echo_err(f"wrote {plot}")

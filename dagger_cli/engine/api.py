@@ -1,0 +1,192 @@
+"""The engine's entry points: :func:`solve` runs a :class:`Query`, :func:`relate` builds one.
+
+>>> from dagger_cli.data.table import example_table
+>>> relate(example_table()).front.points()
+[(0, 2), (4, 0)]
+>>> solve(example_table(), Query("depth", "misclassifications")).front.points()
+[(0, 2), (1, 0)]
+
+``solve(table, query)`` returns a :class:`Relation`: the Pareto front of cost ``x`` against
+cost ``y`` over every decision tree for the table, the statistics of the DAG Δ(T), and
+(fast engine) what tree extraction needs. The solver named by ``query.engine`` computes the
+front (:mod:`dagger_cli.engine.registry`); what all solvers share is here: the memory
+ceiling and the hints of its messages, the second run that tells "no tree" from "none within
+the bounds", counting (:mod:`dagger_cli.engine.counting`) and the bounds' final restriction.
+
+Engines: ``fast`` (compiled kernels, :mod:`dagger_cli.engine.kernels`), ``baseline`` (plain
+recursion with numpy Pareto merging, the oracle) and ``paper`` (the paper's dense
+algorithm, total path length vs misclassifications only, small tables only).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ..costs import DEFAULT_X, DEFAULT_Y
+from ..errors import InputError, LimitError
+from ..fronts import Front
+from .memory import AUTO, memory_ceiling
+from .query import Query
+from .registry import SOLVERS
+from .structures import Relation
+
+
+def solve(table, query: Query) -> Relation:
+    """The exact Pareto front that ``query`` asks for over all trees for ``table``.
+
+    Parameters
+    ----------
+    table : DecisionTable
+    query : Query
+        What to compute (validated when it was made); see :func:`relate` for the options.
+    """
+    max_memory, which = memory_ceiling(query.max_memory)
+    query = replace(query, max_memory=max_memory)
+    cap = query.cap(table.n_attributes)
+    push_x, push_y = query.pushed_bounds
+    t0 = time.perf_counter()
+    try:
+        rel = SOLVERS[query.engine](table, query)
+    except LimitError as err:
+        raise _limit_hint(err, which, query.engine == "fast", cap) from None
+    rel.seconds = time.perf_counter() - t0
+    empty = len(rel.front) == 0
+    if empty and query.exact_only and cap is not None and (push_x, push_y) != (None, None):
+        # Empty within the bounds: is there no tree at all? (Then say so, as the unbounded
+        # engines do; the rare case pays a second run.)
+        solve(
+            table,
+            Query(
+                query.x,
+                query.y,
+                exact_only=True,
+                max_depth=query.max_depth,
+                max_memory=max_memory,
+                max_subtables=query.max_subtables,
+            ),
+        )
+    if empty and push_x is None and push_y is None:
+        raise InputError(
+            f"every tree of depth <= {query.max_depth} has an avoidable misclassification "
+            "(--exact-only: an impure leaf that some attribute splits); raise --max-depth "
+            "or drop --exact-only"
+        )
+    if query.count:
+        from .counting import front_counts
+
+        try:
+            counts = tuple(front_counts(rel, exact_only=query.exact_only, max_memory=max_memory))
+        except LimitError as err:
+            raise _limit_hint(err, which, False) from None
+        front = rel.front
+        rel.front = Front(front.x_cost, front.y_cost, front.x, front.y, table.n_rows, counts)
+        rel.seconds = time.perf_counter() - t0
+    # What the bounds keep (the fast engine's bounded front is already just that).
+    rel.front = rel.front.restrict(x_max=query.max_x, y_max=query.max_y)
+    if query.least_y and len(rel.front):
+        rel.front = rel.front.restrict(y_max=int(rel.front.y[-1]))
+    return rel
+
+
+def relate(
+    table,
+    x: str = DEFAULT_X,
+    y: str = DEFAULT_Y,
+    *,
+    engine: str = "fast",
+    max_subtables: int | None = None,
+    max_memory=AUTO,
+    progress: bool = False,
+    exact_only: bool = False,
+    max_depth: int | None = None,
+    count: bool = False,
+    depth_two: bool | str = "auto",
+    max_x: int | None = None,
+    max_y: int | None = None,
+    least_y: bool = False,
+) -> Relation:
+    """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
+    (of depth at most ``max_depth``, if given): ``solve(table, Query(x, y, **options))``.
+
+    Parameters
+    ----------
+    table : DecisionTable
+    x, y : str
+        Two different cost names from :data:`dagger_cli.costs.COSTS`.
+    engine : {"fast", "baseline", "paper"}
+    max_subtables : int, optional
+        Stop with :class:`LimitError` when the DAG has more subtables.
+    max_memory : int, str or None
+        Stop with :class:`LimitError` when the engine's arrays need more bytes (``"2G"``).
+        The default ``"auto"`` is 80 % of the memory available at start
+        (:func:`~dagger_cli.engine.memory.memory_ceiling`); ``None`` or ``"none"`` lifts the
+        ceiling.
+    progress : bool
+        Print progress on stderr for runs longer than about 2 s.
+    exact_only : bool
+        Only trees without avoidable misclassifications: a subtable with several decisions
+        is a leaf only if no attribute splits it (on a merged table: trees with µ = 0).
+        Makes pairs such as depth vs total path length informative.
+    max_depth : int, optional
+        Only trees of depth at most ``max_depth`` (a single leaf has depth 0). A cap of at
+        least the number of attributes changes nothing (no tree is deeper). Exact trees
+        only (``exact_only``) under a cap may be none: :class:`InputError`.
+    count : bool
+        Also count the trees at every Pareto point (exact integers in ``front.counts``;
+        fast engine only; see :mod:`dagger_cli.engine.counting`).
+    depth_two : bool or "auto"
+        Under a cap D >= 2 (fast engine), solve the last two levels from class counts
+        per attribute value and per pair of values, without building their subtables
+        (the depth-two layer; the same fronts and trees). ``False`` builds every
+        subtable within D splits: the slow path the layer is checked against. Not used
+        with ``exact_only`` or ``count``, which need every subtable. ``"auto"`` (the
+        default) uses it for D <= 4 and, deeper, on tables of at least 24 attributes
+        (:func:`~dagger_cli.engine.dag.use_depth_two`).
+    max_x, max_y : int, optional
+        Only the front's points with x <= ``max_x`` and y <= ``max_y`` (the front may be
+        empty). The fast engine computes less for them: every subproblem keeps only the
+        points that can still make such a point (bounds; see
+        :func:`dagger_cli.engine.kernels.fronts._node_front`), and a subtable that cannot be
+        split within them is not expanded. The same points and trees as the whole front restricted.
+    least_y : bool
+        Only the front's last point: the least y, and the least x among the trees with
+        that y (what a solver that minimises y alone finds). With the fast engine and a
+        y that sums over children (misclassifications, total path length, nodes,
+        leaves) each subproblem keeps its one such point.
+    """
+    return solve(
+        table,
+        Query(
+            x,
+            y,
+            engine=engine,
+            max_depth=max_depth,
+            max_x=max_x,
+            max_y=max_y,
+            least_y=least_y,
+            count=count,
+            exact_only=exact_only,
+            depth_two=depth_two,
+            max_subtables=max_subtables,
+            max_memory=max_memory,
+            progress=progress,
+        ),
+    )
+
+
+def _limit_hint(
+    err: LimitError, which: str, depth_helps: bool, cap: int | None = None
+) -> LimitError:
+    """The limit message, naming the ceiling that applied and the way around it."""
+    text = str(err).replace("(--max-memory)", f"({which})")
+    if depth_helps and "--max-depth" not in text:
+        if cap is None:
+            text = text.rstrip() + (
+                " Try --max-depth D (trees of depth at most D need fewer subtables)."
+            )
+        elif cap > 0:
+            text = text.rstrip() + (
+                f" Try a lower --max-depth than {cap} (each level fewer needs far fewer subtables)."
+            )
+    return LimitError(text)

@@ -1,0 +1,127 @@
+"""The query: one frozen value that says what :func:`dagger_cli.engine.solve` computes.
+
+>>> q = Query("depth", "misclassifications", max_depth=3)
+>>> q.x_cost.name, q.engine, q.cap(16), q.cap(3)
+('depth', 'fast', 3, None)
+>>> Query(engine="paper", exact_only=True)
+Traceback (most recent call last):
+    ...
+dagger_cli.errors.InputError: the paper engine has no --exact-only; use --engine fast
+
+Every option is checked once, in :meth:`Query.__post_init__` (an :class:`InputError`
+naming the option); the solvers of :mod:`dagger_cli.engine.registry` read a valid query and
+its derived values: the cost objects, the effective depth cap (:meth:`Query.cap`) and the
+bounds pushed into the fast engine (:attr:`Query.pushed_bounds`, :attr:`Query.push_least`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..costs import DEFAULT_X, DEFAULT_Y, SUM, Cost, check_pair
+from ..errors import InputError
+from .memory import AUTO, NO_LIMIT, parse_size
+from .registry import ENGINES
+
+
+@dataclass(frozen=True)
+class Query:
+    """What to compute: the Pareto front of cost ``x`` against cost ``y`` over the trees
+    for a table, and how (the options of :func:`dagger_cli.engine.relate`, which documents
+    each of them).
+
+    Parameters
+    ----------
+    x, y : str
+        Two different cost names from :data:`dagger_cli.costs.COSTS` (validated into
+        :attr:`x_cost`, :attr:`y_cost`).
+    engine : str
+        A solver of :data:`dagger_cli.engine.registry.SOLVERS` (``"fast"``, ``"baseline"``,
+        ``"paper"``).
+    max_depth, max_x, max_y, least_y, count, exact_only, depth_two, max_subtables,
+    max_memory, progress
+        As in :func:`dagger_cli.engine.relate`.
+    """
+
+    x: str = DEFAULT_X
+    y: str = DEFAULT_Y
+    engine: str = "fast"
+    max_depth: int | None = None
+    max_x: int | None = None
+    max_y: int | None = None
+    least_y: bool = False
+    count: bool = False
+    exact_only: bool = False
+    depth_two: bool | str = "auto"
+    max_subtables: int | None = None
+    max_memory: int | str | None = AUTO
+    progress: bool = False
+    #: the cost objects of ``x`` and ``y`` (set from the names)
+    x_cost: Cost = field(init=False, repr=False, compare=False)
+    y_cost: Cost = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        cx, cy = check_pair(self.x, self.y)
+        object.__setattr__(self, "x_cost", cx)
+        object.__setattr__(self, "y_cost", cy)
+        engine, max_depth = self.engine, self.max_depth
+        if engine not in ENGINES:
+            raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+        if self.count and engine != "fast":
+            raise InputError(f"counting trees needs the fast engine, not {engine!r}")
+        if max_depth is not None:
+            if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
+                raise InputError(f"max_depth must be an integer >= 0, got {max_depth!r}")
+            if max_depth < 0:
+                raise InputError(f"max_depth must be >= 0, got {max_depth}")
+            if engine == "paper":
+                raise InputError(
+                    "the paper engine has no depth cap (--max-depth); use --engine fast or baseline"
+                )
+            object.__setattr__(self, "max_depth", int(max_depth))
+        for name, bound in (("max_x", self.max_x), ("max_y", self.max_y)):
+            if bound is not None and (
+                isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound < 0
+            ):
+                raise InputError(f"{name} must be an integer >= 0, got {bound!r}")
+        mem = self.max_memory
+        if not (mem is None or (isinstance(mem, str) and mem.lower() in (*NO_LIMIT, AUTO))):
+            parse_size(mem)  # the message of a size that cannot be read
+        if engine == "fast" and self.depth_two != "auto" and not isinstance(self.depth_two, bool):
+            raise InputError(f"depth_two must be True, False or 'auto', got {self.depth_two!r}")
+        if engine == "paper":
+            if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
+                raise InputError(
+                    "the paper engine computes total-path-length vs misclassifications only; "
+                    f"use --engine fast for {cx.name} vs {cy.name}"
+                )
+            if self.exact_only:
+                raise InputError("the paper engine has no --exact-only; use --engine fast")
+
+    def cap(self, n_attributes: int) -> int | None:
+        """The effective depth cap on a table of ``n_attributes`` attributes: no tree is
+        deeper than that, so a cap of at least ``n_attributes`` is no cap (None)."""
+        md = self.max_depth
+        return md if md is not None and md < n_attributes else None
+
+    @property
+    def pushed(self) -> bool:
+        """Whether the bounds go inside the engine: the fast one, except for counting
+        (which needs every tree)."""
+        return self.engine == "fast" and not self.count
+
+    @property
+    def pushed_bounds(self) -> tuple[int | None, int | None]:
+        """``(max_x, max_y)`` as the engine computes them (None: not pushed)."""
+        return (self.max_x, self.max_y) if self.pushed else (None, None)
+
+    @property
+    def push_least(self) -> bool:
+        """Whether each subproblem keeps only its least-y point. That is the least y of
+        the whole only without a bound on x (under one, the children's least-y points may
+        add up past it: a knapsack), and with a y summed over children."""
+        return bool(
+            self.least_y and self.pushed and self.y_cost.combine == SUM and self.max_x is None
+        )

@@ -1,0 +1,156 @@
+"""The package's layers (ARCHITECTURE.md): no import cycle, and a light engine.
+
+Every import of every module of ``dagger_cli`` counts, at module level and inside
+functions alike: a lazy import is a dependency too, only a later one.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "dagger_cli"
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its ``__init__``'s)."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _resolve(name: str, modules: dict) -> str | None:
+    """``name`` or its longest prefix that is a module of the package (None: outside)."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (``from . import x`` with x a module
+    imports x; importing a package imports its ``__init__``)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for mod, path in modules.items():
+        here = mod if _is_package(path) else mod.rpartition(".")[0]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here.split(".")
+                    base = base[: len(base) - (node.level - 1)]
+                    if node.module:
+                        base += node.module.split(".")
+                    source = ".".join(base)
+                else:
+                    source = node.module or ""
+                # ``from X import y``: the submodule X.y when it is one, else X itself.
+                targets = [
+                    f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source
+                    for a in node.names
+                ]
+            else:
+                continue
+            for t in targets:
+                r = _resolve(t, modules)
+                if r is not None and r != mod:
+                    edges.add(r)
+        graph[mod] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    stack: list[str] = []
+
+    def visit(v: str) -> list[str] | None:
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if state.get(w) == 1:
+                return stack[stack.index(w) :] + [w]
+            if w not in state:
+                found = visit(w)
+                if found:
+                    return found
+        stack.pop()
+        state[v] = 2
+        return None
+
+    for v in sorted(graph):
+        if v not in state:
+            found = visit(v)
+            if found:
+                return found
+    return None
+
+
+def test_the_graph_sees_every_kind_of_import():
+    graph = import_graph()
+    assert "dagger_cli.engine.kernels.common" in graph["dagger_cli.engine.kernels.fronts"]
+    # a lazy import inside a function
+    assert "dagger_cli.engine.posets" in graph["dagger_cli.engine.dag"]
+    # ``from . import x`` with x a module
+    assert "dagger_cli.engine.threads" in graph["dagger_cli.engine.dag"]
+    # a package's __init__
+    assert "dagger_cli.engine" in graph["dagger_cli.cli.relate"]
+
+
+def test_no_import_cycle():
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_find_cycle_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_layers():
+    """What may import what: the data and cost layer imports neither the engine nor any
+    front end, the engine imports no front end, only the CLI imports click."""
+    graph = import_graph()
+    front_ends = ("dagger_cli.cli", "dagger_cli.sklearn", "dagger_cli.validate")
+    front_ends += ("dagger_cli.study", "dagger_cli.plots")
+    for mod, deps in graph.items():
+        for dep in deps:
+            if mod.startswith("dagger_cli.data") or mod in (
+                "dagger_cli.costs",
+                "dagger_cli.fronts",
+            ):
+                assert not dep.startswith("dagger_cli.engine"), (mod, dep)
+            if mod.startswith("dagger_cli.engine") or mod.startswith("dagger_cli.data"):
+                assert not dep.startswith(front_ends), (mod, dep)
+                assert dep != "dagger_cli.output", (mod, dep)
+    for mod, path in _modules().items():
+        if not mod.startswith("dagger_cli.cli"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+            names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+            assert "click" not in names, mod
+
+
+def test_the_engine_loads_no_front_end_library():
+    code = (
+        "import sys\n"
+        "import dagger_cli.engine\n"
+        "from dagger_cli.data.table import example_table\n"
+        "dagger_cli.engine.relate(example_table())\n"
+        "heavy = ('click', 'matplotlib', 'sklearn', 'dask')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
