@@ -6,6 +6,7 @@ This is the only module that imports click.
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 from pathlib import Path
 
@@ -1215,6 +1216,8 @@ def validate(
         if not quiet:
             _echo_err(f"wrote {plot}")
 
+
+main.add_command(importlib.import_module(".cli_rules", __package__).rules)  # imports cli
 
 if __name__ == "__main__":  # pragma: no cover
     main()
