@@ -56,3 +56,42 @@ def front(rows, decisions, r, x, y, max_length=None, max_mis=None):
         if (p[0], p[1]) in keep:
             best[(p[0], p[1])] = min(best.get((p[0], p[1]), p[2]), p[2])
     return [(SIGN[x] * a, SIGN[y] * b, SIGN[third] * c) for (a, b), c in sorted(best.items())]
+
+
+def front_np(codes, decisions, r, x, y, max_length=None, max_mis=None):
+    """:func:`front` for larger tables: ``codes`` an (N, m) numpy array, ``decisions``
+    a numpy array; the subsets are walked depth first, each one's matching rows the
+    parent's ANDed with one attribute's agreement with row r (numpy, still every
+    subset)."""
+    import numpy as np
+
+    codes = np.asarray(codes)
+    n, m = codes.shape
+    agree = codes == codes[r]
+    wrong = np.asarray(decisions) != decisions[r]
+    top = m if max_length is None else min(m, max_length)
+    index = {"length": 0, "coverage": 1, "misclassifications": 2}
+    third = next(c for c in index if c not in (x, y))
+    best = {}
+
+    def visit(match, k, start):
+        cov = int(match.sum())
+        mis = int((match & wrong).sum())
+        if max_mis is None or mis <= max_mis:
+            vals = (k, cov, mis)
+            key = (SIGN[x] * vals[index[x]], SIGN[y] * vals[index[y]])
+            t = SIGN[third] * vals[index[third]]
+            best[key] = min(best.get(key, t), t)
+        if k < top:
+            for a in range(start, m):
+                visit(match & agree[:, a], k + 1, a + 1)
+
+    visit(np.ones(n, dtype=bool), 0, 0)
+    keys = sorted(best)
+    out = []
+    least = None
+    for a, b in keys:  # x ascending (as minimised), then y: keep strict improvements of y
+        if least is None or b < least:
+            out.append((SIGN[x] * a, SIGN[y] * b, SIGN[third] * best[(a, b)]))
+            least = b
+    return out

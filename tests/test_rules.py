@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 import pytest
 import rules_oracle as oracle
@@ -178,3 +180,131 @@ def test_ties_go_to_the_best_third_cost():
     # Equal (coverage, misclassifications): the shorter rule.
     res = rules(table, "coverage", "misclassifications")
     assert [(r.text, r.coverage) for r in res.front(0)] == [("true -> a", 4), ("f1=0 -> a", 2)]
+
+
+ORDERS = [o for n in (1, 2, 3) for o in permutations(COSTS, n)]
+
+
+@SETTINGS
+@given(
+    tables(max_rows=8, max_attributes=4),
+    st.sampled_from(ORDERS),
+    st.sampled_from([None, 1]),
+    st.sampled_from([None, 1]),
+)
+def test_sequential_optimisation(t, order, max_length, max_mis):
+    from dagger_cli.rules import optimize_rules
+
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions), duplicates="keep")
+    opt = optimize_rules(
+        table, ",".join(order), max_length=max_length, max_misclassifications=max_mis
+    )
+    rows, decs = plain(table)
+    bound = max_mis if max_mis is not None else (None if "misclassifications" in order else 0)
+    full = list(order) + [c for c in COSTS if c not in order]
+    col = {"length": 1, "coverage": 2, "misclassifications": 3}
+    chosen, best = [], {c: [] for c in order}
+    for r in range(table.n_rows):
+        cands = [
+            c for c in oracle.row_rules(rows, decs, r, max_length) if bound is None or c[3] <= bound
+        ]
+        rule = opt.rule(r)
+        if not cands:
+            assert rule is None
+            continue
+        want = min(tuple(oracle.SIGN[c] * cand[col[c]] for c in full) for cand in cands)
+        assert tuple(oracle.SIGN[c] * rule.cost(c) for c in full) == want
+        assert oracle.evaluate(
+            rows, decs, r, [table.attributes.index(a) for a, _ in rule.conditions]
+        ) == (
+            rule.length,
+            rule.coverage,
+            rule.misclassifications,
+        )
+        chosen.append(rule)
+        for c in order:
+            best[c].append(min(oracle.SIGN[c] * cand[col[c]] for cand in cands) * oracle.SIGN[c])
+    for stage, c in zip(opt.stages, order):
+        assert stage.cost == c
+        if chosen:
+            assert stage.average == pytest.approx(np.mean([f.cost(c) for f in chosen]))
+    for rec in opt.total_optimality:
+        c = rec["cost"]
+        assert rec["rows"] == len(chosen)
+        assert rec["totally_optimal"] == sum(f.cost(c) == b for f, b in zip(chosen, best[c]))
+
+
+def test_bad_orders():
+    from dagger_cli.rules import optimize_rules
+
+    t = example_table()
+    for order, message in [
+        ("", "one to three rule costs"),
+        ("length,depth", "unknown rule cost 'depth'"),
+        ("length,length", "names a cost twice"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            optimize_rules(t, order)
+
+
+def tree_path(tree, table, r):
+    """The attributes of row r's path in ``tree`` (walked on the table's labels)."""
+    node, attrs = tree.root, []
+    while not node.is_leaf:
+        a = table.attributes.index(node.attribute)
+        attrs.append(a)
+        node = dict(node.children)[table.values[a][int(table.codes[a, r])]]
+    return sorted(attrs)
+
+
+@SETTINGS
+@given(tables(max_rows=8, max_attributes=4, nontrivial=True), st.integers(0, 3))
+def test_compare_tree(t, point):
+    from dagger_cli import extract_tree, relate
+    from dagger_cli.rules import compare_tree
+
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    rel = relate(table)
+    tree = extract_tree(rel, min(point, len(rel.front) - 1))
+    res = rules(table)
+    cmp = compare_tree(tree, res)
+    rows, decs = plain(table)
+    for r in range(table.n_rows):
+        length, cov, mis = oracle.evaluate(rows, decs, r, tree_path(tree, table, r))
+        assert (cmp.tree_length[r], cmp.tree_coverage[r], cmp.tree_misclassifications[r]) == (
+            length,
+            cov,
+            mis,
+        )
+        exact = [c for c in oracle.row_rules(rows, decs, r) if c[3] == 0]
+        if not exact:
+            assert cmp.shortest[r] == -1
+            continue
+        assert cmp.shortest[r] == min(c[1] for c in exact)
+        assert cmp.most_coverage[r] == max(c[2] for c in exact)
+        at_cov = [c[1] for c in exact if c[2] >= cov]
+        assert cmp.length_at_coverage[r] == (min(at_cov) if at_cov else -1)
+        at_len = [c[2] for c in exact if c[1] <= length]
+        assert cmp.coverage_at_length[r] == (max(at_len) if at_len else -1)
+        dominated = any(
+            c[1] <= length and c[2] >= cov and (c[1], c[2]) != (length, cov) for c in exact
+        )
+        assert bool(cmp.optimal[r]) == (mis == 0 and not dominated)
+    s = cmp.summary()
+    has = cmp.shortest >= 0
+    assert s["rows"] == int(has.sum())
+    if has.any():
+        assert s["tree_length"] == pytest.approx(cmp.tree_length[has].mean())
+
+
+def test_compare_tree_refuses_other_fronts_and_tables():
+    from dagger_cli import extract_tree, relate
+    from dagger_cli.rules import compare_tree
+
+    t = example_table()
+    tree = extract_tree(relate(t), 1)
+    with pytest.raises(InputError, match="length vs coverage"):
+        compare_tree(tree, rules(t, "length", "misclassifications"))
+    other = DecisionTable.from_rows([(0,), (1,)], ["x", "y"])
+    with pytest.raises(InputError, match="another table"):
+        compare_tree(tree, rules(other))
