@@ -35,6 +35,10 @@ _EXPORTS = {
     "optimize": "counting",
     "Optimum": "counting",
     "sorting": "families",
+    "rules": "rules",
+    "optimize_rules": "rules",
+    "compare_tree": "rules",
+    "RuleFronts": "rules",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -38,7 +38,9 @@ the candidate nodes (pure ones only for exact rules), with no enumeration of sub
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -670,3 +672,14 @@ __all__ = [
     "optimize_rules",
     "rules",
 ]
+
+
+class _CallableModule(types.ModuleType):
+    """``dagger_cli.rules(table, ...)`` calls :func:`rules`: this package and its function
+    share the name, and importing the package makes the package ``dagger_cli.rules``."""
+
+    def __call__(self, *args, **kwargs):
+        return rules(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
