@@ -158,6 +158,8 @@ def rules(
         st = fronts.stats if stats else None
         if fmt == "csv":
             click.echo(csv_text, nl=False)
+            if st is not None:
+                _echo_err(out.stats_line(st))
         elif fmt == "json":
             click.echo(out.optimum_json(opt, rows, st), nl=False)
         else:
@@ -165,7 +167,7 @@ def rules(
             if row is not None:
                 click.echo(out.row_text(fronts, row, first_only=True), nl=False)
             if st is not None:
-                click.echo(out._stats_line(st))
+                click.echo(out.stats_line(st))
         return
     fronts = lib.rules(tab, x_cost, y_cost, **common)
     comparison = None
@@ -195,12 +197,14 @@ def rules(
     st = fronts.stats if stats else None
     if fmt == "csv":
         click.echo(csv_text, nl=False)
+        if st is not None:
+            _echo_err(out.stats_line(st))
     elif fmt == "json":
         click.echo(out.rules_json(fronts, rows=rows, stats=st, comparison=comparison), nl=False)
     elif row is not None:
         click.echo(out.row_text(fronts, row, comparison=comparison), nl=False)
         if st is not None:
-            click.echo(out._stats_line(st))
+            click.echo(out.stats_line(st))
     else:
         click.echo(out.rules_text(fronts, stats=st), nl=False)
         if comparison is not None:

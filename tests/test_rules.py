@@ -308,3 +308,30 @@ def test_compare_tree_refuses_other_fronts_and_tables():
     other = DecisionTable.from_rows([(0,), (1,)], ["x", "y"])
     with pytest.raises(InputError, match="another table"):
         compare_tree(tree, rules(other))
+
+
+def test_same_rules_with_one_or_two_threads(monkeypatch):
+    table = DecisionTable.from_rows(
+        [(i % 3, i % 5, (i * 7) % 4, i % 2) for i in range(40)],
+        [str(i * i % 7 % 3) for i in range(40)],
+    )
+    got = []
+    for n in ("1", "2"):
+        monkeypatch.setenv("DAGGER_THREADS", n)
+        res = rules(table, "coverage", "misclassifications", max_misclassifications=5)
+        got.append([r.text for i in range(table.n_rows) for r in res.front(i)])
+    assert got[0] == got[1] and len(got[0]) > table.n_rows
+
+
+def test_imports_point_down():
+    """The engine never loads the rules; the rules never load click."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, dagger_cli.engine, dagger_cli.table, dagger_cli.trees\n"
+        "assert 'dagger_cli.rules' not in sys.modules\n"
+        "import dagger_cli.rules\n"
+        "assert 'click' not in sys.modules, 'click'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

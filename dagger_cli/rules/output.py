@@ -150,11 +150,11 @@ def rules_text(fronts, *, stats=None) -> str:
         lines.append(f"rows without a rule: {shown}{why} (--row K says why)")
     lines += _systems_lines(fronts)
     if stats is not None:
-        lines.append(_stats_line(stats))
+        lines.append(stats_line(stats))
     return "\n".join(lines) + "\n"
 
 
-def _stats_line(stats) -> str:
+def stats_line(stats) -> str:
     cap = f" within {stats.max_depth} steps" if stats.max_depth is not None else ""
     return (
         f"DAG{cap}: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
