@@ -70,7 +70,7 @@ RULE_COSTS = ("length", "coverage", "misclassifications")
     "--tree-max-depth",
     type=click.IntRange(min=0),
     metavar="D",
-    help="With --compare-tree: the tree's depth cap.",
+    help="With --compare-tree: the tree's depth cap (default: --max-length).",
 )
 @click.option(
     "-o",
@@ -174,18 +174,26 @@ def rules(
     tree_what = ""
     if compare_tree:
         from .engine import relate
+        from .errors import LimitError
         from .trees import extract_tree
 
-        rel = relate(
-            tab,
-            "total-path-length",
-            "misclassifications",
-            least_y=True,
-            max_depth=tree_max_depth,
-            max_subtables=max_subtables,
-            max_memory=max_memory,
-            progress=not quiet,
-        )
+        if tree_max_depth is None:
+            tree_max_depth = max_length  # the tree's paths: rules of at most that length
+        try:
+            rel = relate(
+                tab,
+                "total-path-length",
+                "misclassifications",
+                least_y=True,
+                max_depth=tree_max_depth,
+                max_subtables=max_subtables,
+                max_memory=max_memory,
+                progress=not quiet,
+            )
+        except LimitError as err:  # the tree's cap is --tree-max-depth here
+            raise LimitError(
+                f"the tree of --compare-tree: {str(err).replace('--max-depth', '--tree-max-depth')}"
+            ) from None
         comparison = lib.compare_tree(extract_tree(rel, 0), fronts)
         cap = "" if tree_max_depth is None else f" among trees of depth <= {tree_max_depth}"
         tree_what = f"least misclassifications, then least total path length{cap}"

@@ -69,7 +69,7 @@ def test_fronts_match_the_brute_force(t, pair, max_length, duplicates):
 @SETTINGS
 @given(
     tables(max_rows=8, max_attributes=4),
-    st.sampled_from([("length", "coverage"), ("coverage", "length")]),
+    st.sampled_from(PAIRS),
     st.integers(0, 3),
     st.sampled_from([None, 1]),
 )

@@ -192,3 +192,37 @@ def test_write_error(here):
         pytest.skip("no /dev/full")
     r = invoke("t.csv", "-o", "/dev/full", "-q")
     assert r.exit_code == 5 and "/dev/full" in r.stderr
+
+
+def test_threshold_attributes_read_as_comparisons(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "n.csv").write_text("age,c\n20,a\n30,a\n40,b\n50,b\n")
+    r = invoke("n.csv", "--thresholds", "all", "--format", "csv", "-q")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1:] == [
+        "0,1,2,0,age <= 35 -> a",
+        "1,1,2,0,age <= 35 -> a",
+        "2,1,2,0,age > 35 -> b",
+        "3,1,2,0,age > 35 -> b",
+    ]
+
+
+def test_compare_tree_limits_name_its_own_cap(here):
+    r = invoke("t.csv", "--compare-tree", "--max-length", "1", "-q")
+    assert r.exit_code == 0 and "among trees of depth <= 1" in r.stdout
+    # The rules' DAG within 1 step fits in 8 subtables, the tree's whole DAG does not.
+    big = invoke(
+        "t.csv",
+        "--compare-tree",
+        "--max-length",
+        "1",
+        "--tree-max-depth",
+        "3",
+        "--max-subtables",
+        "8",
+    )
+    assert big.exit_code == 3
+    assert "dagger: error: the tree of --compare-tree: the DAG has more than 8" in big.stderr
+    assert "--tree-max-depth" in big.stderr
+    small = invoke("t.csv", "--max-length", "2", "--max-subtables", "3")
+    assert small.exit_code == 3 and "Try a lower --max-length than 2" in small.stderr

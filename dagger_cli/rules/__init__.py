@@ -57,7 +57,6 @@ from .optimize import RuleOptimum, RuleStage, check_order
 #: The rule costs: length (fewer conditions is better), coverage (more rows is better)
 #: and misclassifications (fewer is better).
 COSTS = ("length", "coverage", "misclassifications")
-COLUMNS = {"length": "length", "coverage": "coverage", "misclassifications": "misclassifications"}
 #: The cost listed first in each unordered pair's natural order, and its kernel mode.
 _MODES = {
     ("length", "coverage"): k.LENGTH_COVERAGE,
@@ -505,8 +504,11 @@ class _Run:
 
     def _limit(self, err: LimitError) -> LimitError:
         text = str(err).replace("(--max-memory)", f"({self.which})")
-        if "--max-length" not in text:
+        cap = self.max_length
+        if cap is None:
             text = text.rstrip() + " Try --max-length L (rules of at most L conditions)."
+        elif 0 < cap < self.table.n_attributes:
+            text = text.rstrip() + f" Try a lower --max-length than {cap}."
         return LimitError(text)
 
     def _build(self):
