@@ -1,6 +1,6 @@
 """Decision rules on the DAG Δ(T): every row's Pareto front of rule costs.
 
->>> from dagger_cli.table import example_table
+>>> from dagger_cli.data.table import example_table
 >>> res = rules(example_table())
 >>> [r.text for r in res.front(0)]
 ['f1=0 -> 0']
