@@ -149,7 +149,18 @@ def solve_ordered(table, query) -> Relation:
             if other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
             else:
-                pts = _whole_front(arrays, depth, other, stats, progress)
+                # the query's bounds, as the kernel's: on (other, misclassifications)
+                max_o, max_m = (query.max_y, query.max_x) if swap else (query.max_x, query.max_y)
+                # Incumbents: the least misclassifications at each depth (the fast depth
+                # search) and the cost of the trees found there bound the whole search.
+                extractor = _Extractor(table, arrays, COSTS["depth"], False, depth)
+                best = _depth_front(arrays, depth, leaf_mis, stats, progress)
+                known = [(extractor.tree(d, mis).costs()[other.column], mis) for d, mis in best]
+                if query.least_y and not swap:
+                    max_m = best[-1][1] if max_m is None else min(max_m, best[-1][1])
+                    max_o = known[-1][0] if max_o is None else min(max_o, known[-1][0])
+                box = _box(max_o, max_m, known)
+                pts = _whole_front(arrays, depth, other, box, stats, progress)
             # misclassifications as x: the same points, the other way round (x ascending)
             points = [(y, x) for x, y in reversed(pts)] if swap else pts
     finally:
@@ -205,12 +216,35 @@ def _params(cost) -> np.ndarray:
     return np.array(cost.params(), dtype=np.int64)
 
 
-def _whole_front(arrays: _Arrays, depth: int, cost, stats, progress):
+def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's bound for x <= max_x and y <= max_y: a point (NEG, max_y + 1) rules
+    out every larger y, a point (max_x + 1, NEG) every larger x; and for every tree known
+    to cost (x, y), the points (x, y + 1) and (x + 1, y) rule out what it dominates (but
+    not its own point, which the search then finds)."""
+    from .kernels import ordered as k
+
+    pts = []
+    if max_y is not None:
+        pts.append((k.NEG, max_y + 1))
+    if max_x is not None:
+        pts.append((max_x + 1, k.NEG))
+    for x, y in known:
+        pts += [(x, y + 1), (x + 1, y)]
+    xs, ys = [], []
+    for x, y in sorted(pts):  # the staircase: x up, y strictly down
+        if not ys or y < ys[-1]:
+            xs.append(x)
+            ys.append(y)
+    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
+
+
+def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
     from .kernels import ordered as k
 
     m = arrays.load(None)
     args = (arrays.buf, 0, 0, m, depth, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
-    fx, fy, _, _, _ = _run(k.fronts, (*args, _params(cost), arrays.side, stats), stats, progress)
+    kernel_args = (*args, _params(cost), *box, arrays.side, stats)
+    fx, fy, _, _, _ = _run(k.fronts, kernel_args, stats, progress)
     if stats[k.S_ABORT]:
         raise KeyboardInterrupt
     return list(zip(fx.tolist(), fy.tolist()))
@@ -309,22 +343,38 @@ class _Extractor:
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 
-    def _fronts(self, rows, r: int):
+    def _fronts(self, rows, r: int, max_x: int, max_y: int):
+        """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y."""
         from .kernels import ordered as k
 
         a = self.arrays
         m = a.load(rows)
         stats = np.zeros(4, dtype=np.int64)
+        ux, uy = _box(max_x, max_y)
         return k.fronts(
-            a.buf, 0, 0, m, r, a.codes, a.kinds, a.dec, a.C, _params(self.other), a.side, stats
+            a.buf,
+            0,
+            0,
+            m,
+            r,
+            a.codes,
+            a.kinds,
+            a.dec,
+            a.C,
+            _params(self.other),
+            ux,
+            uy,
+            a.side,
+            stats,
         )
 
     def _node(self, rows, r: int, tx: int, ty: int) -> TreeNode:
-        """The first tree of depth <= r with costs (tx, ty) on ``rows``."""
+        """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its
+        front: the search bounded to x <= tx, y <= ty finds it alone)."""
         from .kernels import ordered as k
 
         while True:
-            fx, fy, fk, fa, fc = self._fronts(rows, r)
+            fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty)
             hit = np.flatnonzero((fx == tx) & (fy == ty))
             if hit.size != 1:
                 raise AssertionError("extraction lost its way: the point is not on the front")
@@ -335,7 +385,8 @@ class _Extractor:
         if kind == k.LEAF:
             return self._leaf(rows)
         name, children = self._split(rows, int(fa[hit[0]]), int(fc[hit[0]]))
-        kid_fronts = [self._fronts(sub, r - 1)[:2] for _, sub in children]
+        room = tx - self.other.split_const - self.other.split_rows * rows.size
+        kid_fronts = [self._fronts(sub, r - 1, room, ty)[:2] for _, sub in children]
         mis = COSTS[MIS]
         picks = _pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
         kids = [

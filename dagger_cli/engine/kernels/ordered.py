@@ -45,8 +45,10 @@ from numba import njit
 
 from .common import INF
 
-#: Provenance kinds of a front point (:func:`fronts`).
-LEAF, ORDERED, NOMINAL, SHALLOWER = 0, 1, 2, 3
+#: Provenance kinds of a front point (:func:`fronts`); VIRTUAL marks a bound's point.
+LEAF, ORDERED, NOMINAL, SHALLOWER, VIRTUAL = 0, 1, 2, 3, -1
+#: An x below every cost: a bound point (NEG, y) rules out every point with a y >= y.
+NEG = -(1 << 40)
 #: ``stats`` slots: deep subproblems solved, splits evaluated, splits pruned, abort flag.
 S_SOLVED, S_EVALUATED, S_PRUNED, S_ABORT = 0, 1, 2, 3
 #: Parameters of the depth front's misclassification search (depth: max, split costs 1).
@@ -58,7 +60,11 @@ _DEPTH = (1, 0, 0, 1, 0)
 def _pareto(xs, ys, ks, ats, cs, n):
     """The non-dominated points among the first n candidates, sorted by x (then y), the
     first of equal points kept (stable)."""
-    order = np.argsort(xs[:n] * (1 << 31) + ys[:n], kind="mergesort")
+    if n == 0:
+        e = np.empty(0, np.int64)
+        return e, e.copy(), e.copy(), e.copy(), e.copy()
+    y0 = ys[:n].min()
+    order = np.argsort((xs[:n] - NEG) * (ys[:n].max() - y0 + 1) + (ys[:n] - y0), kind="mergesort")
     ox = np.empty(n, np.int64)
     oy = np.empty(n, np.int64)
     ok = np.empty(n, np.int64)
@@ -630,36 +636,96 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
 
 # ------------------------------------------------------------------ whole fronts
 @njit(cache=True, nogil=True)
-def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
-    """The exact front (x, misclassifications) of the subtable over the trees of depth
-    <= r, x by the cost parameters ``px`` (combine, leaf_const, leaf_mis = 0, split_const,
-    split_rows). Returns (x, y, kind, attribute, code) per point: the tree's root
-    (:data:`LEAF`, :data:`ORDERED` with the threshold code, :data:`NOMINAL`) or
-    :data:`SHALLOWER` (a point of the front at depth <= r - 1, its index in ``attribute``).
+def _ideal(fx, fy, bx, by):
+    """The least x and the least y of a child's trees: over its front ``(fx, fy)`` and the
+    bound ``(bx, by)`` that ruled out the rest (every other tree is above a bound point)."""
+    x = INF
+    y = INF
+    for i in range(fx.size):
+        x = min(x, fx[i])
+        y = min(y, fy[i])
+    for i in range(bx.size):
+        x = min(x, bx[i])
+        y = min(y, by[i])
+    return max(x, NEG), y
 
-    The front at r - 1 is computed first and seeds this one (every tree of depth < r is
-    one of depth <= r), so the bounds prune against good points from the start."""
+
+@njit(cache=True, nogil=True)
+def _shifted(wx, wy, dx, dy):
+    """The bound a child gets: the parent's working front moved by what the split and the
+    rest of its children add at least (dx, dy)."""
+    ox = np.empty(wx.size, np.int64)
+    oy = np.empty(wy.size, np.int64)
+    for i in range(wx.size):
+        ox[i] = max(wx[i] - dx, NEG)
+        oy[i] = wy[i] - dy
+    return ox, oy
+
+
+@njit(cache=True, nogil=True)
+def _lower(fx, fy, bx, by, lc):
+    """A child's lower-bound set: its front, and the bound it was solved under (every tree
+    it left out lies weakly above a bound point), raised to what any tree costs at least
+    (x >= a leaf's, y >= 0)."""
+    n = fx.size + bx.size
+    xs = np.empty(n, np.int64)
+    ys = np.empty(n, np.int64)
+    xs[: fx.size] = fx
+    ys[: fx.size] = fy
+    for i in range(bx.size):
+        xs[fx.size + i] = max(bx[i], lc)
+        ys[fx.size + i] = max(by[i], 0)
+    z = np.zeros(n, np.int64)
+    rx, ry, _, _, _ = _pareto(xs, ys, z, z, z, n)
+    return rx, ry
+
+
+@njit(cache=True, nogil=True)
+def _real(fx, fy, fk, fa, fc):
+    keep = fk != VIRTUAL
+    return fx[keep].copy(), fy[keep].copy(), fk[keep].copy(), fa[keep].copy(), fc[keep].copy()
+
+
+@njit(cache=True, nogil=True)
+def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats):
+    """The front (x, misclassifications) of the subtable over the trees of depth <= r, x by
+    the cost parameters ``px`` (combine, leaf_const, leaf_mis = 0, split_const,
+    split_rows), without the points weakly dominated by the bound ``(ux, uy)`` (a staircase,
+    x up; empty: the whole front). Returns (x, y, kind, attribute, code) per point: the
+    tree's root (:data:`LEAF`, :data:`ORDERED` with the threshold code, :data:`NOMINAL`) or
+    :data:`SHALLOWER` (a point of the front at depth <= r - 1).
+
+    Branch and bound over fronts: the working front starts as the bound (its points
+    marked :data:`VIRTUAL`) and the front at depth r - 1, and every candidate split is
+    skipped when all it could make is weakly dominated by it. A child is solved under the
+    working front moved by what the split and its siblings add at least, so a child's
+    result may leave out what cannot matter; what a child left out lies above its bound,
+    which keeps the neighbours' lower bounds valid (:func:`_lower`)."""
     if r == 0:
         total = _counts(buf[level, 0, off : off + m], dec, C)
         one = np.ones(1, np.int64)
         return one * px[1], one * (m - total.max()), one * LEAF, -one, -one
     if r == 1:
         return _front1(buf, level, off, m, codes, kinds, dec, C, px)
+    total = _counts(buf[level, 0, off : off + m], dec, C)
+    if m <= 1 or total.max() == m:  # a pure leaf: every split costs more, errs no less
+        one = np.ones(1, np.int64)
+        return one * px[1], one * 0, one * LEAF, -one, -one
     stats[S_SOLVED] += 1
-    sx, sy, _, _, _ = fronts(buf, level, off, m, r - 1, codes, kinds, dec, C, px, side, stats)
-    if sy[0] == 0 or m <= 1:  # a pure leaf dominates every split
-        return sx, sy, np.full(sx.size, SHALLOWER, np.int64), np.arange(sx.size), -np.ones_like(sx)
-    fx, fy = sx, sy
-    fk = np.full(sx.size, SHALLOWER, np.int64)
-    fa = np.arange(sx.size).astype(np.int64)
-    fc = -np.ones(sx.size, np.int64)
+    sx, sy, _, _, _ = fronts(
+        buf, level, off, m, r - 1, codes, kinds, dec, C, px, ux, uy, side, stats
+    )
+    # the working front: the bound (virtual points) and the front one level shallower
+    none = -np.ones(ux.size, np.int64)
+    fx, fy, fk, fa, fc = _merge(
+        ux, uy, np.full(ux.size, VIRTUAL, np.int64), none, none, sx, sy, SHALLOWER, -1, -1
+    )
     comb, lc, sc, sr = px[0], px[1], px[3], px[4]
     split_x = sc + sr * m
     alpha = sr * (r - 1)  # how far x moves per row moved (total path length)
     A = codes.shape[0]
     triv_x = np.full(1, lc, np.int64)  # the least any subtree costs
     triv_y = np.zeros(1, np.int64)
-    total = _counts(buf[level, 0, off : off + m], dec, C)
     hints = np.empty(A, np.int64)
     score = np.empty(A, np.int64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
@@ -680,30 +746,33 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
             stats[S_EVALUATED] += 1
             accx = np.zeros(1, np.int64)
             accy = np.zeros(1, np.int64)
+            lo_x = 0  # what the children solved so far add at least
+            lo_y = 0
             pruned = False
             for g in range(k):
+                rest = k - 1 - g
+                dx = split_x + (0 if comb else lo_x + rest * lc)
+                bx, by = _shifted(fx, fy, dx, lo_y)
                 gx, gy, _, _, _ = fronts(
-                    buf,
-                    level + 1,
-                    off + pos[g],
-                    pos[g + 1] - pos[g],
-                    r - 1,
-                    codes,
-                    kinds,
-                    dec,
-                    C,
-                    px,
-                    side,
-                    stats,
+                    buf, level + 1, off + pos[g], pos[g + 1] - pos[g], r - 1, codes, kinds,
+                    dec, C, px, bx, by, side, stats,
                 )
+                ix, iy = _ideal(gx, gy, bx, by)
+                lo_x += max(ix, lc)
+                lo_y += max(iy, 0)
+                if gx.size == 0:
+                    pruned = True  # every tree of this child is ruled out
+                    break
                 if g == 0:
                     accx, accy = gx, gy
                 else:
                     accx, accy = _combine(accx, accy, gx, gy, comb)
-                # the rest at their least: each at least a leaf, with no error
-                rest = np.full(1, lc if comb else (k - 1 - g) * lc, np.int64)
-                bx, by = (accx, accy) if g == k - 1 else _combine(accx, accy, rest, triv_y, comb)
-                if _all_dominated(bx + split_x, by, fx, fy):
+                if rest > 0:
+                    restx = np.full(1, lc if comb else rest * lc, np.int64)
+                    cx, cy = _combine(accx, accy, restx, triv_y, comb)
+                else:
+                    cx, cy = accx, accy
+                if _all_dominated(cx + split_x, cy, fx, fy):
                     pruned = True
                     break
             if not pruned:
@@ -714,6 +783,7 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
         K = _boundaries(lst, col, pos)
         if K == 0:
             continue
+        # per evaluated threshold: lower-bound sets of its sides and of their combination
         slot = -np.ones(K, np.int64)
         recL_x = [triv_x]
         recL_y = [triv_y]
@@ -761,46 +831,42 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
             two[1] = p
             _partition(buf, level, off, m, side, two, 2)
             code = col[lst[p - 1]]
-            # The larger side first; the other only if the pair can still add a point.
-            if p >= m - p:
-                Lx, Ly, _, _, _ = fronts(
-                    buf, level + 1, off, p, r - 1, codes, kinds, dec, C, px, side, stats
-                )
-                cx, cy = _combine(Lx, Ly, lbr_x, lbr_y, comb)
-                Rx, Ry = lbr_x, lbr_y
-                if not _all_dominated(cx + split_x, cy, fx, fy):
-                    Rx, Ry, _, _, _ = fronts(
-                        buf,
-                        level + 1,
-                        off + p,
-                        m - p,
-                        r - 1,
-                        codes,
-                        kinds,
-                        dec,
-                        C,
-                        px,
-                        side,
-                        stats,
-                    )
-                    cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
-                    fx, fy, fk, fa, fc = _merge(
-                        fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code
-                    )
+            # The larger side first, under the working front moved by the split and the
+            # other side's least; the other side under what remains, if anything can.
+            big_left = p >= m - p
+            if big_left:
+                o_off, o_m, s_off, s_m = off, p, off + p, m - p
+                sib_x, sib_y = lbr_x, lbr_y
             else:
-                Rx, Ry, _, _, _ = fronts(
-                    buf, level + 1, off + p, m - p, r - 1, codes, kinds, dec, C, px, side, stats
+                o_off, o_m, s_off, s_m = off + p, m - p, off, p
+                sib_x, sib_y = lbl_x, lbl_y
+            ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
+            b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
+            Ox, Oy, _, _, _ = fronts(
+                buf, level + 1, o_off, o_m, r - 1, codes, kinds, dec, C, px, b1x, b1y, side,
+                stats,
+            )
+            OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
+            cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
+            Sx, Sy = sib_x, sib_y
+            if Ox.size > 0 and not _all_dominated(cx + split_x, cy, fx, fy):
+                lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
+                b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
+                Sx_, Sy_, _, _, _ = fronts(
+                    buf, level + 1, s_off, s_m, r - 1, codes, kinds, dec, C, px, b2x, b2y,
+                    side, stats,
                 )
-                cx, cy = _combine(lbl_x, lbl_y, Rx, Ry, comb)
-                Lx, Ly = lbl_x, lbl_y
-                if not _all_dominated(cx + split_x, cy, fx, fy):
-                    Lx, Ly, _, _, _ = fronts(
-                        buf, level + 1, off, p, r - 1, codes, kinds, dec, C, px, side, stats
-                    )
-                    cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
+                if Sx_.size > 0:
+                    rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
                     fx, fy, fk, fa, fc = _merge(
-                        fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code
+                        fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
                     )
+                Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
+                cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
+            if big_left:
+                Lx, Ly, Rx, Ry = OLx, OLy, Sx, Sy
+            else:
+                Lx, Ly, Rx, Ry = Sx, Sy, OLx, OLy
             slot[mid] = len(recL_x)
             recL_x.append(Lx)
             recL_y.append(Ly)
@@ -814,4 +880,4 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
             if mid + 1 <= hi:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
                 qt += 1
-    return fx, fy, fk, fa, fc
+    return _real(fx, fy, fk, fa, fc)
