@@ -246,6 +246,35 @@ def relation_section(
     )
 
 
+def heldout_of(results, front: Front, how: str) -> Heldout:
+    """The held-out errors of ``dagger validate``'s folds (``results``) along ``front`` (the
+    whole table's): each point gets the folds' mean held-out error rate at its x (each fold
+    by the step function of its own front, as :func:`dagger_cli.validate.mean_curves`);
+    the chart has the folds' mean training and held-out rates and each fold's held-out."""
+    import numpy as np
+
+    from .validate import error_curves, mean_curves
+
+    grid, train, held = mean_curves(results)
+    x = front.x.astype(np.float64)
+    if front.x_cost.mean_column is not None:
+        x = x / max(front.n_rows, 1)
+    k = np.maximum(np.searchsorted(grid, x, side="right") - 1, 0)
+    rates = tuple(float(round(v, 6)) for v in held[k].tolist())
+    curves = [("training (mean)", grid, train, 3), ("held-out (mean)", grid, held, 3)]
+    if len(results) > 1:
+        for r in results:
+            fx, _, fh = error_curves(r)
+            curves.append((f"held-out, fold {r.fold}", fx, fh, 1))
+    cost = front.x_cost
+    return Heldout(
+        label=f"held-out error rate ({how})",
+        rates=rates,
+        curves=tuple(curves),
+        x_label=(cost.mean_label or cost.label) if cost.mean_column else cost.label,
+    )
+
+
 # ----------------------------------------------------------------------------- the page
 def report_html(title: str, summary: Summary | None, sections: Sequence[Section]) -> str:
     """The whole page, self-contained (see the module docstring)."""
@@ -730,6 +759,7 @@ __all__ = [
     "Heldout",
     "Section",
     "Summary",
+    "heldout_of",
     "index_html",
     "picked_points",
     "relation_section",

@@ -253,3 +253,29 @@ def test_zoo_report_lists_every_point(here):
     assert [(int(x["total_path_length"]), int(x["misclassifications"])) for x in rows] == (
         rel.front.points()
     )
+
+
+# ------------------------------------------------------------------ validate --report
+def test_validate_report_adds_the_heldout_error_along_the_front(here):
+    rows = ["a,b,c,d"] + [f"{i % 2},{i % 3},{i % 5},{'xy'[(i * 7) % 3 == 0]}" for i in range(40)]
+    (here / "v.csv").write_text("\n".join(rows) + "\n")
+    r = invoke("validate", "v.csv", "--folds", "3", "--report", "v.html", "-o", "v.out.csv", "-q")
+    assert r.exit_code == 0, r.output
+    text = (here / "v.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    (sec,) = page_data(text)["sections"]
+    cells = table_rows(text)
+    assert len(cells) == len(sec["points"]) == len(sec["trees"])
+    label = "held-out error rate (mean of 3 folds)"
+    assert all(0 <= float(c[label]) <= 1 for c in cells)
+    names = [t["name"] for t in sec["heldout"]["data"]]
+    assert names[:2] == ["training (mean)", "held-out (mean)"] and len(names) == 5
+    again = invoke("validate", "v.csv", "--folds", "3", "--report", "w.html", "-q")
+    assert again.exit_code == 0
+    assert (here / "w.html").read_bytes() == (here / "v.html").read_bytes()
+
+
+def test_validate_report_path_is_checked_first(here):
+    r = invoke("validate", "t.csv", "--folds", "2", "--report", "t.csv")
+    assert r.exit_code == 2 and "input" in r.stderr
+    assert (here / "t.csv").read_text() == TABLE
