@@ -166,28 +166,29 @@ def section_of(
     decisions: Sequence[str],
     *,
     cap: int = MAX_TREES,
+    trees: dict | None = None,
     greedy: dict | None = None,
     comparison: dict | None = None,
     heldout: Heldout | None = None,
     why_no_trees: str = "",
 ) -> Section:
     """A :class:`Section` whose trees are ``tree_of(k)`` for the points :func:`picked_points`
-    chooses (``tree_of`` None: no trees, and ``why_no_trees`` says why)."""
+    chooses, or ``trees`` (``{point: tree data}``, made elsewhere, e.g. on a study's
+    workers); with neither, no trees, and ``why_no_trees`` says why."""
     n = len(front)
-    trees: dict = {}
-    if tree_of is None:
+    if trees is None and tree_of is not None:
+        trees = {k: tree_data(tree_of(k)) for k in picked_points(n, cap)}
+    trees = {int(k): v for k, v in (trees or {}).items()}
+    if not trees:
         note = why_no_trees or "The trees are not part of this page."
+    elif len(trees) == n:
+        note = "Click a point of the chart or a row of the table to see its tree."
     else:
-        picked = picked_points(n, cap)
-        trees = {k: tree_data(tree_of(k)) for k in picked}
-        if len(picked) == n:
-            note = "Click a point of the chart or a row of the table to see its tree."
-        else:
-            note = (
-                f"This front has {n:,} points; the page carries the trees of {len(picked):,} "
-                f"of them, evenly spaced along the front (both ends included, marked ● in "
-                f"the table). `dagger tree` gives the tree of any other point."
-            )
+        note = (
+            f"This front has {n:,} points; the page carries the trees of {len(trees):,} "
+            f"of them, evenly spaced along the front (both ends included, marked ● in "
+            f"the table). `dagger tree` gives the tree of any other point."
+        )
     return Section(
         title=title,
         front=front,

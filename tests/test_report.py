@@ -279,3 +279,43 @@ def test_validate_report_path_is_checked_first(here):
     r = invoke("validate", "t.csv", "--folds", "2", "--report", "t.csv")
     assert r.exit_code == 2 and "input" in r.stderr
     assert (here / "t.csv").read_text() == TABLE
+
+
+# ------------------------------------------------------------------ study --report
+def test_study_report_has_a_page_per_table_and_an_index(here):
+    pytest.importorskip("distributed")
+    from tests.test_study import read_results, run_cli
+
+    (here / "study.toml").write_text(
+        'tables = ["t.csv"]\n'
+        'pairs = [["total-path-length", "misclassifications"], ["depth", "misclassifications"]]\n'
+    )
+    out = here / "out"
+    r = run_cli("study", "study.toml", "-o", out, "--workers", "1", "-q")
+    assert r.exit_code == 0, r.output
+    # Asked for a report, the tasks run again: the first run kept no trees.
+    r = run_cli("study", "study.toml", "-o", out, "--workers", "1", "-q", "--report")
+    assert r.exit_code == 0, r.output
+    assert {row["status"] for row in read_results(out)} == {"ok"}
+    assert sorted(p.name for p in (out / "report").iterdir()) == ["index.html", "t.html"]
+    index = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert index.count('href="t.html#s') == 2 and "<script" not in index
+    page = (out / "report" / "t.html").read_text(encoding="utf-8")
+    assert_self_contained(page)
+    secs = page_data(page)["sections"]
+    assert [s["x"] for s in secs] == ["total_path_length", "depth"]
+    from dagger_cli.trees import extract_tree
+
+    table = _table(here)
+    for sec, x in zip(secs, ("total-path-length", "depth")):
+        rel = engine.relate(table, x, "misclassifications")
+        assert sec["points"] == [list(p) for p in rel.front.points()]
+        assert sec["trees"] == {
+            str(k): tree_data(extract_tree(rel, k)) for k in range(len(rel.front))
+        }
+    first = page.encode()
+    # A third run finds everything current, trees included, and writes the same page.
+    r = run_cli("study", "study.toml", "-o", out, "--workers", "1", "-q", "--report")
+    assert r.exit_code == 0, r.output
+    assert {row["status"] for row in read_results(out)} == {"skipped"}
+    assert (out / "report" / "t.html").read_bytes() == first
