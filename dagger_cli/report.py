@@ -129,17 +129,16 @@ def summary_of(table, facts: Sequence[tuple[str, str]] = ()) -> Summary:
 
 
 def tree_data(tree) -> dict:
-    """A :class:`~dagger_cli.trees.Tree` as the page's compact JSON: a node is
-    ``{"n": rows, "c": class counts, "d": decision}``, a split adds ``"a"`` (what it tests)
-    and ``"k"`` (``[[edge label, child], ...]`` in print order); ``"costs"`` (``[[column,
+    """A :class:`~dagger_cli.trees.Tree` as the page's compact JSON: a leaf is
+    ``{"n": rows, "c": class counts, "d": decision}``, a split ``{"n": rows, "a": what it
+    tests, "k": [[edge label, child], ...]}`` (children in print order); ``"costs"`` (``[[column,
     value], ...]``, the tree's costs on its table) at the top."""
 
     def node(n) -> dict:
-        out: dict[str, Any] = {"n": n.rows, "c": [int(c) for c in n.counts], "d": str(n.decision)}
-        if not n.is_leaf:
-            out["a"] = tree.node_label(n)
-            out["k"] = [[str(v), node(c)] for v, c in tree.branches(n)]
-        return out
+        if n.is_leaf:
+            return {"n": n.rows, "c": [int(c) for c in n.counts], "d": str(n.decision)}
+        kids = [[str(v), node(c)] for v, c in tree.branches(n)]
+        return {"n": n.rows, "a": tree.node_label(n), "k": kids}
 
     costs = [[k, round(v, 6) if isinstance(v, float) else v] for k, v in tree.costs().items()]
     return {"costs": costs, "root": node(tree.root)}
