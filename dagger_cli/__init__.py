@@ -36,6 +36,10 @@ _EXPORTS = {
     "optimize": "engine.counting",
     "Optimum": "engine.counting",
     "sorting": "data.families",
+    "rules": "rules",
+    "optimize_rules": "rules",
+    "compare_tree": "rules",
+    "RuleFronts": "rules",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -14,7 +14,7 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--no-study] [--no-load]
                             [--bounds-cases mushroom:tpl,odt-vote:depth:4,...]
                             [--bounds-runs 5] [--bounds-timeout 900] [--no-bounds]
-    python scripts/bench.py --only read|uci|odt|bounds|sklearn|load   # one section alone
+    python scripts/bench.py --only read|uci|odt|bounds|sklearn|load|rules   # one section alone
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
 
@@ -100,6 +100,44 @@ def process_run(args_list, runs):
     exe = str(Path(sys.executable).with_name("dagger"))
     res = [launch([exe, *args_list]) for _ in range(runs)]
     return statistics.median(r["wall"] for r in res), max(r["peak_mib"] for r in res)
+
+
+def bench_rules(out_dir: Path, runs: int, odt_tables, max_length: int = 3) -> list[dict]:
+    """`dagger rules TABLE -q -o X.csv`, whole processes (median wall, peak RSS): every
+    row's front of exact rules, length vs coverage, on mushroom and nursery (the whole
+    DAG) and, with --max-length, on the odt tables. The load average is printed before
+    and after (the machine is shared)."""
+    exe = str(Path(sys.executable).with_name("dagger"))
+    folder = out_dir / "rules"
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = [("mushroom", None), ("nursery", None)] + [(f"odt-{t}", max_length) for t in odt_tables]
+    print(f"rules: whole `dagger rules` processes, median of {runs}; {_load()}", flush=True)
+    rows = []
+    for name, cap in cases:
+        dest = folder / f"{name}.csv"
+        cmd = [exe, "rules", name, "-q", "-o", str(dest)]
+        if cap is not None:
+            cmd += ["--max-length", str(cap)]
+        res = [launch(cmd) for _ in range(runs)]
+        with dest.open() as fh:
+            lines = sum(1 for _ in fh) - 1
+        row = {
+            "table": name,
+            "max_length": cap,
+            "wall_s": statistics.median(r["wall"] for r in res),
+            "peak_mib": max(r["peak_mib"] for r in res),
+            "csv_lines": lines,
+        }
+        rows.append(row)
+        label = name + ("" if cap is None else f" --max-length {cap}")
+        print(
+            f"  {label:<36} {row['wall_s']:6.2f} s  {row['peak_mib']:6.0f} MiB  {lines:,} rule(s)",
+            flush=True,
+        )
+    print(f"rules: done; {_load()}")
+    (out_dir / "rules.json").write_text(json.dumps(rows, indent=2))
+    print(f"wrote {out_dir / 'rules.json'}")
+    return rows
 
 
 def memory_bandwidth(runs=3, size=2**27):
@@ -1910,9 +1948,10 @@ def main():
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
-        choices=["read", "uci", "odt", "bounds", "sklearn", "load"],
+        choices=["read", "uci", "odt", "bounds", "sklearn", "load", "rules"],
         help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark; "
-        "bounds: bounded queries against the whole front; sklearn: the estimator)",
+        "bounds: bounded queries against the whole front; sklearn: the estimator; rules: "
+        "`dagger rules` on mushroom, nursery and the odt tables)",
     )
     ap.add_argument("--no-read", action="store_true", help="skip the CSV reading section")
     ap.add_argument("--read-rows", type=int, default=5_000_000)
@@ -1992,6 +2031,7 @@ def main():
     )
     ap.add_argument("--no-load-uci", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-load", action="store_true", help="skip the threads-under-load section")
+    ap.add_argument("--no-rules", action="store_true", help="skip the decision-rules section")
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
@@ -2035,6 +2075,9 @@ def main():
         return
     if args.study_only:
         bench_study(args.out, args.runs, args.tables.split(","))
+        return
+    if args.only == "rules":
+        bench_rules(args.out, args.runs, args.odt_tables)
         return
     if args.only == "sklearn":
         rows = bench_sklearn(args.runs)
@@ -2093,6 +2136,8 @@ def main():
     print(f"wrote {args.out / 'bench.json'}")
     if not (args.no_load or uci_only):  # its UCI part is the UCI section above
         bench_load(args.out, args.runs, configs=_load_configs(args.load_config), uci=False)
+    if not (args.no_rules or uci_only):
+        bench_rules(args.out, args.runs, args.odt_tables)
     if not (args.no_study or uci_only):
         bench_study(args.out, args.runs, args.tables.split(","))
 

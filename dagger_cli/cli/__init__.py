@@ -3,8 +3,8 @@
 The click group :func:`main` (the ``dagger`` entry point) and one module per command or
 command group: :mod:`.relate`, :mod:`.tree`, :mod:`.optimize`, :mod:`.example`,
 :mod:`.fetch` (``fetch`` and ``datasets``), :mod:`.prepare`, :mod:`.study`,
-:mod:`.validate`; what they share (:func:`handle_errors`, the option decorators, table
-loading) is :mod:`.common`. This package is the only one that imports click.
+:mod:`.validate`, :mod:`.rules`; what they share (:func:`handle_errors`, the option
+decorators, table loading) is :mod:`.common`. This package is the only one that imports click.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .fetch import datasets_cmd, fetch
 from .optimize import optimize
 from .prepare import prepare
 from .relate import relate
+from .rules import rules
 from .study import study
 from .tree import tree
 from .validate import validate
@@ -50,5 +51,16 @@ def main():
     """
 
 
-for _command in (relate, tree, optimize, example, fetch, datasets_cmd, prepare, study, validate):
+for _command in (
+    relate,
+    tree,
+    optimize,
+    rules,
+    example,
+    fetch,
+    datasets_cmd,
+    prepare,
+    study,
+    validate,
+):
     main.add_command(_command)
