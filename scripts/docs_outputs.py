@@ -49,6 +49,7 @@ RUNS: dict[str, tuple[list[str], int | None]] = {
         ["optimize", "lymphography", "--order", "misclassifications,depth,total-path-length"],
         12,
     ),
+    "rules-zoo": (["rules", "zoo", "-q"], None),
     "example-sorting": (["example", "sorting", "5"], None),
     "optimize-sorting": (
         ["optimize", "sorting5.csv", "--order", "total-path-length,depth", "--exact-only", "-q"],
@@ -60,8 +61,8 @@ RUNS: dict[str, tuple[list[str], int | None]] = {
     "study": (["study", "study.toml", "-o", "results", "--workers", "2"], None),
 }
 #: Commands whose ``--help`` each command page shows.
-HELPS = ("relate", "tree", "optimize", "example", "validate", "fetch", "datasets", "prepare")
-HELPS += ("study",)
+HELPS = ("relate", "tree", "optimize", "rules", "example", "validate", "fetch", "datasets")
+HELPS += ("prepare", "study")
 
 
 def run(args: list[str], cwd: Path, most: int | None) -> str:
