@@ -95,6 +95,9 @@ class Section:
     greedy: dict | None = None
     comparison: dict | None = None
     heldout: Heldout | None = None
+    #: the command that prints a point's tree, ``{y}`` standing for its y (for the points
+    #: whose tree the page does not carry), e.g. ``dagger tree zoo --max-y {y}``
+    command: str = ""
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,7 @@ def section_of(
     comparison: dict | None = None,
     heldout: Heldout | None = None,
     why_no_trees: str = "",
+    command: str = "",
 ) -> Section:
     """A :class:`Section` whose trees are ``tree_of(k)`` for the points :func:`picked_points`
     chooses, or ``trees`` (``{point: tree data}``, made elsewhere, e.g. on a study's
@@ -197,6 +201,7 @@ def section_of(
         greedy=greedy,
         comparison=comparison,
         heldout=heldout,
+        command=command,
     )
 
 
@@ -209,6 +214,7 @@ def relation_section(
     greedy: dict | None = None,
     comparison: dict | None = None,
     heldout: Heldout | None = None,
+    command: str = "",
 ) -> Section:
     """The :class:`Section` of a :class:`~dagger_cli.engine.Relation`: ``front`` (default:
     the relation's; a restriction of it, e.g. to the bounds' points) with the trees that
@@ -243,6 +249,7 @@ def relation_section(
         comparison=comparison,
         heldout=heldout,
         why_no_trees=why,
+        command=command,
     )
 
 
@@ -288,7 +295,7 @@ def report_html(title: str, summary: Summary | None, sections: Sequence[Section]
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         # Nothing may be fetched: no network, no external font, image or script.
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
         "img-src data: blob:; font-src data:; connect-src 'none'\">",
         f"<title>{_e(title)}</title>",
         f"<style>{_CSS}</style>",
@@ -499,6 +506,7 @@ def _section_data(sid: str, sec: Section) -> dict:
         "trees": {str(k): v for k, v in sorted(sec.trees.items())},
         "figure": _figure(sec),
         "heldout": _heldout_figure(sec.heldout, front) if sec.heldout is not None else None,
+        "command": sec.command,
     }
 
 
@@ -655,6 +663,7 @@ details { margin: 0.6rem 0; }
 .node.leaf { border-width: 2px; background: #fff; }
 .node .counts { display: block; font-weight: normal; color: var(--muted); font-size: 0.72rem; }
 .node .errors { color: var(--accent); }
+.tree-text pre { font-size: 0.8rem; text-align: left; }
 """
 
 _JS = r"""
@@ -697,6 +706,24 @@ _JS = r"""
     }
     return li;
   }
+  function textLines(sec, node, indent, out) {
+    var pad = new Array(indent + 1).join("|   ");
+    node.k.forEach(function (kv) {
+      var edge = kv[0], child = kv[1];
+      var test = /^[<>]/.test(edge) ? node.a + " " + edge : node.a + " = " + edge;
+      if (child.k) {
+        out.push(pad + test);
+        textLines(sec, child, indent + 1, out);
+      } else {
+        out.push(pad + test + ": " + child.d + "  [" + countsText(sec, child) + "]");
+      }
+    });
+    return out;
+  }
+  function treeText(sec, root) {
+    if (!root.k) return root.d + "  [" + countsText(sec, root) + "]";
+    return textLines(sec, root, 0, []).join("\n");
+  }
   function showTree(sec, k) {
     var panel = document.getElementById(sec.id + "-tree");
     panel.innerHTML = "";
@@ -709,7 +736,8 @@ _JS = r"""
     panel.appendChild(head);
     if (!tree) {
       panel.appendChild(el("p", "hint", "This page does not carry this point's tree " +
-        "(see the note above); `dagger tree` gives it."));
+        "(see the note above); this command prints it (with this run's table options):"));
+      if (sec.command) panel.appendChild(el("pre", "command", sec.command.replace("{y}", p[1])));
     } else {
       var costs = tree.costs.map(function (c) { return c[0] + " = " + c[1]; }).join(", ");
       panel.appendChild(el("p", "tree-head costs", costs));
@@ -718,6 +746,12 @@ _JS = r"""
       ul.appendChild(nodeItem(sec, tree.root, null));
       div.appendChild(ul);
       panel.appendChild(div);
+      var details = el("details", "tree-text");
+      details.appendChild(el("summary", null, "The tree as text (as dagger tree prints it)"));
+      details.appendChild(el("pre", null, treeText(sec, tree.root)));
+      panel.appendChild(details);
+      // A wide tree: show its root, in the middle, first.
+      panel.scrollLeft = Math.max(0, (div.scrollWidth - panel.clientWidth) / 2);
     }
     var rows = document.querySelectorAll("#" + sec.id + "-points tbody tr");
     rows.forEach(function (r) {

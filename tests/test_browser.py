@@ -155,6 +155,10 @@ def test_zoo_report_in_chromium(page, tmp_path, monkeypatch):
     splits = panel.locator(".node.split").all_inner_texts()
     assert splits[0].startswith(tree.root.attribute)  # "milk"
     assert page.locator("#s0-points tbody tr.selected").get_attribute("data-point") == str(k)
+    # ... and as text, line for line what `dagger tree` prints (after its costs line).
+    panel.locator(".tree-text summary").click()
+    drawn_text = panel.locator(".tree-text pre").inner_text().splitlines()
+    assert drawn_text == tree.to_text().splitlines()[1:]
 
     # A row of the table shows its tree too: the last point, no misclassification.
     rows.nth(len(points) - 1).click()

@@ -319,3 +319,12 @@ def test_study_report_has_a_page_per_table_and_an_index(here):
     assert r.exit_code == 0, r.output
     assert {row["status"] for row in read_results(out)} == {"skipped"}
     assert (out / "report" / "t.html").read_bytes() == first
+
+
+def test_a_point_without_its_tree_in_the_page_names_the_command_that_prints_it(here):
+    r = invoke("relate", "t.csv", "--x", "depth", "--max-depth", "2", "--report", "r.html", "-q")
+    assert r.exit_code == 0
+    sec = page_data((here / "r.html").read_text(encoding="utf-8"))["sections"][0]
+    assert sec["command"] == (
+        "dagger tree t.csv --x depth --y misclassifications --max-depth 2 --max-y {y}"
+    )

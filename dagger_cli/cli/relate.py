@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -221,7 +222,7 @@ def relate(
         written.append(
             (
                 report_path,
-                _report(tab, rel, shown, engine, exact_only, points, comparison, queries),
+                _report(table, tab, rel, shown, engine, exact_only, points, comparison, queries),
             )
         )
     if trees_dir is not None:
@@ -263,8 +264,9 @@ def relate(
             click.echo(comparison_text(front, points), nl=False)
 
 
-def _report(tab, rel, shown, engine, exact_only, points, comparison, queries) -> str:
+def _report(table, tab, rel, shown, engine, exact_only, points, comparison, queries) -> str:
     """The page of ``--report``: the table's summary and the shown front with its trees."""
+    from ..costs import DEFAULT_X, DEFAULT_Y
     from ..report import relation_section, report_html, summary_of
     from ..text import stats_text
 
@@ -284,7 +286,17 @@ def _report(tab, rel, shown, engine, exact_only, points, comparison, queries) ->
     facts.append(("engine", engine))
     if rel.stats is not None:
         facts.append(("DAG", stats_text(rel.stats).removeprefix("DAG: ")))
-    section = relation_section(rel, shown, greedy=points, comparison=comparison)
+    command = ["dagger", "tree", "--example" if table is None else shlex.quote(table)]
+    if (front.x_cost.name, front.y_cost.name) != (DEFAULT_X, DEFAULT_Y):
+        command += ["--x", front.x_cost.name, "--y", front.y_cost.name]
+    if rel.max_depth is not None:
+        command += ["--max-depth", str(rel.max_depth)]
+    if exact_only:
+        command.append("--exact-only")
+    command += ["--max-y", "{y}"]
+    section = relation_section(
+        rel, shown, greedy=points, comparison=comparison, command=" ".join(command)
+    )
     title = f"{tab.name}: {front.x_cost.name} vs {front.y_cost.name}"
     return report_html(title, summary_of(tab, facts), [section])
 
