@@ -13,6 +13,10 @@ ODT_MIRROR_DIR := $(abspath ../shared/datasets/odt)
 ifneq ($(wildcard $(ODT_MIRROR_DIR)),)
 export DAGGER_ODT_MIRROR ?= file://$(ODT_MIRROR_DIR)
 endif
+NUM_MIRROR_DIR := $(abspath ../shared/datasets/num)
+ifneq ($(wildcard $(NUM_MIRROR_DIR)),)
+export DAGGER_NUM_MIRROR ?= file://$(NUM_MIRROR_DIR)
+endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help

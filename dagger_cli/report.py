@@ -227,7 +227,8 @@ def relation_section(
     ks = [index[p] for p in front.points()]
     tree_of = None
     why = ""
-    if relation.dag is not None and relation.store is not None:
+    extractor = getattr(relation, "extractor", None)  # a solver that finds its trees itself
+    if extractor is not None or (relation.dag is not None and relation.store is not None):
 
         def tree_of(j: int):
             return extract_tree(relation, ks[j])

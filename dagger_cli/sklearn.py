@@ -9,14 +9,16 @@ This is the only module that imports scikit-learn (``pip install dagger-cli[skle
 
 How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable` with
 every row kept (equal rows are not merged, so misclassifications count training rows): a
-numeric column becomes binary attributes ``col<=t`` (:mod:`dagger_cli.data.thresholds`), a
-categorical column (pandas ``category``/``object``/``string``/``bool``, or values that are not
-all numbers) stays a multiway nominal split on its values. The engine computes the exact front
-of ``x`` (default total path length) against misclassifications over every tree of depth at
-most ``max_depth`` (with only numeric columns and ``max_depth <= 3`` by the column sweeps of
-:mod:`dagger_cli.engine.shallow`, else by the DAG engine), and the estimator keeps the tree of one
-point: by default the least misclassifications (ties: the least ``x``); or G(K), F(N), or the
-least ``misclassifications + alpha * x``.
+numeric column becomes one ordered attribute split by thresholds ``col <= t``
+(:mod:`dagger_cli.data.thresholds`), a categorical column (pandas
+``category``/``object``/``string``/``bool``, or values that are not all numbers) stays a
+multiway nominal split on its values. The engine computes the exact front of ``x`` (default
+total path length) against misclassifications over every tree of depth at most
+``max_depth`` (by the ordered solver, :mod:`dagger_cli.engine.ordered`, which sweeps the
+thresholds of each column; with ``max_depth=None`` by the DAG engine on the columns' binary
+expansion), and the estimator keeps the tree of one point: by default the least
+misclassifications (ties: the least ``x``); or G(K), F(N), or the least
+``misclassifications + alpha * x``.
 
 Missing values (NaN, None) are refused, in fit and predict: fill them first (e.g.
 ``sklearn.impute.SimpleImputer``).
@@ -39,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
-from .data.thresholds import NO, YES, Threshold, candidate_thresholds, format_threshold
+from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
 from .errors import LimitError
 
 #: The costs ``x`` can be (misclassifications is always the other one).
@@ -86,11 +88,12 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
     tree_ : dagger_cli.trees.Tree
         The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
     table_ : dagger_cli.data.table.DecisionTable
-        The training table the engine saw (threshold attributes in ``table_.splits``).
-    solver_ : {"shallow", "dag"}
-        How the front was computed: ``shallow`` (:mod:`dagger_cli.engine.shallow`, column
-        sweeps) when every attribute is a threshold and ``max_depth <= 3``, else the DAG
-        engine. Both give the exact front; the tests check that they agree.
+        The training table the engine saw (numeric columns in ``table_.ordered``).
+    solver_ : {"ordered", "dag"}
+        How the front was computed: ``ordered`` (:mod:`dagger_cli.engine.ordered`, sweeps
+        and bounds over each numeric column's thresholds) under a depth cap when some column
+        is numeric, else the DAG engine (on the binary expansion of the numeric columns).
+        Both give the exact front; the tests check that they agree.
     """
 
     _parameter_constraints: dict = {
@@ -164,17 +167,6 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.table_ = self._table(X, y_codes)
-        from .engine import shallow
-
-        if shallow.applies(self.table_, self.max_depth):
-            # Only threshold attributes and a shallow cap: the column sweeps, same front.
-            solver = shallow.ShallowSolver(self.table_, self.x)
-            self.front_ = solver.front(self.max_depth)
-            self.front_index_ = self._choose(self.front_)
-            self.tree_ = solver.tree(self.max_depth, self.front_.points()[self.front_index_])
-            self.solver_ = "shallow"
-            return self
-        self.solver_ = "dag"
         kwargs = {} if self.max_depth is None else {"max_depth": self.max_depth}
         try:
             rel = relate(
@@ -190,6 +182,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"{'any depth' if self.max_depth is None else f'depth <= {self.max_depth}'}: "
                 "give a smaller max_depth (e.g. 2 or 3) or fewer thresholds (e.g. 8)."
             ) from None
+        self.solver_ = "ordered" if rel.engine == "ordered" else "dag"
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
         from .trees import extract_tree
@@ -229,17 +222,18 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         attributes: list[str] = []
         values: list[tuple] = []
         codes: list[np.ndarray] = []
-        splits: dict[str, Threshold] = {}
+        ordered: dict[str, Ordered] = {}
         for j, name in enumerate(self._names()):
             if self._kinds[j] == "numeric" and self.thresholds is not None:
                 xs = _numbers(X[:, j])
-                for t in candidate_thresholds(xs, self.thresholds):
-                    split = Threshold(name, t)
-                    splits[split.name] = split
-                    attributes.append(split.name)
-                    values.append((NO, YES))  # value order: code 1 is ``yes`` (x <= t)
-                    codes.append((xs <= t).astype(np.int32))
-                continue
+                ts = candidate_thresholds(xs, self.thresholds)
+                if ts:
+                    attr = Ordered(name, tuple(ts))
+                    ordered[name] = attr
+                    attributes.append(name)
+                    values.append(attr.labels())
+                    codes.append(attr.codes_of(xs).astype(np.int32))
+                continue  # a constant column splits nothing
             keys = self._keys(X[:, j], j)
             order = value_order(keys)
             rank = {v: k for k, v in enumerate(order)}
@@ -258,7 +252,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             decision_values=tuple(str(c) for c in self.classes_),
             decisions=np.asarray(y_codes, dtype=np.int32).reshape(n),
             report=PreprocessReport(rows_read=n, rows_after=n),
-            splits=splits,
+            ordered=ordered,
         )
 
     def _keys(self, column, j) -> list[str]:

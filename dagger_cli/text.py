@@ -33,6 +33,8 @@ def abbreviate(count: int, digits: int = 15) -> str:
 
 
 def stats_text(stats) -> str:
+    if hasattr(stats, "text"):  # a solver's own statistics (the ordered solver's)
+        return stats.text()
     text = (
         f"DAG: {stats.subtables:,} subtables ({stats.terminal:,} terminal), "
         f"{stats.bundles:,} bundles, {stats.edges:,} edges"

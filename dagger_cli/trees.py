@@ -340,11 +340,13 @@ def extract_tree(relation, point: int) -> Tree:
     depth r takes its point from its front at r and its children's from theirs at
     r - 1, so the tree's depth is at most the cap.
     """
-    if relation.dag is None or relation.store is None:
-        raise InputError("tree extraction needs the fast engine (--engine fast)")
     front = relation.front
     if not 0 <= point < len(front):
         raise InputError(f"no point {point}; the front has {len(front)} point(s)")
+    if relation.extractor is not None:  # a solver that finds its trees itself
+        return relation.extractor(int(front.x[point]), int(front.y[point]))
+    if relation.dag is None or relation.store is None:
+        raise InputError("tree extraction needs the fast engine (--engine fast)")
     table, dag, store = relation.table, relation.dag, relation.store
     cx, cy = front.x_cost, front.y_cost
 

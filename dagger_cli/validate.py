@@ -135,16 +135,11 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
 
 
 def _front_and_trees(table, x, max_depth, max_subtables):
-    """The training front and the tree of every point: by the column sweeps of
-    :mod:`dagger_cli.engine.shallow` when they apply (threshold attributes only, depth <= 3),
-    else by the DAG engine; both exact."""
-    from .engine import relate, shallow
+    """The training front and the tree of every point (numeric columns under a cap by the
+    ordered solver, :mod:`dagger_cli.engine.ordered`; else by the DAG engine; both exact)."""
+    from .engine import relate
     from .trees import extract_tree
 
-    if shallow.applies(table, max_depth):
-        solver = shallow.ShallowSolver(table, x)
-        front = solver.front(max_depth)
-        return front, [solver.tree(max_depth, p) for p in front.points()]
     kwargs = {} if max_depth is None else {"max_depth": max_depth}
     rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
     return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]

@@ -8,6 +8,9 @@ MIRROR = Path(os.environ.get("DAGGER_TEST_MIRROR_DIR", REPO.parent / "shared" / 
 ODT_MIRROR = Path(
     os.environ.get("DAGGER_TEST_ODT_MIRROR_DIR", REPO.parent / "shared" / "datasets" / "odt")
 )
+NUM_MIRROR = Path(
+    os.environ.get("DAGGER_TEST_NUM_MIRROR_DIR", REPO.parent / "shared" / "datasets" / "num")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -18,10 +21,15 @@ def _isolated_env(monkeypatch, tmp_path_factory):
         monkeypatch.setenv("DAGGER_UCI_MIRROR", MIRROR.as_uri())
     if ODT_MIRROR.is_dir():
         monkeypatch.setenv("DAGGER_ODT_MIRROR", ODT_MIRROR.as_uri())
+    if NUM_MIRROR.is_dir():
+        monkeypatch.setenv("DAGGER_NUM_MIRROR", NUM_MIRROR.as_uri())
     monkeypatch.setenv("MPLBACKEND", "Agg")
 
 
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason=f"UCI mirror not found at {MIRROR}")
 needs_odt_mirror = pytest.mark.skipif(
     not ODT_MIRROR.is_dir(), reason=f"benchmark mirror not found at {ODT_MIRROR}"
+)
+needs_num_mirror = pytest.mark.skipif(
+    not NUM_MIRROR.is_dir(), reason=f"numeric benchmark mirror not found at {NUM_MIRROR}"
 )

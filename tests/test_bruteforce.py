@@ -429,7 +429,7 @@ def _explain(table, duplicates, engine, x, y, got, want):
 @needs_engine
 def test_engine_names():
     _, ENGINES, _, _ = _engine()
-    assert tuple(ENGINES) == ("fast", "baseline", "paper")
+    assert tuple(ENGINES) == ("fast", "baseline", "paper", "ordered")
 
 
 @needs_engine

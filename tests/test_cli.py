@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from dagger_cli.cli import main
-from tests.conftest import needs_mirror, needs_odt_mirror
+from tests.conftest import needs_mirror, needs_num_mirror, needs_odt_mirror
 
 
 @pytest.fixture
@@ -171,9 +171,10 @@ def test_prepare_and_relate_agree(run, tmp_path):
 
 @needs_mirror
 @needs_odt_mirror
+@needs_num_mirror
 def test_fetch_all_and_datasets(run, tmp_path):
     r = run("fetch", "--all", "--data-home", str(tmp_path))
-    assert r.exit_code == 0 and r.stdout.count("\n") == 16, r.stderr
+    assert r.exit_code == 0 and r.stdout.count("\n") == 22, r.stderr
     r = run("datasets", "--data-home", str(tmp_path))
     assert all(" yes " in ln for ln in r.stdout.splitlines()[1:])
 

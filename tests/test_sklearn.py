@@ -87,7 +87,8 @@ def test_dataframes_with_categories_and_unseen_values():
     clf = DaggerTreeClassifier(**SMALL).fit(df, y)
     assert list(clf.feature_names_in_) == ["age", "income", "color"]
     assert clf.n_features_in_ == 3 and list(clf.classes_) == ["no", "yes"]
-    assert any(a.startswith("age<=") for a in clf.table_.attributes)
+    assert "age" in clf.table_.ordered  # numeric: one ordered attribute, split by thresholds
+    assert any(a.startswith("age<=") for a in clf.table_.binarized().attributes)
     assert "color" in clf.table_.attributes  # categorical: one multiway attribute
     text = clf.tree_.to_text()
     assert "<=" in text and ">" in text
@@ -181,24 +182,25 @@ def test_which_point_is_taken():
         DaggerTreeClassifier(x="misclassifications").fit(X, y)
 
 
-def test_the_column_sweeps_and_the_dag_engine_agree():
-    """Numeric columns with max_depth <= 3 take the shallow solver; a categorical column
-    (here a copy of one numeric column as text) takes the DAG engine: same front."""
+def test_the_ordered_solver_and_the_dag_engine_agree():
+    """Numeric columns under a cap take the ordered solver; the DAG engine on the columns'
+    binary expansion gives the same front, and a categorical column joins the search."""
     pd = pytest.importorskip("pandas")
+    from dagger_cli.engine import relate
+
     X, y = load_iris(return_X_y=True, as_frame=True)
     X = X.iloc[:, 2:]
-    sweeps = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
-    assert sweeps.solver_ == "shallow"
-    from dagger_cli.engine.shallow import MAX_DEPTH
-
-    dag = DaggerTreeClassifier(max_depth=MAX_DEPTH + 1, thresholds="all").fit(X, y)
-    assert dag.solver_ == "dag"
-    mixed = X.assign(tag=pd.Categorical(["t"] * len(X)))
-    via_dag = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(mixed, y)
-    assert via_dag.solver_ == "dag"
-    assert via_dag.front_.points() == sweeps.front_.points()
+    clf = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    assert clf.solver_ == "ordered"
+    dag = relate(clf.table_.binarized(), clf.x, "misclassifications", max_depth=2)
+    assert dag.engine == "fast" and dag.front.points() == clf.front_.points()
+    mixed = X.assign(tag=pd.Categorical(["t", "u"] * (len(X) // 2)))
+    with_tag = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(mixed, y)
+    assert with_tag.solver_ == "ordered"
+    dag = relate(with_tag.table_.binarized(), clf.x, "misclassifications", max_depth=2)
+    assert dag.front.points() == with_tag.front_.points()
     # The trees may differ between equally good ones, their training errors may not.
-    assert (via_dag.predict(mixed) != y).sum() == (sweeps.predict(X) != y).sum()
+    assert (with_tag.predict(mixed) != y).sum() == int(with_tag.front_.y[-1])
 
 
 def test_other_costs_as_x():

@@ -186,6 +186,8 @@ def test_registered_datasets_take_thresholds_through_the_recipe():
     from dagger_cli.data.datasets import load_table
 
     zoo = load_table("zoo", thresholds="all")
+    assert zoo.ordered["legs"].thresholds == (1, 3, 4.5, 5.5, 7)
+    zoo = zoo.binarized()
     legs = [a for a in zoo.attributes if a.startswith("legs")]
     assert legs == ["legs<=1", "legs<=3", "legs<=4.5", "legs<=5.5", "legs<=7"]
     assert all(zoo.splits[a].column == "legs" for a in legs)

@@ -15,9 +15,10 @@ from .common import CONTEXT, handle_errors
 @click.option("--all", "fetch_all", is_flag=True, help="Fetch every registered dataset.")
 @click.option(
     "--suite",
-    type=click.Choice(["uci", "odt"]),
-    help="Fetch every dataset of a suite: uci (the paper's four tables) or odt (the 12 "
-    "tables of the optimal-decision-tree benchmark).",
+    type=click.Choice(["uci", "odt", "num"]),
+    help="Fetch every dataset of a suite: uci (the paper's four tables), odt (the 12 "
+    "tables of the optimal-decision-tree benchmark) or num (the 6 numeric tables of "
+    "ConTree's benchmark).",
 )
 @click.option(
     "--data-home",
@@ -28,7 +29,7 @@ from .common import CONTEXT, handle_errors
     "--mirror",
     metavar="URL",
     help="Base URL instead of the source's (http(s)://, file:// or a folder); default "
-    "$DAGGER_UCI_MIRROR (uci) or $DAGGER_ODT_MIRROR (odt).",
+    "$DAGGER_UCI_MIRROR (uci), $DAGGER_ODT_MIRROR (odt) or $DAGGER_NUM_MIRROR (num).",
 )
 @click.option(
     "--offline",

@@ -22,14 +22,18 @@ from .common import CONTEXT, _echo_err, _inputs, handle_errors, load_table, tabl
 def prepare(table, recipe, sep, output):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
-    This is exactly the table `relate` computes on.
+    This is exactly the table `relate` computes on; a numeric column split by
+    thresholds (--thresholds) is written as its binary attributes col<=t, which read back
+    give the same trees.
     """
     from ..data.csv import write_prepared
+    from ..engine.memory import memory_ceiling
     from ..safeio import atomic_write, check_output
 
     if output is not None:
         check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
     tab = load_table(table, recipe, sep=sep)
+    tab = tab.binarized(max_bytes=memory_ceiling()[0])
     with atomic_write("-" if output is None else output, "wb") as fh:
         write_prepared(tab, fh)
     if output is not None:

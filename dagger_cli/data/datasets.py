@@ -8,8 +8,10 @@ Adding a table means adding an entry; no function needs to change.
 
 Entries belong to a suite (:data:`SUITES`): ``uci``, the paper's four UCI tables, and
 ``odt``, the 12 binarised tables of the optimal-decision-tree benchmark (DL8.5, MurTree,
-STreeD), named ``odt-<table>`` and downloaded from the MurTree data repository. Each suite
-has its own base URL and mirror variable.
+STreeD), named ``odt-<table>`` and downloaded from the MurTree data repository, and ``num``,
+the six real-valued tables of ConTree's benchmark (bank, raisin, rice, wilt, segment, page),
+named ``num-<table>``, whose columns are numeric attributes split by every threshold. Each
+suite has its own base URL and mirror variable.
 
 Downloads (:func:`fetch`) follow the habits of scikit-learn's ``_fetch_remote`` and pooch's
 ``stream_download``: a timeout on every request, retries with exponential backoff on transient
@@ -24,13 +26,15 @@ argument      environment variable   default
 ============  =====================  ===========================================================
 data_home     ``DAGGER_DATA``        ``platformdirs.user_cache_dir("dagger")``
 mirror        ``DAGGER_UCI_MIRROR``  :data:`UCI_BASE_URL` (suite ``odt``: ``DAGGER_ODT_MIRROR``,
-                                     :data:`ODT_BASE_URL`)
+                                     :data:`ODT_BASE_URL`; ``num``: ``DAGGER_NUM_MIRROR``,
+                                     :data:`NUM_BASE_URL`)
 offline       ``DAGGER_OFFLINE``     ``False`` (``1``, ``true``, ``yes`` or ``on`` turn it on)
 ============  =====================  ===========================================================
 
 A cached file lives at ``<data_home>/<folder>/<file>``, the same layout as UCI's download area,
-so a copy of the cache is itself a valid ``file://`` mirror (for the ``odt`` suite, whose
-files lie directly under the base URL, ``<data_home>/odt`` is).
+so a copy of the cache is itself a valid ``file://`` mirror (for the ``odt`` and ``num``
+suites, whose files lie directly under the base URL, ``<data_home>/odt`` and
+``<data_home>/num`` are).
 """
 
 from __future__ import annotations
@@ -62,9 +66,13 @@ UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 #: The MurTree data repository's binarised benchmark tables; ``<base>/<file>``.
 ODT_BASE_URL = "https://raw.githubusercontent.com/MurTree/murtree-data/main/DL"
 
+#: ConTree's repository of real-valued benchmark tables (MIT licence); ``<base>/<file>``.
+NUM_BASE_URL = "https://raw.githubusercontent.com/ConSol-Lab/contree/main/datasets"
+
 ENV_DATA_HOME = "DAGGER_DATA"
 ENV_MIRROR = "DAGGER_UCI_MIRROR"
 ENV_ODT_MIRROR = "DAGGER_ODT_MIRROR"
+ENV_NUM_MIRROR = "DAGGER_NUM_MIRROR"
 ENV_OFFLINE = "DAGGER_OFFLINE"
 
 
@@ -85,6 +93,12 @@ SUITES: dict[str, Suite] = {
         ODT_BASE_URL,
         ENV_ODT_MIRROR,
         "the optimal-decision-tree benchmark: 12 binarised UCI tables (equal rows kept)",
+    ),
+    "num": Suite(
+        "num",
+        NUM_BASE_URL,
+        ENV_NUM_MIRROR,
+        "ConTree's benchmark: 6 real-valued UCI tables, every threshold (equal rows kept)",
     ),
 }
 
@@ -132,6 +146,8 @@ class Dataset:
         ``","`` (CSV) or ``" "`` (values separated by blanks).
     duplicates : str
         The recipe's policy for equal rows (``"merge"`` or ``"keep"``).
+    thresholds : str or int, optional
+        The recipe's thresholds for numeric columns (``"all"``: the ``num`` suite).
     """
 
     name: str
@@ -149,6 +165,7 @@ class Dataset:
     suite: str = "uci"
     separator: str = ","
     duplicates: str = "merge"
+    thresholds: str | int | None = None
 
     @property
     def url(self) -> str:
@@ -179,7 +196,12 @@ class Dataset:
         """The authors' preprocessing of this table: its decision column, its identifier
         columns dropped, missing values filled with the mode, equal rows merged (kept for
         the benchmark suite)."""
-        return Recipe(decision=self.decision, drop=self.drop, duplicates=self.duplicates).resolved()
+        return Recipe(
+            decision=self.decision,
+            drop=self.drop,
+            duplicates=self.duplicates,
+            thresholds=self.thresholds,
+        ).resolved()
 
 
 def _entries(*datasets: Dataset) -> dict:
@@ -205,6 +227,33 @@ def _odt(name: str, rows: int, features: int, counts: tuple, sha256: str, distin
         suite="odt",
         separator=" ",
         duplicates="keep",
+    )
+
+
+def _num(name: str, rows: int, features: int, counts: tuple, sha256: str, distinct: int):
+    """An entry of ConTree's benchmark suite: class first, then real-valued features
+    (min-max scaled), blank-separated, no header; the recipe keeps equal rows, names the
+    columns ``f1``..``fk`` and splits each by every threshold."""
+    return Dataset(
+        name=f"num-{name}",
+        folder="",
+        filename=f"{name}.txt",
+        columns=("label",) + tuple(f"f{j}" for j in range(1, features + 1)),
+        decision="label",
+        drop=(),
+        rows=rows,
+        n_columns=features + 1,
+        class_counts={str(k): c for k, c in enumerate(counts)},
+        sha256=sha256,
+        prepared_shape=(rows, features + 1),
+        description=(
+            f"ConTree benchmark {name}: {features} numeric features "
+            f"({distinct} distinct values per feature on average), {len(counts)} classes"
+        ),
+        suite="num",
+        separator=" ",
+        duplicates="keep",
+        thresholds="all",
     )
 
 
@@ -446,6 +495,56 @@ REGISTRY: dict[str, Dataset] = _entries(
         "ad1bbc80162c767b39bba1c32e9365c756289e53c6c14031cfe7e5fa4dea5716",
         846,
     ),
+    # ConTree's benchmark of real-valued tables (suite "num"), from ConTree's repository
+    # (MIT licence); checksums from the project's copy (shared/datasets/num).
+    _num(
+        "bank",
+        1372,
+        4,
+        (762, 610),
+        "36565a0451f015d248916e8edbcd683757cd88b423a4a4897c5868d1d8aee640",
+        1255,
+    ),
+    _num(
+        "raisin",
+        900,
+        7,
+        (450, 450),
+        "aef7584ebec08a60b63f904b36e2e21fedd64bfa6a734fc2e29823ef118c7cff",
+        899,
+    ),
+    _num(
+        "rice",
+        3810,
+        7,
+        (1630, 2180),
+        "c9c6e545b82e374ce4526364a5d26b1fd7247d186da4381f115d09f372d41728",
+        3520,
+    ),
+    _num(
+        "wilt",
+        4839,
+        5,
+        (261, 4578),
+        "ed26b1b42576e9a755cbd2c5a067f69531c93c01f2d5424a2b190ba1d2194390",
+        4520,
+    ),
+    _num(
+        "segment",
+        2310,
+        18,
+        (330, 330, 330, 330, 330, 330, 330),
+        "b1bb1549896f96f8e3dddeac022875754a68009bca25988f2b98c134aba431c0",
+        829,
+    ),
+    _num(
+        "page",
+        5473,
+        10,
+        (4913, 329, 88, 115, 28),
+        "9eb2b14cbc174e79d37795edc1fcbde73204876101a2a309af4f28c0aa5f1891",
+        909,
+    ),
 )
 
 
@@ -535,8 +634,8 @@ def _is_offline(offline) -> bool:
 
 def get_mirror(mirror=None, suite: str = "uci") -> str:
     """The base URL: ``mirror``, else the suite's mirror variable (``$DAGGER_UCI_MIRROR``
-    for ``uci``, ``$DAGGER_ODT_MIRROR`` for ``odt``), else its base URL (:data:`UCI_BASE_URL`,
-    :data:`ODT_BASE_URL`).
+    for ``uci``, ``$DAGGER_ODT_MIRROR`` for ``odt``, ``$DAGGER_NUM_MIRROR`` for ``num``),
+    else its base URL (:data:`UCI_BASE_URL`, :data:`ODT_BASE_URL`, :data:`NUM_BASE_URL`).
 
     A local folder path is accepted too and turned into a ``file://`` URL.
 
@@ -561,7 +660,7 @@ def get_mirror(mirror=None, suite: str = "uci") -> str:
     raise DownloadError(
         f"unsupported mirror {mirror!r} (from {origin}): expected an http://, https:// or "
         f"file:// URL, or an existing folder laid out like the source's (UCI: "
-        f"<folder>/<file>; odt: <file>). Fix it, or unset it to download from "
+        f"<folder>/<file>; odt, num: <file>). Fix it, or unset it to download from "
         f"{source.base_url}."
     )
 

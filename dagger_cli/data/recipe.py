@@ -109,12 +109,19 @@ class Recipe:
                 )
 
     def over(self, base: Recipe | None) -> Recipe:
-        """This recipe with its unset fields taken from ``base`` (its set fields win)."""
+        """This recipe with its unset fields taken from ``base`` (its set fields win). Bins
+        and thresholds are one choice (how numeric columns split): setting either here
+        replaces the other of ``base``.
+
+        >>> Recipe(bins=3).over(Recipe(thresholds="all")).thresholds is None
+        True
+        """
         if base is None:
             return self
-        return replace(
-            base, **{f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
-        )
+        mine = {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
+        if "bins" in mine or "thresholds" in mine:
+            base = replace(base, bins=None, thresholds=None)
+        return replace(base, **mine)
 
     def resolved(self) -> Recipe:
         """This recipe over :data:`DEFAULTS`: every policy set (``decision`` may stay None,

@@ -38,7 +38,7 @@ from .report import (
     identifier_like,
     identifier_notes,
 )
-from .thresholds import threshold_columns
+from .thresholds import NO, YES, Ordered, binary_codes, ordered_columns
 
 # The names this module has always offered (the values now live in recipe.py, values.py).
 MISSING_POLICIES = MISSING_CHOICES
@@ -79,8 +79,12 @@ class DecisionTable:
         Decision code of every row.
     report : PreprocessReport
     splits : dict
-        ``{attribute: Threshold}`` for the binary attributes made from numeric columns by
-        ``thresholds`` (:mod:`dagger_cli.data.thresholds`); empty otherwise.
+        ``{attribute: Threshold}`` for binary attributes ``col<=t`` made from numeric
+        columns (:meth:`binarized`, the estimator's tables); empty otherwise.
+    ordered : dict
+        ``{attribute: Ordered}`` for the numeric columns that ``thresholds`` made ordered
+        attributes (:mod:`dagger_cli.data.thresholds`): their codes are intervals between
+        thresholds, and a split tests ``col <= t``; empty otherwise.
     """
 
     name: str
@@ -92,6 +96,7 @@ class DecisionTable:
     decisions: np.ndarray
     report: PreprocessReport
     splits: dict = field(default_factory=dict)
+    ordered: dict = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -100,6 +105,67 @@ class DecisionTable:
     @property
     def n_attributes(self) -> int:
         return len(self.attributes)
+
+    @property
+    def n_tests(self) -> int:
+        """Binary attributes of :meth:`binarized`: an ordered attribute counts its
+        thresholds (no tree is deeper than this, nor than the attributes if none is
+        ordered)."""
+        return sum(
+            len(self.ordered[a].thresholds) if a in self.ordered else 1 for a in self.attributes
+        )
+
+    def binarized(self, max_bytes: int | None = None) -> DecisionTable:
+        """The same table with every ordered attribute as its binary attributes ``col<=t``
+        (one per threshold, in place, thresholds ascending; ``splits`` names them): what
+        the engines that know only nominal attributes read. The same trees: a split
+        ``col <= t`` is the split of the binary attribute ``col<=t``.
+
+        Raises :class:`LimitError` when the binary codes would take more than
+        ``max_bytes``."""
+        if not self.ordered:
+            return self
+        need = self.n_tests * self.n_rows * 4
+        if max_bytes is not None and need > max_bytes:
+            from ..errors import LimitError
+
+            raise LimitError(
+                f"this query needs the numeric columns as {self.n_tests:,} binary attributes "
+                f"({need / 2**20:,.0f} MiB, more than {max_bytes / 2**20:,.0f} MiB); give a "
+                "depth cap (--max-depth D: the ordered solver needs no such expansion) or "
+                "fewer thresholds (--thresholds K)"
+            )
+        attributes: list[str] = []
+        values: list[tuple] = []
+        codes: list[np.ndarray] = []
+        splits = dict(self.splits)
+        for j, a in enumerate(self.attributes):
+            attr = self.ordered.get(a)
+            if attr is None:
+                attributes.append(a)
+                values.append(self.values[j])
+                codes.append(self.codes[j])
+                continue
+            names, bits = binary_codes(attr, self.codes[j])
+            for k, (name, row) in enumerate(zip(names, bits)):
+                attributes.append(name)
+                values.append((NO, YES))
+                codes.append(row)
+                splits[name] = attr.split(k)
+        clash = sorted({a for a in attributes if attributes.count(a) > 1})
+        if clash:
+            raise InputError(
+                f"threshold attribute name(s) {', '.join(map(repr, clash))} equal another "
+                "column's name; rename that column"
+            )
+        return replace(
+            self,
+            attributes=tuple(attributes),
+            values=tuple(values),
+            codes=np.array(codes, dtype=np.int32).reshape(len(codes), self.n_rows),
+            splits=splits,
+            ordered={},
+        )
 
     def rows(self) -> list[tuple]:
         """The rows as tuples of value labels (attributes only)."""
@@ -387,11 +453,10 @@ def from_columns(
     skip = (decision, *drop)
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
-    splits: dict = {}
+    ordered: dict[str, Ordered] = {}
     ids = identifier_like(header, columns, skip=skip)
     if thresholds is not None:
-        header, columns, splits, notes = threshold_columns(header, columns, thresholds, skip=skip)
-        keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
+        columns, ordered, notes = ordered_columns(header, columns, thresholds, skip=skip)
     elif bins is not None:
         columns, notes = discretize(header, columns, bins, skip=skip)
     else:
@@ -414,7 +479,7 @@ def from_columns(
         duplicates=recipe.duplicates,
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
-        splits=splits,
+        ordered=ordered,
     )
 
 
@@ -522,8 +587,9 @@ def _build(
     duplicates,
     dropped,
     notes=(),
-    splits=None,
+    ordered=None,
 ):
+    ordered = {a: o for a, o in (ordered or {}).items() if a in attributes}
     if missing not in MISSING_POLICIES:
         raise InputError(
             f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}"
@@ -559,6 +625,14 @@ def _build(
                 f"({len(holes)} in this column); "
                 "use --missing mode or --missing value to accept them"
             )
+        if missing == "value" and attributes[j] in ordered:
+            raise InputError(
+                f"{source}, {where(holes[0])}, column {attributes[j]!r}: missing value "
+                f"{col[holes[0]]!r} ({len(holes)} in this column) in a numeric column split by "
+                "thresholds; --missing value keeps a missing value as a value of its own, "
+                "which a threshold cannot order: use --missing mode (the most common number) "
+                "or fill the column in"
+            )
         if missing == "value":
             for i in holes:
                 col[i] = MISSING_LABEL
@@ -572,7 +646,8 @@ def _build(
         fill = _most_common(present)
         for i in holes:
             col[i] = fill
-        filled[attributes[j]] = (len(holes), fill)
+        attr = ordered.get(attributes[j])
+        filled[attributes[j]] = (len(holes), fill if attr is None else attr.labels()[int(fill)])
 
     rows_read = n
     merged = conflicting = outvoted = 0
@@ -606,6 +681,11 @@ def _build(
     codes = np.empty((m, n), dtype=np.int32)
     values = []
     for j, col in enumerate(columns):
+        attr = ordered.get(attributes[j])
+        if attr is not None:  # the cells are the interval codes
+            codes[j] = np.array(col, dtype=np.int32)
+            values.append(attr.labels())
+            continue
         order = value_order(col)
         rank = {v: k for k, v in enumerate(order)}
         codes[j] = [rank[v] for v in col]
@@ -630,7 +710,7 @@ def _build(
         decision_values=tuple(dec_order),
         decisions=dec_codes,
         report=report,
-        splits={a: splits[a] for a in attributes if a in splits} if splits else {},
+        ordered=ordered,
     )
 
 

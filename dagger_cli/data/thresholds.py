@@ -1,4 +1,5 @@
-"""Numeric columns as binary threshold attributes ``col<=t``.
+"""Numeric columns split by thresholds: one ordered attribute per column, or binary
+attributes ``col<=t``.
 
 The engines split a subtable on every value of an attribute. A numeric column with hundreds of
 distinct values, taken as nominal, gives splits with hundreds of branches that memorize the
@@ -22,9 +23,16 @@ A midpoint is written with the fewest significant digits that move it by less th
 thousandth of the gap between its two values (``37.5``, ``0.15``, not
 ``0.15000000000000002``); that changes no split of the training rows.
 
-The choice is deterministic (no randomness, ties to the smaller candidate). Every new attribute
-is recorded as a :class:`Threshold` (column, threshold), so trees print the original column
-(:class:`dagger_cli.trees.Tree`) and predict on raw numbers. Missing values stay missing in
+The choice is deterministic (no randomness, ties to the smaller candidate).
+
+A prepared table keeps such a column as **one ordered attribute** (:class:`Ordered`, made by
+:func:`ordered_columns`): its codes 0..K are the intervals between its K thresholds, and a
+split ``code <= j`` is the test ``col <= t_j``; the ``ordered`` solver sweeps them. The
+engines that know only nominal attributes see the same column as K binary attributes
+``col<=t`` (:func:`threshold_columns`, :meth:`dagger_cli.data.table.DecisionTable.binarized`):
+the same trees. Every binary test is recorded as a :class:`Threshold` (column, threshold),
+so trees print the original column (:class:`dagger_cli.trees.Tree`) and predict on raw
+numbers. Missing values stay missing in
 every binary attribute of their column and get the table's missing-value policy: under
 ``mode`` the filled values are consistent (``yes`` exactly from the column's median on).
 """
@@ -75,6 +83,88 @@ class Threshold:
         if number is None:
             return None
         return YES if number <= self.threshold else NO
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """A numeric column as one ordered attribute: code k is the interval
+    ``(t_{k-1}, t_k]`` between consecutive thresholds (code 0: ``<= t_0``, code K:
+    ``> t_{K-1}``), and the split at code j is the test ``column <= t_j``.
+
+    >>> o = Ordered("age", (30.5, 40.0))
+    >>> o.labels(), o.codes_of(np.array([20.0, 30.5, 35.0, 50.0])).tolist(), o.split(1).name
+    (('<=30.5', '(30.5, 40]', '>40'), [0, 0, 1, 2], 'age<=40')
+    """
+
+    column: str
+    thresholds: tuple
+
+    def split(self, code: int) -> Threshold:
+        """The test ``column <= t`` that sends codes up to ``code`` to its ``<=`` branch."""
+        return Threshold(self.column, float(self.thresholds[code]))
+
+    def labels(self) -> tuple:
+        """A label per code (its interval), for outputs."""
+        ts = [format_threshold(t) for t in self.thresholds]
+        inner = [f"({ts[k - 1]}, {ts[k]}]" for k in range(1, len(ts))]
+        return (f"<={ts[0]}", *inner, f">{ts[-1]}")
+
+    def codes_of(self, numbers: np.ndarray) -> np.ndarray:
+        """The code of each number (the number of thresholds below it)."""
+        cuts = np.asarray(self.thresholds, dtype=np.float64)
+        return np.searchsorted(cuts, np.asarray(numbers, dtype=np.float64), side="left")
+
+
+def ordered_columns(
+    header: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    spec,
+    skip: Sequence[str] = (),
+) -> tuple[list[list[str]], dict[str, Ordered], list[str]]:
+    """Turn each numeric column with at least two distinct values into an ordered attribute.
+
+    Returns the columns with such a column's numbers replaced by their codes as text
+    (missing markers kept, for the table's missing-value policy), ``{column: Ordered}``,
+    and one note per converted column.
+
+    >>> cols, ordered, notes = ordered_columns(["x", "d"], [["1", "3", "?"], list("aab")],
+    ...                                        "all", skip=["d"])
+    >>> cols[0], ordered["x"]
+    (['0', '1', '?'], Ordered(column='x', thresholds=(2.0,)))
+    >>> notes
+    ["'x': 2 distinct numbers -> 1 threshold(s)"]
+    """
+    spec = parse_spec(spec)
+    skipped = set(skip)
+    out: list[list[str]] = []
+    ordered: dict[str, Ordered] = {}
+    notes = []
+    for name, column in zip(header, columns):
+        numbers = None if name in skipped or spec is None else numbers_of(column)
+        ts = candidate_thresholds(numbers, spec) if numbers is not None else []
+        if numbers is None or not ts:
+            out.append(list(column))
+            continue
+        attr = Ordered(name, tuple(ts))
+        present = [i for i, v in enumerate(column) if v not in MISSING_MARKERS]
+        codes = attr.codes_of(np.array([float(column[i]) for i in present], dtype=np.float64))
+        cells = list(column)
+        for i, c in zip(present, codes.tolist()):
+            cells[i] = str(c)
+        out.append(cells)
+        ordered[name] = attr
+        distinct = np.unique(numbers).size
+        notes.append(f"{name!r}: {distinct} distinct numbers -> {len(ts)} threshold(s)")
+    return out, ordered, notes
+
+
+def binary_codes(attr: Ordered, codes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """An ordered attribute's binary attributes: their names and, per threshold, the codes
+    of ``col<=t`` (1: ``yes``, the row's number is at most t; value order ``(no, yes)``)."""
+    K = len(attr.thresholds)
+    names = [attr.split(j).name for j in range(K)]
+    out = (codes[None, :] <= np.arange(K, dtype=codes.dtype)[:, None]).astype(np.int32)
+    return names, out
 
 
 def _float(value) -> float | None:
@@ -240,10 +330,13 @@ def threshold_columns(
 __all__ = [
     "NO",
     "YES",
+    "Ordered",
     "Threshold",
+    "binary_codes",
     "between",
     "candidate_thresholds",
     "format_threshold",
+    "ordered_columns",
     "parse_spec",
     "threshold_columns",
 ]

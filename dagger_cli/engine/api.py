@@ -43,11 +43,13 @@ def solve(table, query: Query) -> Relation:
     """
     max_memory, which = memory_ceiling(query.max_memory)
     query = replace(query, max_memory=max_memory)
-    cap = query.cap(table.n_attributes)
     push_x, push_y = query.pushed_bounds
+    # (an ordered attribute stands for its thresholds' binary attributes)
+    cap = query.cap(getattr(table, "n_tests", table.n_attributes))
     t0 = time.perf_counter()
     try:
-        rel = SOLVERS[query.engine](table, query)
+        table, engine = _route(table, query)
+        rel = SOLVERS[engine](table, query)
     except LimitError as err:
         raise _limit_hint(err, which, query.engine == "fast", cap) from None
     rel.seconds = time.perf_counter() - t0
@@ -89,6 +91,24 @@ def solve(table, query: Query) -> Relation:
     return rel
 
 
+def _route(table, query: Query):
+    """The table and the solver for ``query``: a table with ordered (numeric) attributes
+    goes to the ``ordered`` solver when it answers the query, else to the named engine on
+    its binary expansion (:meth:`~dagger_cli.data.table.DecisionTable.binarized`)."""
+    from . import ordered
+
+    has_ordered = bool(getattr(table, "ordered", None))
+    if query.engine == "ordered" and not ordered.applies(table, query):
+        raise InputError(
+            f"the ordered engine cannot answer this query: {ordered.why_not(table, query)}"
+        )
+    if has_ordered and query.engine == "fast" and ordered.applies(table, query):
+        return table, "ordered"
+    if has_ordered and query.engine != "ordered":
+        return table.binarized(max_bytes=query.max_memory), query.engine
+    return table, query.engine
+
+
 def relate(
     table,
     x: str = DEFAULT_X,
@@ -114,7 +134,10 @@ def relate(
     table : DecisionTable
     x, y : str
         Two different cost names from :data:`dagger_cli.costs.COSTS`.
-    engine : {"fast", "baseline", "paper"}
+    engine : {"fast", "baseline", "paper", "ordered"}
+        ``fast`` hands a table with numeric columns split by thresholds to ``ordered``
+        under a depth cap (:mod:`dagger_cli.engine.ordered`); the others read such a
+        table's binary expansion.
     max_subtables : int, optional
         Stop with :class:`LimitError` when the DAG has more subtables.
     max_memory : int, str or None

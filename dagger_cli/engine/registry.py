@@ -1,7 +1,7 @@
 """The solvers, by name: ``relate(..., engine=NAME)`` and ``--engine NAME`` run ``SOLVERS[NAME]``.
 
 >>> ENGINES
-('fast', 'baseline', 'paper')
+('fast', 'baseline', 'paper', 'ordered')
 
 A solver is a function ``(table, query) -> Relation`` that computes the front of a
 validated :class:`~dagger_cli.engine.query.Query` (``query.max_memory`` already in bytes or
@@ -20,6 +20,7 @@ import numpy as np
 from ..fronts import Front
 from .baseline import baseline_front, paper_front
 from .dag import solve_fast
+from .ordered import solve_ordered
 from .structures import DagStats, Relation
 
 
@@ -68,5 +69,8 @@ SOLVERS: dict[str, Callable[[Any, Any], Relation]] = {
     "fast": solve_fast,  # compiled kernels (dagger_cli.engine.dag, .kernels)
     "baseline": solve_baseline,
     "paper": solve_paper,
+    # numeric columns kept whole, under a depth cap (dagger_cli.engine.ordered); "fast"
+    # hands such queries to it (dagger_cli.engine.api.solve)
+    "ordered": solve_ordered,
 }
 ENGINES = tuple(SOLVERS)

@@ -9,7 +9,9 @@ and by the solvers of :mod:`dagger_cli.engine.registry`, read by tree extraction
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +50,43 @@ class DagStats:
         if self.depth_two is not None:
             out["depth_two"] = self.depth_two
         return out
+
+
+@dataclass(frozen=True)
+class OrderedStats:
+    """What the ordered solver did (:mod:`dagger_cli.engine.ordered`): subtables solved
+    at remaining depth >= 2, splits evaluated, and splits skipped by its bounds."""
+
+    subtables: int
+    splits: int
+    pruned: int
+    max_depth: int | None = None
+    terminal: int = 0
+    edges: int = 0
+    depth_two: int | None = None
+
+    @property
+    def bundles(self) -> int:
+        return self.splits
+
+    @property
+    def subproblems(self) -> int:
+        return self.subtables
+
+    def as_dict(self) -> dict:
+        return {
+            "solver": "ordered",
+            "subtables": self.subtables,
+            "splits": self.splits,
+            "pruned": self.pruned,
+            "max_depth": self.max_depth,
+        }
+
+    def text(self) -> str:
+        return (
+            f"ordered solver: {self.subtables:,} subtables solved at remaining depth >= 2, "
+            f"{self.splits:,} splits evaluated, {self.pruned:,} skipped by bounds"
+        )
 
 
 @dataclass(eq=False)
@@ -202,9 +241,12 @@ class Relation:
 
     table: object
     front: Front
-    stats: DagStats
+    stats: DagStats | OrderedStats
     engine: str
     seconds: float
     dag: Dag | None = None
     store: FrontStore | None = None
     max_depth: int | None = None
+    #: the tree behind the point (x, y) of ``front``, for solvers without a DAG (the
+    #: ordered solver); :func:`dagger_cli.trees.extract_tree` calls it
+    extractor: Callable[[int, int], Any] | None = None

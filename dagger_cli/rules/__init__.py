@@ -488,10 +488,11 @@ class _Run:
     """One DAG for one or more rule fronts; limits and progress as for ``relate``."""
 
     def __init__(self, table, max_length, max_subtables, max_memory, progress):
-        self.table = table
         self.max_length = max_length
         self.max_subtables = max_subtables
         self.ceiling, self.which = memory_ceiling(max_memory)
+        # A numeric column split by thresholds: its conditions are the tests col <= t.
+        self.table = table.binarized(max_bytes=self.ceiling)
         self.progress = Progress(progress)
         self.t0 = time.perf_counter()
         self.dag: Any = None

@@ -1,0 +1,817 @@
+"""Exact trees of bounded depth over ordered (numeric) and nominal attributes, by sweeps
+and branch and bound (the ``ordered`` solver, :mod:`dagger_cli.engine.ordered`).
+
+An ordered attribute has codes 0..K (the intervals between its K thresholds); its splits
+are ``code <= j`` / ``code > j``, one per threshold that separates the subtable. A nominal
+attribute splits into one child per value present (as in the DAG engine). A subtable is
+kept as its rows sorted by each attribute's code, in a workspace ``buf[level, a, :]``: a
+subtable at ``level`` owns the range ``[off, off + m)`` of every attribute's row, its
+children are written into the same range of ``level + 1`` by a stable partition (never
+re-sorted), and their own children below that, so siblings never overwrite each other.
+
+Two searches share that representation:
+
+* :func:`best` — the least misclassifications over the trees of depth <= r (the depth
+  front, one depth at a time), below an upper bound ``ub`` or a proof that none is below
+  it. Depth 1 is one sweep per attribute over prefix class counts; depth 2 evaluates a
+  root split by one pass per attribute that keeps both children's best split
+  (:func:`_sides_d1`, no partition); deeper, the children are solved recursively.
+* :func:`fronts` — the whole Pareto front of (x, misclassifications) for x one of total
+  path length, nodes or leaves (any cost whose leaf does not depend on errors).
+
+Both skip thresholds by bounds that lose nothing (ConTree's interval pruning, generalised
+to fronts in :func:`fronts`). For a threshold between two evaluated ones ``lo < t < hi``:
+
+* monotone: the ``<=`` side at ``t`` holds the ``<=`` side at ``lo`` and the ``>`` side at
+  ``t`` holds the ``>`` side at ``hi``, and a tree on a set, restricted to a subset (its
+  constant splits dropped), costs no more in any cost: so the pair's costs at ``lo``
+  (left) and ``hi`` (right) bound every threshold between them from below;
+* moving a threshold past k rows changes a subtree's misclassifications by at most k (and
+  its total path length by at most k times its depth): around an evaluated threshold whose
+  cost is far above the best found, a whole range is skipped.
+
+A third rule (ConTree's zero indices): once a side has no error, every threshold beyond it
+keeps that side at zero and only grows the other side, so none can be better.
+
+Ties (documented in :mod:`dagger_cli.engine.ordered`): the first tree found wins; the
+search order is fixed (attributes by their best single split, thresholds from that split
+outwards, breadth first), so the outputs are deterministic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .common import INF
+
+#: Provenance kinds of a front point (:func:`fronts`).
+LEAF, ORDERED, NOMINAL, SHALLOWER = 0, 1, 2, 3
+#: ``stats`` slots: deep subproblems solved, splits evaluated, splits pruned, abort flag.
+S_SOLVED, S_EVALUATED, S_PRUNED, S_ABORT = 0, 1, 2, 3
+#: Parameters of the depth front's misclassification search (depth: max, split costs 1).
+_DEPTH = (1, 0, 0, 1, 0)
+
+
+# ------------------------------------------------------------------ small front helpers
+@njit(cache=True, nogil=True)
+def _pareto(xs, ys, ks, ats, cs, n):
+    """The non-dominated points among the first n candidates, sorted by x (then y), the
+    first of equal points kept (stable)."""
+    order = np.argsort(xs[:n] * (1 << 31) + ys[:n], kind="mergesort")
+    ox = np.empty(n, np.int64)
+    oy = np.empty(n, np.int64)
+    ok = np.empty(n, np.int64)
+    oa = np.empty(n, np.int64)
+    oc = np.empty(n, np.int64)
+    k = 0
+    least = INF
+    for q in order:
+        if ys[q] < least:
+            least = ys[q]
+            ox[k] = xs[q]
+            oy[k] = ys[q]
+            ok[k] = ks[q]
+            oa[k] = ats[q]
+            oc[k] = cs[q]
+            k += 1
+    return ox[:k].copy(), oy[:k].copy(), ok[:k].copy(), oa[:k].copy(), oc[:k].copy()
+
+
+@njit(cache=True, nogil=True)
+def _dominated(x, y, fx, fy):
+    """Whether (x, y) is weakly dominated by a point of the front (fx up, fy down)."""
+    lo, hi = 0, fx.size
+    while lo < hi:  # the first point with fx > x
+        mid = (lo + hi) // 2
+        if fx[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo > 0 and fy[lo - 1] <= y
+
+
+@njit(cache=True, nogil=True)
+def _all_dominated(px, py, fx, fy):
+    for i in range(px.size):
+        if not _dominated(px[i], py[i], fx, fy):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _combine(ax, ay, bx, by, comb):
+    """The front of the pairs a + b (x: sum, or max if ``comb``; y: sum)."""
+    n = ax.size * bx.size
+    xs = np.empty(n, np.int64)
+    ys = np.empty(n, np.int64)
+    k = 0
+    for i in range(ax.size):
+        for j in range(bx.size):
+            xs[k] = max(ax[i], bx[j]) if comb else ax[i] + bx[j]
+            ys[k] = ay[i] + by[j]
+            k += 1
+    z = np.zeros(n, np.int64)
+    rx, ry, _, _, _ = _pareto(xs, ys, z, z, z, n)
+    return rx, ry
+
+
+@njit(cache=True, nogil=True)
+def _merge(fx, fy, fk, fa, fc, px, py, kind, attr, code):
+    """The front with the points (px, py) added; its own points win ties."""
+    n = fx.size + px.size
+    xs = np.empty(n, np.int64)
+    ys = np.empty(n, np.int64)
+    ks = np.empty(n, np.int64)
+    ats = np.empty(n, np.int64)
+    cs = np.empty(n, np.int64)
+    xs[: fx.size] = fx
+    ys[: fx.size] = fy
+    ks[: fx.size] = fk
+    ats[: fx.size] = fa
+    cs[: fx.size] = fc
+    xs[fx.size :] = px
+    ys[fx.size :] = py
+    ks[fx.size :] = kind
+    ats[fx.size :] = attr
+    cs[fx.size :] = code
+    return _pareto(xs, ys, ks, ats, cs, n)
+
+
+@njit(cache=True, nogil=True)
+def _kmax(cx, cy, fx, fy, alpha):
+    """The largest k such that every point of (cx, cy) moved by (-k * alpha, -k) is weakly
+    dominated by the front (-1: not even k = 0): thresholds within k rows are pruned."""
+    least = INF
+    for i in range(cx.size):
+        if not _dominated(cx[i], cy[i], fx, fy):
+            return -1
+        lo, hi = 0, cy[i]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if _dominated(cx[i] - mid * alpha, cy[i] - mid, fx, fy):
+                lo = mid
+            else:
+                hi = mid - 1
+        least = min(least, lo)
+    return least
+
+
+# ------------------------------------------------------------------ subtables
+@njit(cache=True, nogil=True)
+def _counts(lst, dec, C):
+    cnt = np.zeros(C, np.int64)
+    for q in range(lst.size):
+        cnt[dec[lst[q]]] += 1
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def _boundaries(lst, col, pos):
+    """Where the codes change along ``lst`` (rows sorted by ``col``): the candidate
+    thresholds, as the number of rows on the ``<=`` side. Returns how many."""
+    K = 0
+    for p in range(1, lst.size):
+        if col[lst[p]] != col[lst[p - 1]]:
+            pos[K] = p
+            K += 1
+    return K
+
+
+@njit(cache=True, nogil=True)
+def _partition(buf, level, off, m, side, starts, k):
+    """Write the children of the subtable (``side[row]``: its child, 0..k-1; child g's
+    rows start at ``starts[g]``) into ``level + 1``, every attribute stably."""
+    nxt = np.empty(k, np.int64)
+    for b in range(buf.shape[1]):
+        src = buf[level, b, off : off + m]
+        dst = buf[level + 1, b, off : off + m]
+        nxt[:] = starts[:k]
+        for q in range(m):
+            row = src[q]
+            g = side[row]
+            dst[nxt[g]] = row
+            nxt[g] += 1
+
+
+@njit(cache=True, nogil=True)
+def _groups(lst, col, starts):
+    """The runs of equal codes along ``lst`` (a nominal split's children): their starts
+    (and ``starts[k] = m``). Returns k."""
+    m = lst.size
+    starts[0] = 0
+    k = 1
+    for p in range(1, m):
+        if col[lst[p]] != col[lst[p - 1]]:
+            starts[k] = p
+            k += 1
+    starts[k] = m
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score):
+    """Per ordered attribute, the threshold of its best split into two leaves (its index
+    among the attribute's thresholds) and that split's misclassifications: the search
+    starts there, and visits the attributes best first."""
+    left = np.zeros(C, np.int64)
+    for a in range(codes.shape[0]):
+        hints[a] = 0
+        score[a] = INF
+        if kinds[a] != 1:
+            continue
+        lst = buf[level, a, off : off + m]
+        col = codes[a]
+        left[:] = 0
+        j = 0
+        for p in range(1, m):
+            left[dec[lst[p - 1]]] += 1
+            if col[lst[p]] == col[lst[p - 1]]:
+                continue
+            ml = 0
+            mr = 0
+            for c in range(C):
+                ml = max(ml, left[c])
+                mr = max(mr, total[c] - left[c])
+            if m - ml - mr < score[a]:
+                score[a] = m - ml - mr
+                hints[a] = j
+            j += 1
+
+
+@njit(cache=True, nogil=True)
+def _front1(buf, level, off, m, codes, kinds, dec, C, px):
+    """The front at remaining depth 1: the leaf and every split into leaves (an ordered
+    attribute's best threshold; a nominal attribute's split)."""
+    comb, lc, sc, sr = px[0], px[1], px[3], px[4]
+    A = codes.shape[0]
+    total = _counts(buf[level, 0, off : off + m], dec, C)
+    mis = m - total.max()
+    cap = 1 + A
+    xs = np.empty(cap, np.int64)
+    ys = np.empty(cap, np.int64)
+    ks = np.empty(cap, np.int64)
+    ats = np.empty(cap, np.int64)
+    cs = np.empty(cap, np.int64)
+    xs[0] = lc
+    ys[0] = mis
+    ks[0] = LEAF
+    ats[0] = -1
+    cs[0] = -1
+    n = 1
+    if mis == 0 or m <= 1:
+        return _pareto(xs, ys, ks, ats, cs, n)
+    left = np.zeros(C, np.int64)
+    for a in range(A):
+        lst = buf[level, a, off : off + m]
+        col = codes[a]
+        if kinds[a] == 1:
+            left[:] = 0
+            least = INF
+            code = -1
+            for p in range(1, m):
+                left[dec[lst[p - 1]]] += 1
+                if col[lst[p]] == col[lst[p - 1]]:
+                    continue
+                ml = 0
+                mr = 0
+                for c in range(C):
+                    ml = max(ml, left[c])
+                    mr = max(mr, total[c] - left[c])
+                if m - ml - mr < least:
+                    least = m - ml - mr
+                    code = col[lst[p - 1]]
+            if code >= 0:
+                xs[n] = sc + sr * m + (lc if comb else 2 * lc)
+                ys[n] = least
+                ks[n] = ORDERED
+                ats[n] = a
+                cs[n] = code
+                n += 1
+        else:
+            e = 0
+            k = 0
+            size = 0
+            left[:] = 0
+            for p in range(m):
+                left[dec[lst[p]]] += 1
+                size += 1
+                if p == m - 1 or col[lst[p + 1]] != col[lst[p]]:
+                    e += size - left.max()
+                    k += 1
+                    left[:] = 0
+                    size = 0
+            if k >= 2:
+                xs[n] = sc + sr * m + (lc if comb else k * lc)
+                ys[n] = e
+                ks[n] = NOMINAL
+                ats[n] = a
+                cs[n] = -1
+                n += 1
+    return _pareto(xs, ys, ks, ats, cs, n)
+
+
+# ------------------------------------------------------------------ least misclassifications
+@njit(cache=True, nogil=True)
+def _side_split(cnt, tot, size, C):
+    """Misclassifications of a side's split: ``cnt`` rows per class below, ``tot`` in all."""
+    ml = 0
+    mr = 0
+    for c in range(C):
+        if cnt[c] > ml:
+            ml = cnt[c]
+        if tot[c] - cnt[c] > mr:
+            mr = tot[c] - cnt[c]
+    return size - ml - mr
+
+
+@njit(cache=True, nogil=True)
+def _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, nl, totL, totR):
+    """The least misclassifications of both sides of a split (``side[row]`` 0 or 1; ``nl``
+    rows and class totals ``totL`` on side 0, ``totR`` on side 1) over depth <= 1: one pass
+    per attribute over the subtable's rows in that attribute's order, each side's splits
+    scored from its own running class counts. A split k errors worse than the side's best
+    lets the next k rows of that side go unscored (a row moved changes a split by <= 1)."""
+    A = codes.shape[0]
+    nr = m - nl
+    bestL = nl - totL.max()
+    bestR = nr - totR.max()
+    cntL = np.zeros(C, np.int64)
+    cntR = np.zeros(C, np.int64)
+    for b in range(A):
+        if bestL == 0 and bestR == 0:
+            break
+        lst = buf[level, b, off : off + m]
+        col = codes[b]
+        cntL[:] = 0
+        cntR[:] = 0
+        lastL = -1
+        lastR = -1
+        if kinds[b] == 1:
+            skipL = 0
+            skipR = 0
+            for q in range(m):
+                row = lst[q]
+                v = col[row]
+                if side[row] == 0:
+                    if skipL > 0:
+                        skipL -= 1
+                    elif v != lastL and lastL >= 0 and bestL > 0:
+                        e = _side_split(cntL, totL, nl, C)
+                        if e < bestL:
+                            bestL = e
+                        else:
+                            skipL = e - bestL
+                    cntL[dec[row]] += 1
+                    lastL = v
+                else:
+                    if skipR > 0:
+                        skipR -= 1
+                    elif v != lastR and lastR >= 0 and bestR > 0:
+                        e = _side_split(cntR, totR, nr, C)
+                        if e < bestR:
+                            bestR = e
+                        else:
+                            skipR = e - bestR
+                    cntR[dec[row]] += 1
+                    lastR = v
+        else:
+            # A nominal split of each side: its runs of equal codes, each a leaf.
+            eL = 0
+            eR = 0
+            kL = 0
+            kR = 0
+            gL = 0
+            gR = 0
+            for q in range(m + 1):
+                v = col[lst[q]] if q < m else -2
+                if v != lastL and gL > 0:
+                    eL += gL - cntL.max()
+                    kL += 1
+                    cntL[:] = 0
+                    gL = 0
+                if v != lastR and gR > 0:
+                    eR += gR - cntR.max()
+                    kR += 1
+                    cntR[:] = 0
+                    gR = 0
+                if q == m:
+                    break
+                row = lst[q]
+                if side[row] == 0:
+                    cntL[dec[row]] += 1
+                    gL += 1
+                    lastL = v
+                else:
+                    cntR[dec[row]] += 1
+                    gR += 1
+                    lastR = v
+            if kL >= 2 and eL < bestL:
+                bestL = eL
+            if kR >= 2 and eR < bestR:
+                bestR = eR
+    return bestL, bestR
+
+
+@njit(cache=True, nogil=True)
+def _best1(buf, level, off, m, codes, kinds, dec, C):
+    f = _front1(buf, level, off, m, codes, kinds, dec, C, np.array(_DEPTH, np.int64))
+    return f[1][f[1].size - 1]
+
+
+@njit(cache=True, nogil=True)
+def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
+    """The least misclassifications over the trees of depth <= r of the subtable
+    ``(level, off, m)`` if it is below ``ub`` (then ``exact`` is True), else a lower bound
+    of at least ``ub``. Returns (value, exact); ``choice`` gets the root of the best tree
+    found: (attribute, threshold code, kind), attribute -1 for the leaf.
+
+    When both sides of a split must be solved, the larger is solved first, below the best
+    found; the smaller below what remains plus the distance to the ends of the current
+    interval (ConTree's trick: a larger lower bound prunes more of the interval)."""
+    total = _counts(buf[level, 0, off : off + m], dec, C)
+    leaf = m - total.max()
+    choice[0] = -1
+    choice[1] = -1
+    choice[2] = LEAF
+    if r == 0 or leaf == 0 or m <= 1:
+        return leaf, True
+    if r == 1:
+        f = _front1(buf, level, off, m, codes, kinds, dec, C, np.array(_DEPTH, np.int64))
+        k = f[1].size - 1
+        choice[0] = f[3][k]
+        choice[1] = f[4][k]
+        choice[2] = f[2][k]
+        return f[1][k], True
+    stats[S_SOLVED] += 1
+    A = codes.shape[0]
+    inc = leaf
+    totL = np.zeros(C, np.int64)
+    totR = np.zeros(C, np.int64)
+    sub = np.empty(3, np.int64)
+    hints = np.empty(A, np.int64)
+    score = np.empty(A, np.int64)
+    _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
+    pos = np.empty(m + 1, np.int64)
+    for a in np.argsort(score, kind="mergesort"):
+        if min(ub, inc) <= 0 or stats[S_ABORT]:
+            break
+        lst = buf[level, a, off : off + m]
+        col = codes[a]
+        if kinds[a] != 1:
+            k = _groups(lst, col, pos)
+            if k < 2:
+                continue
+            for g in range(k):
+                for q in range(pos[g], pos[g + 1]):
+                    side[lst[q]] = g
+            _partition(buf, level, off, m, side, pos, k)
+            stats[S_EVALUATED] += 1
+            UB = min(ub, inc)
+            acc = 0
+            for g in range(k):
+                v, _ = best(
+                    buf,
+                    level + 1,
+                    off + pos[g],
+                    pos[g + 1] - pos[g],
+                    r - 1,
+                    UB - acc,
+                    codes,
+                    kinds,
+                    dec,
+                    C,
+                    side,
+                    stats,
+                    sub,
+                )
+                acc += v
+                if acc >= UB:
+                    break
+            if acc < UB:
+                inc = acc
+                choice[0] = a
+                choice[1] = -1
+                choice[2] = NOMINAL
+            continue
+        K = _boundaries(lst, col, pos)
+        if K == 0:
+            continue
+        # Per evaluated threshold: its sides' values (or lower bounds).
+        recL = np.zeros(K, np.int64)
+        recR = np.zeros(K, np.int64)
+        zlo = -1  # the last threshold whose <= side has no error
+        zhi = K  # the first threshold whose > side has no error
+        qlo = np.empty(2 * K + 2, np.int64)
+        qhi = np.empty(2 * K + 2, np.int64)
+        qln = np.empty(2 * K + 2, np.int64)
+        qrn = np.empty(2 * K + 2, np.int64)
+        qlo[0], qhi[0], qln[0], qrn[0] = 0, K - 1, -1, -1
+        qh, qt = 0, 1
+        first = True
+        while qh < qt:
+            lo, hi, ln, rn = qlo[qh], qhi[qh], qln[qh], qrn[qh]
+            qh += 1
+            UB = min(ub, inc)
+            if UB <= 0 or stats[S_ABORT]:
+                break
+            lbl = recL[ln] if ln >= 0 else 0
+            lbr = recR[rn] if rn >= 0 else 0
+            if lbl + lbr >= UB:  # monotone bound
+                stats[S_PRUNED] += hi - lo + 1
+                continue
+            if ln >= 0:  # the left neighbour's cost, minus the rows moved
+                k = recL[ln] + recR[ln] - UB
+                while lo <= hi and pos[lo] - pos[ln] <= k:
+                    lo += 1
+            if rn >= 0:
+                k = recL[rn] + recR[rn] - UB
+                while lo <= hi and pos[rn] - pos[hi] <= k:
+                    hi -= 1
+            lo = max(lo, zlo + 1)
+            hi = min(hi, zhi - 1)
+            if lo > hi:
+                continue
+            mid = hints[a] if first and lo <= hints[a] <= hi else (lo + hi) // 2
+            first = False
+            p = pos[mid]
+            stats[S_EVALUATED] += 1
+            totL[:] = 0
+            for q in range(m):
+                row = lst[q]
+                if q < p:
+                    side[row] = 0
+                    totL[dec[row]] += 1
+                else:
+                    side[row] = 1
+            for c in range(C):
+                totR[c] = total[c] - totL[c]
+            if r == 2:
+                vl, vr = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
+            else:
+                two = np.array((0, p), np.int64)
+                _partition(buf, level, off, m, side, two, 2)
+                half = max(p - pos[lo], pos[hi] - p)
+                if p >= m - p:
+                    vl, _ = best(
+                        buf, level + 1, off, p, r - 1, UB, codes, kinds, dec, C, side, stats, sub
+                    )
+                    vr = lbr
+                    if UB - vl + half > 0:
+                        vr, _ = best(
+                            buf,
+                            level + 1,
+                            off + p,
+                            m - p,
+                            r - 1,
+                            UB - vl + half,
+                            codes,
+                            kinds,
+                            dec,
+                            C,
+                            side,
+                            stats,
+                            sub,
+                        )
+                else:
+                    vr, _ = best(
+                        buf,
+                        level + 1,
+                        off + p,
+                        m - p,
+                        r - 1,
+                        UB,
+                        codes,
+                        kinds,
+                        dec,
+                        C,
+                        side,
+                        stats,
+                        sub,
+                    )
+                    vl = lbl
+                    if UB - vr + half > 0:
+                        vl, _ = best(
+                            buf,
+                            level + 1,
+                            off,
+                            p,
+                            r - 1,
+                            UB - vr + half,
+                            codes,
+                            kinds,
+                            dec,
+                            C,
+                            side,
+                            stats,
+                            sub,
+                        )
+            recL[mid] = max(vl, lbl)
+            recR[mid] = max(vr, lbr)
+            if vl == 0:
+                zlo = max(zlo, mid)
+            if vr == 0:
+                zhi = min(zhi, mid)
+            if vl + vr < UB:
+                inc = vl + vr
+                choice[0] = a
+                choice[1] = col[lst[p - 1]]
+                choice[2] = ORDERED
+            if lo <= mid - 1:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
+                qt += 1
+            if mid + 1 <= hi:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
+                qt += 1
+    if inc < ub:
+        return inc, True
+    return ub, False
+
+
+# ------------------------------------------------------------------ whole fronts
+@njit(cache=True, nogil=True)
+def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, side, stats):
+    """The exact front (x, misclassifications) of the subtable over the trees of depth
+    <= r, x by the cost parameters ``px`` (combine, leaf_const, leaf_mis = 0, split_const,
+    split_rows). Returns (x, y, kind, attribute, code) per point: the tree's root
+    (:data:`LEAF`, :data:`ORDERED` with the threshold code, :data:`NOMINAL`) or
+    :data:`SHALLOWER` (a point of the front at depth <= r - 1, its index in ``attribute``).
+
+    The front at r - 1 is computed first and seeds this one (every tree of depth < r is
+    one of depth <= r), so the bounds prune against good points from the start."""
+    if r == 0:
+        total = _counts(buf[level, 0, off : off + m], dec, C)
+        one = np.ones(1, np.int64)
+        return one * px[1], one * (m - total.max()), one * LEAF, -one, -one
+    if r == 1:
+        return _front1(buf, level, off, m, codes, kinds, dec, C, px)
+    stats[S_SOLVED] += 1
+    sx, sy, _, _, _ = fronts(buf, level, off, m, r - 1, codes, kinds, dec, C, px, side, stats)
+    if sy[0] == 0 or m <= 1:  # a pure leaf dominates every split
+        return sx, sy, np.full(sx.size, SHALLOWER, np.int64), np.arange(sx.size), -np.ones_like(sx)
+    fx, fy = sx, sy
+    fk = np.full(sx.size, SHALLOWER, np.int64)
+    fa = np.arange(sx.size).astype(np.int64)
+    fc = -np.ones(sx.size, np.int64)
+    comb, lc, sc, sr = px[0], px[1], px[3], px[4]
+    split_x = sc + sr * m
+    alpha = sr * (r - 1)  # how far x moves per row moved (total path length)
+    A = codes.shape[0]
+    triv_x = np.full(1, lc, np.int64)  # the least any subtree costs
+    triv_y = np.zeros(1, np.int64)
+    total = _counts(buf[level, 0, off : off + m], dec, C)
+    hints = np.empty(A, np.int64)
+    score = np.empty(A, np.int64)
+    _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
+    pos = np.empty(m + 1, np.int64)
+    for a in np.argsort(score, kind="mergesort"):
+        if stats[S_ABORT]:
+            break
+        lst = buf[level, a, off : off + m]
+        col = codes[a]
+        if kinds[a] != 1:
+            k = _groups(lst, col, pos)
+            if k < 2:
+                continue
+            for g in range(k):
+                for q in range(pos[g], pos[g + 1]):
+                    side[lst[q]] = g
+            _partition(buf, level, off, m, side, pos, k)
+            stats[S_EVALUATED] += 1
+            accx = np.zeros(1, np.int64)
+            accy = np.zeros(1, np.int64)
+            pruned = False
+            for g in range(k):
+                gx, gy, _, _, _ = fronts(
+                    buf,
+                    level + 1,
+                    off + pos[g],
+                    pos[g + 1] - pos[g],
+                    r - 1,
+                    codes,
+                    kinds,
+                    dec,
+                    C,
+                    px,
+                    side,
+                    stats,
+                )
+                if g == 0:
+                    accx, accy = gx, gy
+                else:
+                    accx, accy = _combine(accx, accy, gx, gy, comb)
+                # the rest at their least: each at least a leaf, with no error
+                rest = np.full(1, lc if comb else (k - 1 - g) * lc, np.int64)
+                bx, by = (accx, accy) if g == k - 1 else _combine(accx, accy, rest, triv_y, comb)
+                if _all_dominated(bx + split_x, by, fx, fy):
+                    pruned = True
+                    break
+            if not pruned:
+                fx, fy, fk, fa, fc = _merge(
+                    fx, fy, fk, fa, fc, accx + split_x, accy, NOMINAL, a, -1
+                )
+            continue
+        K = _boundaries(lst, col, pos)
+        if K == 0:
+            continue
+        slot = -np.ones(K, np.int64)
+        recL_x = [triv_x]
+        recL_y = [triv_y]
+        recR_x = [triv_x]
+        recR_y = [triv_y]
+        recC_x = [triv_x]
+        recC_y = [triv_y]
+        qlo = np.empty(2 * K + 2, np.int64)
+        qhi = np.empty(2 * K + 2, np.int64)
+        qln = np.empty(2 * K + 2, np.int64)
+        qrn = np.empty(2 * K + 2, np.int64)
+        qlo[0], qhi[0], qln[0], qrn[0] = 0, K - 1, -1, -1
+        qh, qt = 0, 1
+        first = True
+        two = np.zeros(2, np.int64)
+        while qh < qt:
+            lo, hi, ln, rn = qlo[qh], qhi[qh], qln[qh], qrn[qh]
+            qh += 1
+            if stats[S_ABORT]:
+                break
+            if ln >= 0:  # the neighbours' points, moved by the rows in between
+                k = _kmax(recC_x[slot[ln]], recC_y[slot[ln]], fx, fy, alpha)
+                while lo <= hi and pos[lo] - pos[ln] <= k:
+                    lo += 1
+            if rn >= 0:
+                k = _kmax(recC_x[slot[rn]], recC_y[slot[rn]], fx, fy, alpha)
+                while lo <= hi and pos[rn] - pos[hi] <= k:
+                    hi -= 1
+            if lo > hi:
+                continue
+            lbl_x = recL_x[slot[ln]] if ln >= 0 else triv_x
+            lbl_y = recL_y[slot[ln]] if ln >= 0 else triv_y
+            lbr_x = recR_x[slot[rn]] if rn >= 0 else triv_x
+            lbr_y = recR_y[slot[rn]] if rn >= 0 else triv_y
+            bx, by = _combine(lbl_x, lbl_y, lbr_x, lbr_y, comb)
+            if _all_dominated(bx + split_x, by, fx, fy):  # monotone bound
+                stats[S_PRUNED] += hi - lo + 1
+                continue
+            mid = hints[a] if first and lo <= hints[a] <= hi else (lo + hi) // 2
+            first = False
+            p = pos[mid]
+            stats[S_EVALUATED] += 1
+            for q in range(m):
+                side[lst[q]] = 0 if q < p else 1
+            two[1] = p
+            _partition(buf, level, off, m, side, two, 2)
+            code = col[lst[p - 1]]
+            # The larger side first; the other only if the pair can still add a point.
+            if p >= m - p:
+                Lx, Ly, _, _, _ = fronts(
+                    buf, level + 1, off, p, r - 1, codes, kinds, dec, C, px, side, stats
+                )
+                cx, cy = _combine(Lx, Ly, lbr_x, lbr_y, comb)
+                Rx, Ry = lbr_x, lbr_y
+                if not _all_dominated(cx + split_x, cy, fx, fy):
+                    Rx, Ry, _, _, _ = fronts(
+                        buf,
+                        level + 1,
+                        off + p,
+                        m - p,
+                        r - 1,
+                        codes,
+                        kinds,
+                        dec,
+                        C,
+                        px,
+                        side,
+                        stats,
+                    )
+                    cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
+                    fx, fy, fk, fa, fc = _merge(
+                        fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code
+                    )
+            else:
+                Rx, Ry, _, _, _ = fronts(
+                    buf, level + 1, off + p, m - p, r - 1, codes, kinds, dec, C, px, side, stats
+                )
+                cx, cy = _combine(lbl_x, lbl_y, Rx, Ry, comb)
+                Lx, Ly = lbl_x, lbl_y
+                if not _all_dominated(cx + split_x, cy, fx, fy):
+                    Lx, Ly, _, _, _ = fronts(
+                        buf, level + 1, off, p, r - 1, codes, kinds, dec, C, px, side, stats
+                    )
+                    cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
+                    fx, fy, fk, fa, fc = _merge(
+                        fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code
+                    )
+            slot[mid] = len(recL_x)
+            recL_x.append(Lx)
+            recL_y.append(Ly)
+            recR_x.append(Rx)
+            recR_y.append(Ry)
+            recC_x.append(cx + split_x)
+            recC_y.append(cy)
+            if lo <= mid - 1:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
+                qt += 1
+            if mid + 1 <= hi:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
+                qt += 1
+    return fx, fy, fk, fa, fc

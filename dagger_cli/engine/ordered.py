@@ -1,0 +1,348 @@
+"""The ``ordered`` solver: exact fronts of bounded depth over numeric columns kept whole.
+
+A table whose numeric columns were split by thresholds (``--thresholds all|K``) holds each
+such column as one ordered attribute (:class:`dagger_cli.data.thresholds.Ordered`). Under a
+depth cap the ``fast`` engine hands such a table here; the kernels
+(:mod:`dagger_cli.engine.kernels.ordered`) sweep the thresholds of each column with bounds
+instead of building a subtable per threshold, and nominal columns stay multiway splits in
+the same search. The answer is the front the DAG engine computes on the table's binary
+expansion (:meth:`~dagger_cli.data.table.DecisionTable.binarized`), which the tests check.
+
+Which front:
+
+* one cost is misclassifications and the other depth: the least misclassifications at
+  each depth 1..D (:func:`~dagger_cli.engine.kernels.ordered.best`, each depth bounded by
+  the one before);
+* the other is total path length, nodes or leaves: the whole front
+  (:func:`~dagger_cli.engine.kernels.ordered.fronts`);
+* neither is misclassifications: the single leaf, which is least in every other cost.
+
+Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
+``exact_only``, ``count``, and the ``baseline`` and ``paper`` engines.
+
+Ties: among trees of equal costs the first found wins, in the search's fixed order (the
+attributes by their best single split, each one's thresholds from that split outwards,
+nominal splits in attribute order); the tree behind a point is found again by the same
+search on its subtables. The kernels run in a worker thread (they release the GIL), so
+progress is shown and Ctrl-C stops them between two splits.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..costs import COSTS
+from ..errors import LimitError
+from ..fronts import Front
+from ..trees import Tree, TreeNode, _pick_children, _rows_labels, tree_costs
+from .progress import Progress
+from .structures import OrderedStats, Relation
+
+MIS = "misclassifications"
+
+
+def applies(table, query) -> bool:
+    """Whether the ordered solver answers ``query`` on ``table``: ordered attributes, a
+    depth cap, and neither ``exact_only`` nor ``count``."""
+    return bool(
+        getattr(table, "ordered", None)
+        and query.max_depth is not None
+        and not query.exact_only
+        and not query.count
+    )
+
+
+def why_not(table, query) -> str:
+    """Why :func:`applies` is false (for ``--engine ordered``)."""
+    if not getattr(table, "ordered", None):
+        return "the table has no numeric column split by thresholds (--thresholds all|K)"
+    if query.max_depth is None:
+        return "it needs a depth cap (--max-depth D)"
+    return "it computes neither --exact-only nor --count"
+
+
+class _Arrays:
+    """The table as the kernels read it, and their workspace for trees of depth <= D."""
+
+    def __init__(self, table, depth: int, max_memory: int | None):
+        n, A = table.n_rows, table.n_attributes
+        need = (depth + 2) * max(A, 1) * n * 4 + 64 * n
+        if max_memory is not None and need > max_memory:
+            raise LimitError(
+                f"the ordered solver's workspace needs {need / 2**20:,.0f} MiB, more than "
+                f"{max_memory / 2**20:,.0f} MiB (--max-memory)"
+            )
+        self.codes = np.ascontiguousarray(table.codes, dtype=np.int32).reshape(A, n)
+        self.kinds = np.array([a in table.ordered for a in table.attributes], dtype=np.int8)
+        self.dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
+        self.C = max(len(table.decision_values), 1)
+        self.order = np.empty((A, n), dtype=np.int32)
+        for a in range(A):
+            self.order[a] = np.argsort(self.codes[a], kind="stable")
+        self.depth = depth
+        self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
+        self.side = np.zeros(n, dtype=np.int32)
+
+    def load(self, rows: np.ndarray | None) -> int:
+        """Put the subtable ``rows`` (None: every row) at level 0; returns its size."""
+        if rows is None:
+            self.buf[0] = self.order
+            return self.order.shape[1]
+        mask = np.zeros(self.order.shape[1], dtype=bool)
+        mask[rows] = True
+        for a in range(self.order.shape[0]):
+            kept = self.order[a][mask[self.order[a]]]
+            self.buf[0, a, : kept.size] = kept
+        return int(rows.size)
+
+
+def _run(kernel, args, stats: np.ndarray, progress: Progress):
+    """Call a kernel in a worker thread; show progress; on Ctrl-C, stop it and re-raise."""
+    from .kernels import ordered as k
+
+    out: dict = {}
+
+    def work():
+        try:
+            out["value"] = kernel(*args)
+        except BaseException as err:  # handed to the caller's thread
+            out["error"] = err
+
+    worker = threading.Thread(target=work, name="dagger-ordered", daemon=True)
+    with progress.first_call():
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.25)
+                progress.update("ordered solver", int(stats[k.S_EVALUATED]), None, unit="splits")
+        except KeyboardInterrupt:
+            stats[k.S_ABORT] = 1
+            worker.join()
+            raise
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def solve_ordered(table, query) -> Relation:
+    """The ``ordered`` solver (see the module docstring)."""
+    from .kernels import ordered as k
+
+    cx, cy = query.x_cost, query.y_cost
+    swap = cx.name == MIS
+    other = cy if swap else cx
+    depth = min(int(query.max_depth), table.n_tests)
+    progress = Progress(query.progress)
+    stats = np.zeros(4, dtype=np.int64)
+    total = np.bincount(table.decisions, minlength=len(table.decision_values))
+    leaf_mis = table.n_rows - int(total.max()) if table.n_rows else 0
+    arrays = None
+    try:
+        if MIS not in (cx.name, cy.name):
+            # Every other cost is least at the leaf: the front is the leaf alone.
+            xs, ys = [cx.leaf(leaf_mis)], [cy.leaf(leaf_mis)]
+            points = [(xs[0], ys[0])]
+        else:
+            arrays = _Arrays(table, depth, query.max_memory)
+            if other.name == "depth":
+                pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
+            else:
+                pts = _whole_front(arrays, depth, other, stats, progress)
+            # misclassifications as x: the same points, the other way round (x ascending)
+            points = [(y, x) for x, y in reversed(pts)] if swap else pts
+    finally:
+        progress.close()
+    front = Front(
+        cx,
+        cy,
+        np.array([p[0] for p in points], dtype=np.int64),
+        np.array([p[1] for p in points], dtype=np.int64),
+        table.n_rows,
+    )
+    rel = Relation(
+        table=table,
+        front=front,
+        stats=OrderedStats(
+            subtables=int(stats[k.S_SOLVED]),
+            splits=int(stats[k.S_EVALUATED]),
+            pruned=int(stats[k.S_PRUNED]),
+            max_depth=query.max_depth,
+        ),
+        engine="ordered",
+        seconds=0.0,
+        max_depth=query.max_depth,
+    )
+    rel.extractor = _Extractor(table, arrays, other, swap, depth).tree
+    return rel
+
+
+def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
+    """(depth, least misclassifications) for every depth that improves on the one before."""
+    from .kernels import ordered as k
+
+    points = [(0, leaf_mis)]
+    ub = leaf_mis
+    choice = np.zeros(3, dtype=np.int64)
+    for d in range(1, depth + 1):
+        if ub == 0:
+            break
+        m = arrays.load(None)
+        args = (arrays.buf, 0, 0, m, d, ub, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
+        v, exact = _run(k.best, (*args, arrays.side, stats, choice), stats, progress)
+        if stats[k.S_ABORT]:
+            raise KeyboardInterrupt
+        if exact and v < ub:
+            points.append((d, int(v)))
+            ub = int(v)
+    return points
+
+
+def _params(cost) -> np.ndarray:
+    if cost.leaf_mis:
+        raise AssertionError(f"{cost.name}: the ordered fronts need a cost without errors")
+    return np.array(cost.params(), dtype=np.int64)
+
+
+def _whole_front(arrays: _Arrays, depth: int, cost, stats, progress):
+    from .kernels import ordered as k
+
+    m = arrays.load(None)
+    args = (arrays.buf, 0, 0, m, depth, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
+    fx, fy, _, _, _ = _run(k.fronts, (*args, _params(cost), arrays.side, stats), stats, progress)
+    if stats[k.S_ABORT]:
+        raise KeyboardInterrupt
+    return list(zip(fx.tolist(), fy.tolist()))
+
+
+class _Extractor:
+    """The tree behind a front point: the search run again on the subtables of its path
+    (each run finds the same first tree, so ties resolve as they did)."""
+
+    def __init__(self, table, arrays, other, swap, depth):
+        self.table, self.arrays, self.other, self.swap = table, arrays, other, swap
+        self.depth = depth
+        self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
+
+    def tree(self, x: int, y: int) -> Tree:
+        """The tree behind the front's point (x, y)."""
+        if self.swap:
+            x, y = y, x
+        rows = np.arange(self.table.n_rows, dtype=np.int64)
+        if self.arrays is None:
+            root = self._leaf(rows)
+        elif self.other.name == "depth":
+            root = self._least(rows, x, y)
+        else:
+            root = self._node(rows, self.depth, x, y)
+        table = self.table
+        return Tree(
+            root,
+            tuple(table.attributes),
+            table.decision_name,
+            tuple(table.decision_values),
+            tree_costs(root, table.n_rows),
+            dict(self.used),
+        )
+
+    def _leaf(self, rows) -> TreeNode:
+        counts, decision = _rows_labels(self.table, rows)
+        return TreeNode(counts, decision)
+
+    def _split(self, rows, attr: int, code: int):
+        """The children (value label, rows) of the split of ``rows``: an ordered
+        attribute's ``<=`` and ``>`` sides, or a nominal attribute's values in code order."""
+        table = self.table
+        col = table.codes[attr][rows]
+        name = table.attributes[attr]
+        ordered = table.ordered.get(name)
+        if ordered is not None:
+            test = ordered.split(code)
+            self.used[test.name] = test
+            from ..data.thresholds import NO, YES
+
+            below = col <= code
+            return test.name, [(YES, rows[below]), (NO, rows[~below])]
+        values = table.values[attr]
+        return name, [(values[v], rows[col == v]) for v in np.unique(col)]
+
+    def _node_of(self, rows, attr, code, kids) -> TreeNode:
+        counts, decision = _rows_labels(self.table, rows)
+        return TreeNode(counts, decision, attr, tuple(kids))
+
+    def _least(self, rows, d: int, mis: int) -> TreeNode:
+        """The first tree of depth <= d with ``mis`` misclassifications on ``rows``."""
+        from .kernels import ordered as k
+
+        a = self.arrays
+        m = a.load(rows)
+        choice = np.zeros(3, dtype=np.int64)
+        stats = np.zeros(4, dtype=np.int64)
+        v, exact = k.best(
+            a.buf, 0, 0, m, d, mis + 1, a.codes, a.kinds, a.dec, a.C, a.side, stats, choice
+        )
+        if not exact or v != mis:
+            raise AssertionError("extraction lost its way: the point is not on the front")
+        attr, code = int(choice[0]), int(choice[1])
+        if attr < 0:
+            return self._leaf(rows)
+        name, children = self._split(rows, attr, code)
+        kids = []
+        for value, sub in children:
+            m = a.load(sub)
+            v, _ = k.best(
+                a.buf,
+                0,
+                0,
+                m,
+                d - 1,
+                1 << 40,
+                a.codes,
+                a.kinds,
+                a.dec,
+                a.C,
+                a.side,
+                stats,
+                choice,
+            )
+            kids.append((value, self._least(sub, d - 1, int(v))))
+        return self._node_of(rows, name, code, kids)
+
+    def _fronts(self, rows, r: int):
+        from .kernels import ordered as k
+
+        a = self.arrays
+        m = a.load(rows)
+        stats = np.zeros(4, dtype=np.int64)
+        return k.fronts(
+            a.buf, 0, 0, m, r, a.codes, a.kinds, a.dec, a.C, _params(self.other), a.side, stats
+        )
+
+    def _node(self, rows, r: int, tx: int, ty: int) -> TreeNode:
+        """The first tree of depth <= r with costs (tx, ty) on ``rows``."""
+        from .kernels import ordered as k
+
+        while True:
+            fx, fy, fk, fa, fc = self._fronts(rows, r)
+            hit = np.flatnonzero((fx == tx) & (fy == ty))
+            if hit.size != 1:
+                raise AssertionError("extraction lost its way: the point is not on the front")
+            kind = int(fk[hit[0]])
+            if kind != k.SHALLOWER:
+                break
+            r -= 1  # the point of a shallower tree: the same subtable, one level less
+        if kind == k.LEAF:
+            return self._leaf(rows)
+        name, children = self._split(rows, int(fa[hit[0]]), int(fc[hit[0]]))
+        kid_fronts = [self._fronts(sub, r - 1)[:2] for _, sub in children]
+        mis = COSTS[MIS]
+        picks = _pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
+        kids = [
+            (value, self._node(sub, r - 1, px, py))
+            for (value, sub), (px, py) in zip(children, picks)
+        ]
+        return self._node_of(rows, name, int(fc[hit[0]]), kids)
+
+
+__all__ = ["applies", "solve_ordered", "why_not"]

@@ -1,0 +1,248 @@
+"""The ordered solver (numeric columns kept whole, dagger_cli.engine.ordered) against the
+brute force over every tree of the columns' binary expansion, against the DAG engine on
+that expansion, and against ConTree's optima on its benchmark tables."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dagger_cli.cli import main
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.engine import relate
+from dagger_cli.errors import InputError, LimitError
+from dagger_cli.trees import extract_tree
+from tests.conftest import needs_num_mirror
+from tests.oracle import COST_PAIRS, capped_cost_vectors, pareto_front, project
+
+MIS = "misclassifications"
+
+
+@st.composite
+def mixed_frames(draw, max_rows=8, max_numeric=2, max_nominal=1, max_value=6):
+    """Small tables of numeric columns (few distinct values, so thresholds are few and
+    rows collide) and nominal ones, with 1..3 classes."""
+    n = draw(st.integers(1, max_rows))
+    k_num = draw(st.integers(1, max_numeric))
+    k_nom = draw(st.integers(0, max_nominal))
+    ints = st.integers(0, max_value)
+    data = {}
+    for j in range(k_num):
+        data[f"x{j}"] = [v / 2 for v in draw(st.lists(ints, min_size=n, max_size=n))]
+    for j in range(k_nom):
+        data[f"c{j}"] = draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n))
+    data["d"] = draw(
+        st.lists(st.sampled_from("pqr"[: draw(st.integers(1, 3))]), min_size=n, max_size=n)
+    )
+    return pd.DataFrame(data)
+
+
+def _table(df, spec="all", duplicates="keep"):
+    return DecisionTable.from_dataframe(df, thresholds=spec, duplicates=duplicates)
+
+
+def _brute(table, x, y, depth):
+    """The front over every tree of depth <= ``depth`` of the binary expansion."""
+    binary = table.binarized()
+    rows = [
+        tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
+        for i in range(binary.n_rows)
+    ]
+    decisions = [int(d) for d in binary.decisions]
+    vectors = capped_cost_vectors(rows, decisions, depth)
+    return pareto_front(project(vectors, x, y))
+
+
+def _check_trees(rel, depth):
+    """Every point's tree has the point's costs on the table and depth <= the cap."""
+    front = rel.front
+    for k in range(len(front)):
+        costs = extract_tree(rel, k).costs()
+        got = (costs[front.x_cost.column], costs[front.y_cost.column])
+        assert got == (int(front.x[k]), int(front.y[k]))
+        assert costs["depth"] <= depth
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_frames(), st.integers(0, 3), st.sampled_from(["all", 1, 2]), st.data())
+def test_every_pair_equals_the_brute_force_over_the_binary_expansion(df, depth, spec, data):
+    table = _table(df, spec)
+    if not table.ordered:
+        return
+    pairs = data.draw(st.lists(st.sampled_from(COST_PAIRS), min_size=1, max_size=4, unique=True))
+    for x, y in pairs:
+        rel = relate(table, x, y, max_depth=depth)
+        assert rel.engine == "ordered"
+        assert rel.front.points() == _brute(table, x, y, depth), (x, y)
+        _check_trees(rel, depth)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mixed_frames(max_rows=60, max_numeric=3, max_nominal=2, max_value=14),
+    st.integers(1, 4),
+    st.sampled_from(["all", 3]),
+    st.sampled_from(["keep", "merge"]),
+)
+def test_larger_tables_equal_the_dag_engine_on_the_binary_expansion(df, depth, spec, dup):
+    table = _table(df, spec, dup)
+    if not table.ordered:
+        return
+    binary = table.binarized()
+    for x in ("depth", "total-path-length", "nodes", "leaves"):
+        rel = relate(table, x, MIS, max_depth=depth)
+        dag = relate(binary, x, MIS, max_depth=depth)
+        assert rel.engine == "ordered" and dag.engine == "fast"
+        assert rel.front.points() == dag.front.points(), x
+    _check_trees(rel, depth)
+
+
+def test_the_bounds_and_swapped_pairs_restrict_the_same_front():
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"a": rng.integers(0, 30, 80), "b": rng.normal(size=80).round(2)})
+    df["d"] = np.where(df.a + 10 * df.b > 12, "y", "n")
+    df.loc[rng.choice(80, 9, replace=False), "d"] = "m"
+    table = _table(df)
+    whole = relate(table, "total-path-length", MIS, max_depth=3)
+    pts = whole.front.points()
+    assert len(pts) > 3
+    assert relate(table, "total-path-length", MIS, max_depth=3, max_y=pts[2][1]).front.points() == [
+        p for p in pts if p[1] <= pts[2][1]
+    ]
+    assert relate(table, "total-path-length", MIS, max_depth=3, least_y=True).front.points() == [
+        pts[-1]
+    ]
+    swapped = relate(table, MIS, "total-path-length", max_depth=3)
+    assert swapped.front.points() == sorted((y, x) for x, y in pts)
+    _check_trees(swapped, 3)
+
+
+def test_no_misclassifications_in_the_pair_is_the_leaf():
+    df = pd.DataFrame({"a": [1, 2, 3, 4], "d": list("xyxy")})
+    rel = relate(_table(df), "depth", "nodes", max_depth=2)
+    assert rel.front.points() == [(0, 1)]
+    assert extract_tree(rel, 0).root.is_leaf
+
+
+def test_what_it_does_not_answer_goes_to_the_binary_expansion():
+    df = pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": list("xyxyy"), "d": list("ppqqp")})
+    table = _table(df)
+    uncapped = relate(table)
+    assert uncapped.engine == "fast" and "a<=1.5" in uncapped.table.attributes
+    exact = relate(table, "depth", "total-path-length", max_depth=3, exact_only=True)
+    assert exact.engine == "fast"
+    assert relate(table, max_depth=2, count=True).front.counts is not None
+    assert relate(table, max_depth=2, engine="baseline").front.points() == (
+        relate(table, max_depth=2).front.points()
+    )
+    with pytest.raises(InputError, match="needs a depth cap"):
+        relate(table, engine="ordered")
+    with pytest.raises(InputError, match="no numeric column"):
+        relate(_table(df[["b", "d"]]), max_depth=2, engine="ordered")
+
+
+def test_the_memory_ceiling_holds_before_any_work():
+    df = pd.DataFrame({"a": range(50), "d": ["p", "q"] * 25})
+    with pytest.raises(LimitError, match="workspace needs"):
+        relate(_table(df), max_depth=3, max_memory="1K")
+
+
+def test_ctrl_c_stops_the_worker(monkeypatch):
+    """An interrupt in the waiting thread sets the abort flag; the kernel returns at its
+    next split and the interrupt goes on, with no thread left behind."""
+    from dagger_cli.engine import ordered
+    from dagger_cli.engine.progress import Progress
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({f"a{j}": rng.normal(size=3000).round(3) for j in range(4)})
+    df["d"] = rng.integers(0, 2, 3000).astype(str)
+    table = _table(df)
+
+    def interrupt(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Progress, "update", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        relate(table, "total-path-length", MIS, max_depth=4)
+    assert not [t for t in threading.enumerate() if t.name == "dagger-ordered"]
+    assert ordered.applies(
+        table, type("Q", (), {"max_depth": 2, "exact_only": False, "count": False})()
+    )
+
+
+#: ConTree's least misclassifications per depth on its benchmark (shared/datasets/num).
+CONTREE = {
+    "bank": (201, 100, 23),
+    "raisin": (122, 109, 94),
+    "rice": (271, 257, 243),
+    "wilt": (261, 138, 88),
+    "segment": (1650, 990, 278),
+    "page": (372, 253, 168),
+}
+
+
+@needs_num_mirror
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CONTREE))
+def test_contree_optima_on_its_benchmark(name):
+    from dagger_cli.data.datasets import load_table
+
+    table = load_table(f"num-{name}")
+    depth = 3 if name in ("bank", "raisin", "segment") else 2
+    rel = relate(table, "depth", MIS, max_depth=depth)
+    best = dict(rel.front.points())
+    least = [min(v for d, v in best.items() if d <= k) for k in range(1, depth + 1)]
+    assert least == list(CONTREE[name][:depth])
+    _check_trees(rel, depth)
+
+
+@needs_num_mirror
+@pytest.mark.slow
+def test_depth_two_fronts_equal_the_dag_engine_on_bank():
+    from dagger_cli.data.datasets import load_table
+
+    table = load_table("num-bank")
+    binary = table.binarized()
+    for x in ("depth", "nodes", "total-path-length"):
+        assert relate(table, x, MIS, max_depth=2).front.points() == (
+            relate(binary, x, MIS, max_depth=2).front.points()
+        )
+
+
+def test_cli_relate_and_tree_on_a_numeric_csv(tmp_path):
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"age": rng.integers(18, 80, 200), "score": rng.normal(size=200).round(2)})
+    df["colour"] = rng.choice(["red", "blue"], 200)
+    df["d"] = np.where((df.age > 40) & (df.score > 0), "yes", "no")
+    path = tmp_path / "t.csv"
+    df.to_csv(path, index=False)
+    run = CliRunner().invoke(
+        main,
+        [
+            "relate",
+            str(path),
+            "--thresholds",
+            "all",
+            "--max-depth",
+            "2",
+            "--x",
+            "depth",
+            "-q",
+            "--stats",
+        ],
+    )
+    assert run.exit_code == 0, run.output
+    lines = run.stdout.splitlines()
+    assert lines[-1].startswith("ordered solver: ")
+    assert lines[-2].split() == ["2", "0"]  # depth 2 classifies every row
+    run = CliRunner().invoke(
+        main, ["tree", str(path), "--thresholds", "all", "--max-depth", "2", "--max-y", "0", "-q"]
+    )
+    assert run.exit_code == 0, run.output
+    assert "age <= " in run.stdout and "score > " in run.stdout
