@@ -328,3 +328,14 @@ def test_a_point_without_its_tree_in_the_page_names_the_command_that_prints_it(h
     assert sec["command"] == (
         "dagger tree t.csv --x depth --y misclassifications --max-depth 2 --max-y {y}"
     )
+
+
+def test_numeric_columns_report_their_threshold_splits(here):
+    rows = ["age,w,c", "21,1.5,a", "35,2.5,b", "40,1.0,a", "52,3.5,b", "60,0.5,a", "33,2.0,b"]
+    (here / "n.csv").write_text("\n".join(rows) + "\n")
+    r = invoke("relate", "n.csv", "--thresholds", "all", "--max-depth", "2", "--report", "n.html")
+    assert r.exit_code == 0, r.output
+    sec = page_data((here / "n.html").read_text(encoding="utf-8"))["sections"][0]
+    assert len(sec["trees"]) == len(sec["points"])
+    root = sec["trees"][str(len(sec["points"]) - 1)]["root"]
+    assert root["a"] in ("age", "w") and [e for e, _ in root["k"]][0].startswith("<= ")
