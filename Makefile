@@ -20,7 +20,7 @@ endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install check test test-fast bench figures curves clean
+.PHONY: help install check test test-fast bench figures curves docs clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_%-]+:.*?## ' $(MAKEFILE_LIST) | awk -F ':.*?## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -87,8 +87,19 @@ $(OUT)/fig%.png $(OUT)/fig%.csv: $(VENV)/.installed FORCE
 .PHONY: FORCE
 FORCE:
 
+# The documentation site, strict (a warning fails the build): the pages include real outputs,
+# regenerated first by scripts/docs_outputs.py (docs/outputs/, git-ignored).
+$(VENV)/.docs: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $@
+
+docs: $(VENV)/.docs ## Build the documentation site into site/ (MkDocs, strict)
+	$(PY) scripts/docs_outputs.py
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --clean --site-dir site
+	@echo "site/index.html"
+
 curves: install ## Regenerate the golden curves in datasets/curves after a deliberate change
 	$(PY) scripts/make_curves.py
 
 clean: ## Remove outputs and caches (not the venv)
-	rm -rf $(OUT) .pytest_cache .hypothesis
+	rm -rf $(OUT) .pytest_cache .hypothesis site docs/outputs docs/reproduction.md

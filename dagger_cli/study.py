@@ -461,13 +461,17 @@ def run_task(
     max_memory: int | None = None,
     max_subtables: int | None = None,
     threads: dict | int | None = None,
+    trees: bool = False,
 ) -> dict:
     """Compute one task's front; a user error or a limit is a result, not an exception.
 
     Runs on a Dask worker (or anywhere). ``threads`` is the engine's thread count, or a
     mapping host -> count chosen by the client for each machine. Returns a dict with
     ``status`` ("ok", "limit" or "error"), ``csv`` (the curve, as ``dagger relate -o``
-    writes it), the DAG's size, seconds and the peak memory of the process during the task.
+    writes it), the DAG's size, seconds and the peak memory of the process during the task;
+    with ``trees``, also ``trees``: the report's data of the trees behind the front's
+    points (:func:`dagger_cli.report.tree_data`, at most :data:`~dagger_cli.report.MAX_TREES`
+    of them), extracted here, where the DAG is.
     """
     from .engine import relate
     from .output import front_csv
@@ -502,6 +506,13 @@ def run_task(
             subtables=rel.stats.subtables,
             edges=rel.stats.edges,
         )
+        if trees:
+            from .report import picked_points, tree_data
+            from .trees import extract_tree
+
+            out["trees"] = {
+                str(k): tree_data(extract_tree(rel, k)) for k in picked_points(len(rel.front))
+            }
     out["seconds"] = round(time.perf_counter() - t0, 4)
     out["peak_memory_mib"] = round(_peak_memory() / 2**20, 1) if reset else ""
     return out
@@ -579,6 +590,8 @@ class Outcome:
     results: Path
     counts: dict = field(default_factory=dict)
     seconds: float = 0.0
+    #: ``{table label: dagger_cli.report.Summary}`` of the tables read (for ``--report``)
+    summaries: dict = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
@@ -654,6 +667,7 @@ def run_study(
     max_subtables: int | None = None,
     progress: bool = True,
     stream=None,
+    report: bool = False,
 ) -> Outcome:
     """Run every task of ``study`` not already done, writing into ``out_dir``.
 
@@ -674,6 +688,10 @@ def run_study(
         worker's memory).
     progress : bool
         The progress bar on stderr.
+    report : bool
+        Also keep the trees behind every curve's points (``curves/<stem>.trees.json``,
+        extracted on the workers) for :func:`report_study`; a task whose trees are missing
+        is run again.
 
     Returns
     -------
@@ -690,8 +708,10 @@ def run_study(
     tasks = study.tasks()
     rows = [_base_row(t) for t in tasks]
     prog = StudyProgress(len(tasks), progress, stream)
-    todo = _prepare(study, tasks, rows, curves)
+    summaries: dict = {}
+    todo = _prepare(study, tasks, rows, curves, report=report, summaries=summaries)
     limits = {
+        "trees": report,
         "exact_only": study.exact_only,
         "count": study.count,
         "max_memory": max_memory if max_memory is not None else study.max_memory,
@@ -713,7 +733,7 @@ def run_study(
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
-    return Outcome(rows, results, counts, time.perf_counter() - t0)
+    return Outcome(rows, results, counts, time.perf_counter() - t0, summaries)
 
 
 def _base_row(task: Task) -> dict:
@@ -729,10 +749,20 @@ def _base_row(task: Task) -> dict:
     return row
 
 
-def _prepare(study: Study, tasks: list[Task], rows: list[dict], curves: Path) -> list:
+def _prepare(
+    study: Study,
+    tasks: list[Task],
+    rows: list[dict],
+    curves: Path,
+    *,
+    report: bool = False,
+    summaries: dict | None = None,
+) -> list:
     """Load each table once; mark up-to-date tasks skipped and bad tables' tasks failed.
 
-    Returns the (index, task, table, hash) of every task that still has to run.
+    Returns the (index, task, table, hash) of every task that still has to run. With
+    ``report``, a task is up to date only with its trees; ``summaries`` gets each table's
+    :class:`~dagger_cli.report.Summary`.
     """
     loaded: dict[TableSpec, tuple] = {}
     todo = []
@@ -741,6 +771,10 @@ def _prepare(study: Study, tasks: list[Task], rows: list[dict], curves: Path) ->
             try:
                 table = task.table.load()
                 loaded[task.table] = (table, table_digest(table), None)
+                if summaries is not None and report:
+                    from .report import summary_of
+
+                    summaries[task.table.label] = summary_of(table)
             except DaggerError as err:
                 loaded[task.table] = (None, None, str(err))
         table, digest, error = loaded[task.table]
@@ -749,7 +783,7 @@ def _prepare(study: Study, tasks: list[Task], rows: list[dict], curves: Path) ->
             continue
         row.update(rows=table.n_rows, attributes=table.n_attributes)
         digest_ = task_hash(task, digest, study.exact_only, study.count)
-        done = _done_record(curves, task, digest_)
+        done = _done_record(curves, task, digest_, trees=report)
         if done is not None:
             row.update({k: done.get(k, "") for k in ("points", "subtables", "edges")})
             row.update(
@@ -762,8 +796,9 @@ def _prepare(study: Study, tasks: list[Task], rows: list[dict], curves: Path) ->
     return todo
 
 
-def _done_record(curves: Path, task: Task, digest: str) -> dict | None:
-    """The sidecar of a finished task if its hash matches and its curve exists."""
+def _done_record(curves: Path, task: Task, digest: str, trees: bool = False) -> dict | None:
+    """The sidecar of a finished task if its hash matches and its curve exists (and, with
+    ``trees``, its trees of the same hash)."""
     side = curves / f"{task.stem}.json"
     try:
         record = json.loads(side.read_text(encoding="utf-8"))
@@ -773,7 +808,22 @@ def _done_record(curves: Path, task: Task, digest: str) -> dict | None:
         return None
     if not (curves / f"{task.stem}.csv").is_file():
         return None
+    if trees and read_trees(curves / f"{task.stem}.trees.json", digest) is None:
+        return None
     return record
+
+
+def read_trees(path: Path, digest: str | None = None) -> dict | None:
+    """The trees a study kept beside a curve (``--report``), if readable and of ``digest``."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("trees"), dict):
+        return None
+    if digest is not None and doc.get("hash") != digest:
+        return None
+    return doc["trees"]
 
 
 def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, results):
@@ -864,6 +914,9 @@ def _record(row, task, digest, result, curves: Path, exact_only: bool) -> None:
         return
     row.update(points=result["points"], subtables=result["subtables"], edges=result["edges"])
     _save(curves / f"{task.stem}.csv", result["csv"])
+    if "trees" in result:  # before the sidecar, which marks the task done
+        doc = {"hash": digest, "trees": result["trees"]}
+        _save(curves / f"{task.stem}.trees.json", json.dumps(doc, sort_keys=True) + "\n")
     side = {k: row[k] for k in RESULT_COLUMNS if k not in ("status", "error", "curve")}
     side.update(hash=digest, exact_only=exact_only)
     _save(curves / f"{task.stem}.json", json.dumps(side, indent=1, sort_keys=True) + "\n")
@@ -958,6 +1011,50 @@ def read_curve(path, x: str, y: str, n_rows: int):
     xs = np.array([int(r[cx.column]) for r in recs], dtype=np.int64)
     ys = np.array([int(r[cy.column]) for r in recs], dtype=np.int64)
     return Front(cx, cy, xs, ys, n_rows)
+
+
+def report_study(outcome: Outcome, out_dir) -> list[Path]:
+    """The study's pages: ``DIR/report/<table>.html`` (every front of a table, with its
+    points and trees, as ``dagger relate --report``) and ``DIR/report/index.html`` (every
+    task, linking to its table's page). Needs a run with ``report=True``."""
+    from .report import index_html, report_html, section_of
+
+    out = Path(out_dir)
+    folder = out / "report"
+    folder.mkdir(exist_ok=True)
+    by_table: dict[str, list] = {}
+    for row in outcome.rows:
+        by_table.setdefault(row["table"], []).append(row)
+    written, index_rows = [], []
+    for label, rows in by_table.items():
+        sections: list = []
+        page = f"{label}.html"
+        summary = outcome.summaries.get(label)
+        for row in rows:
+            entry = {**row, "report": ""}
+            if row["status"] in ("ok", "skipped") and summary is not None:
+                front = read_curve(out / row["curve"], row["x"], row["y"], int(row["rows"]))
+                cap = "" if row["max_depth"] == "" else f", trees of depth <= {row['max_depth']}"
+                sec = section_of(
+                    f"{row['x']} vs {row['y']}{cap}",
+                    front,
+                    None,
+                    [v for v, _ in summary.decisions],
+                    trees=read_trees(out / row["curve"].replace(".csv", ".trees.json")),
+                    why_no_trees="The trees of this front were not kept.",
+                )
+                entry["report"] = f"{page}#s{len(sections)}"
+                sections.append(sec)
+            index_rows.append(entry)
+        if sections:
+            path = folder / page
+            _save(path, report_html(f"{label}: {len(sections)} front(s)", summary, sections))
+            written.append(path)
+    columns = ["table", "x", "y", "max_depth", "points", "status", "seconds", "error"]
+    index = folder / "index.html"
+    _save(index, index_html(f"study: {len(outcome.rows)} task(s)", index_rows, columns))
+    written.append(index)
+    return written
 
 
 def plot_study(outcome: Outcome, out_dir) -> list[Path]:

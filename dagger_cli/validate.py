@@ -246,6 +246,25 @@ def validate(
     return out
 
 
+def whole_front(
+    raw: RawTable,
+    *,
+    x: str = "total-path-length",
+    max_depth: int | None = None,
+    max_subtables: int | None = None,
+):
+    """The prepared table of all of ``raw``'s rows, its front and the tree of every point
+    (what ``dagger validate --report`` draws the held-out errors along)."""
+    from .data.table import from_columns
+
+    raw = _binned(raw)
+    table = from_columns(
+        raw.header, raw.columns, raw.recipe, name=raw.name, source=raw.source, lines=raw.lines
+    )
+    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
+    return table, front, trees
+
+
 def results_csv(results: list[FoldResult]) -> str:
     """One line per (fold, front point): fold, the costs, training and held-out counts."""
     recs = [r for res in results for r in res.records()]
@@ -297,4 +316,5 @@ __all__ = [
     "results_csv",
     "stratified_folds",
     "validate",
+    "whole_front",
 ]

@@ -125,7 +125,7 @@ def test_layers():
     trees, on the engine's DAG), only the CLI imports click."""
     graph = import_graph()
     front_ends = ("dagger_cli.cli", "dagger_cli.sklearn", "dagger_cli.validate")
-    front_ends += ("dagger_cli.study", "dagger_cli.plots")
+    front_ends += ("dagger_cli.study", "dagger_cli.plots", "dagger_cli.report")
     for mod, deps in graph.items():
         for dep in deps:
             if mod.startswith("dagger_cli.data") or mod in (
@@ -145,6 +145,14 @@ def test_layers():
             names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
             names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
             assert "click" not in names, mod
+    # Each front end's library is its own: matplotlib in plots.py, plotly in report.py.
+    for lib, owner in (("matplotlib", "dagger_cli.plots"), ("plotly", "dagger_cli.report")):
+        for mod, path in _modules().items():
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+            names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+            if any(n == lib or n.startswith(lib + ".") for n in names):
+                assert mod == owner, (lib, mod)
 
 
 def test_the_engine_loads_no_front_end_library():
@@ -153,7 +161,7 @@ def test_the_engine_loads_no_front_end_library():
         "import dagger_cli.engine\n"
         "from dagger_cli.data.table import example_table\n"
         "dagger_cli.engine.relate(example_table())\n"
-        "heavy = ('click', 'matplotlib', 'sklearn', 'dask')\n"
+        "heavy = ('click', 'matplotlib', 'sklearn', 'dask', 'plotly')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

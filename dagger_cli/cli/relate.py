@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -86,6 +87,14 @@ from .common import (
     "overlay their points on the plot.",
 )
 @click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH.html",
+    help="Write an interactive page (one self-contained HTML file, no network): the front "
+    "as a chart (click a point: its tree), every point in a table, the table's summary.",
+)
+@click.option(
     "--least-y",
     is_flag=True,
     help="Only the point of least y (least x among those trees): the end of the front, "
@@ -122,6 +131,7 @@ def relate(
     trees_dir,
     greedy,
     count,
+    report_path,
     least_y,
     max_subtables,
     max_memory,
@@ -140,7 +150,7 @@ def relate(
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
     output, plot_path = _relate_outputs(
-        table, example, output, plot, trees_dir, kind, x_cost, y_cost
+        table, example, output, plot, trees_dir, kind, x_cost, y_cost, report_path
     )
     tab = _get_table(table, example, recipe, quiet, sep)
     rel = run(
@@ -208,6 +218,13 @@ def relate(
             extra=extra,
         )
         written.append((plot_path, figure_bytes(fig, _extension(plot_path, "png"))))
+    if report_path is not None:
+        written.append(
+            (
+                report_path,
+                _report(table, tab, rel, shown, engine, exact_only, points, comparison, queries),
+            )
+        )
     if trees_dir is not None:
         from ..safeio import make_folder
 
@@ -220,6 +237,8 @@ def relate(
         _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
     if plot_path is not None and not quiet:
         _echo_err(f"wrote {plot_path}")
+    if report_path is not None and not quiet:
+        _echo_err(f"wrote {report_path}")
     st = rel.stats if stats else None
     if fmt == "csv":
         click.echo(out.front_csv(shown), nl=False)
@@ -245,6 +264,43 @@ def relate(
             click.echo(comparison_text(front, points), nl=False)
 
 
+def _report(table, tab, rel, shown, engine, exact_only, points, comparison, queries) -> str:
+    """The page of ``--report``: the table's summary and the shown front with its trees."""
+    from ..costs import DEFAULT_X, DEFAULT_Y
+    from ..report import relation_section, report_html, summary_of
+    from ..text import stats_text
+
+    front = rel.front
+    facts = [("costs", f"{front.x_cost.name} (x) vs {front.y_cost.name} (y)")]
+    if rel.max_depth is not None:
+        facts.append(("depth cap", f"trees of depth <= {rel.max_depth}"))
+    if exact_only:
+        facts.append(("trees", "only trees without avoidable misclassifications"))
+    for q in queries.values():
+        facts.append(
+            (
+                f"{q['function']}({q['bound']})",
+                f"{q['value']}: least {q['of']} among trees with {q['given']} <= {q['bound']}",
+            )
+        )
+    facts.append(("engine", engine))
+    if rel.stats is not None:
+        facts.append(("DAG", stats_text(rel.stats).removeprefix("DAG: ")))
+    command = ["dagger", "tree", "--example" if table is None else shlex.quote(table)]
+    if (front.x_cost.name, front.y_cost.name) != (DEFAULT_X, DEFAULT_Y):
+        command += ["--x", front.x_cost.name, "--y", front.y_cost.name]
+    if rel.max_depth is not None:
+        command += ["--max-depth", str(rel.max_depth)]
+    if exact_only:
+        command.append("--exact-only")
+    command += ["--max-y", "{y}"]
+    section = relation_section(
+        rel, shown, greedy=points, comparison=comparison, command=" ".join(command)
+    )
+    title = f"{tab.name}: {front.x_cost.name} vs {front.y_cost.name}"
+    return report_html(title, summary_of(tab, facts), [section])
+
+
 def _tree_files(rel, folder: Path):
     from ..trees import extract_tree
 
@@ -268,7 +324,7 @@ def _table_name(table, example) -> str:
     return Path(table).stem
 
 
-def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost):
+def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost, report=None):
     """Check every output of `relate` before any work; return (csv path, figure path).
 
     ``--plot`` without a path writes the figure beside ``-o`` (same stem, ``.png``), or,
@@ -298,7 +354,9 @@ def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cos
         plot_path = Path(plot)
     if plot_path is not None:
         check_output(plot_path, extensions=FORMATS, what="--plot", inputs=inputs)
+    if report is not None:
+        check_output(report, extensions=("html", "htm"), what="--report", inputs=inputs)
     if trees_dir is not None:
         check_output_folder(trees_dir)
-    check_distinct([output, plot_path])
+    check_distinct([output, plot_path, report])
     return output, plot_path

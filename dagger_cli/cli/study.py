@@ -49,9 +49,17 @@ from .common import CONTEXT, _echo_err, handle_errors
     help="Memory per task for the engine (default: 70% of a worker's share of the machine).",
 )
 @click.option("--plot", is_flag=True, help="Also draw a grid of fronts per table in plots/.")
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Also write interactive pages: OUTPUT/report/<table>.html (every front of a table, "
+    "its points and trees) and OUTPUT/report/index.html.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary on stderr.")
 @handle_errors
-def study(study_file, output, workers, threads, scheduler, max_subtables, max_memory, plot, quiet):
+def study(
+    study_file, output, workers, threads, scheduler, max_subtables, max_memory, plot, report, quiet
+):
     """Run every combination of a study's tables, cost pairs and depth caps on Dask.
 
     STUDY.toml lists `tables` (dataset names, CSV paths, {suite = "uci"}), `pairs` of costs
@@ -61,7 +69,7 @@ def study(study_file, output, workers, threads, scheduler, max_subtables, max_me
     curves are up to date. Exit 1 when some tasks failed (see results.csv).
     """
     from ..engine import parse_size
-    from ..study import parse_study, plot_study, require_dask, run_study
+    from ..study import parse_study, plot_study, report_study, require_dask, run_study
 
     if workers is not None and scheduler is not None:
         raise InputError("--workers sizes the local cluster; with --scheduler it is already sized")
@@ -77,12 +85,17 @@ def study(study_file, output, workers, threads, scheduler, max_subtables, max_me
             max_memory=parse_size(max_memory),
             max_subtables=max_subtables,
             progress=not quiet,
+            report=report,
         )
     except KeyboardInterrupt:
         _echo_err(f"interrupted; finished results are in {output}/ (re-run to resume)")
         sys.exit(130)
     if plot:
         for path in plot_study(outcome, output):
+            if not quiet:
+                _echo_err(f"wrote {path}")
+    if report:
+        for path in report_study(outcome, output):
             if not quiet:
                 _echo_err(f"wrote {path}")
     if not quiet:

@@ -53,6 +53,14 @@ from .common import CONTEXT, _echo_err, _inputs, table_options
     help="Draw training and held-out error rates against x (png, svg or pdf).",
 )
 @click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH.html",
+    help="Write an interactive page (self-contained HTML): the whole table's front and "
+    "trees, with the held-out error along it.",
+)
+@click.option(
     "--max-subtables",
     type=click.IntRange(min=1),
     metavar="N",
@@ -70,6 +78,7 @@ def validate(
     x_cost,
     output,
     plot,
+    report_path,
     max_subtables,
     quiet,
 ):
@@ -91,7 +100,9 @@ def validate(
         check_output(output, extensions=("csv",), what="-o", inputs=inputs)
     if plot is not None:
         check_output(plot, extensions=FORMATS, what="--plot", inputs=inputs)
-    check_distinct([output, plot])
+    if report_path is not None:
+        check_output(report_path, extensions=("html", "htm"), what="--report", inputs=inputs)
+    check_distinct([output, plot, report_path])
     sep = None if sep is None else parse_separator(sep)
     # Held-out rows are all counted, so training rows are too: equal rows stay unless the
     # user asks for merging (training error rates then compare with held-out ones).
@@ -108,6 +119,9 @@ def validate(
         max_depth=max_depth,
         max_subtables=max_subtables,
     )
+    page = None
+    if report_path is not None:
+        page = _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables)
     text = val.results_csv(results)
     if output is None:
         click.echo(text, nl=False)
@@ -129,3 +143,34 @@ def validate(
             raise InputError(str(err)) from None
         if not quiet:
             _echo_err(f"wrote {plot}")
+    if page is not None:
+        write_file(report_path, page)
+        if not quiet:
+            _echo_err(f"wrote {report_path}")
+
+
+def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables) -> str:
+    """The page of ``--report``: the whole table's front and trees, the held-out errors."""
+    from .. import validate as val
+    from ..report import heldout_of, report_html, section_of, summary_of
+
+    table, front, trees = val.whole_front(
+        raw, x=x_cost, max_depth=max_depth, max_subtables=max_subtables
+    )
+    how = f"mean of {folds} folds" if folds else f"held out: {test_file.name}"
+    cap = "" if max_depth is None else f", trees of depth <= {max_depth}"
+    facts = [
+        ("costs", f"{front.x_cost.name} (x) vs {front.y_cost.name} (y)"),
+        ("validation", f"{folds}-fold, stratified" if folds else f"test file {test_file.name}"),
+    ]
+    if max_depth is not None:
+        facts.append(("depth cap", f"trees of depth <= {max_depth}"))
+    section = section_of(
+        f"{front.x_cost.name} vs {front.y_cost.name}{cap}: the whole table's front",
+        front,
+        trees.__getitem__,
+        table.decision_values,
+        heldout=heldout_of(results, front, how),
+    )
+    title = f"{table.name}: held-out error along the front"
+    return report_html(title, summary_of(table, facts), [section])

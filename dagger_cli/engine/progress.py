@@ -1,9 +1,18 @@
-"""Progress lines on stderr for long runs, and the note shown while numba compiles.
+"""Progress on stderr for long runs, fit for a terminal and for a log, and the note shown
+while numba compiles.
 
-:class:`Progress` writes a line (``phase: done of total unit (rate, seconds)``) at most once a
-second, and only for work that runs longer than a couple of seconds; its
-:meth:`Progress.first_call` wraps a kernel's first call in a process, which says once that
-the kernels are being compiled when that call takes long (:class:`_CompileNote`).
+:class:`Progress` says nothing for work that ends within ``after`` seconds. Past that, it
+reads ``phase: done of total unit (rate, seconds)`` and behaves by where it writes:
+
+* **a terminal** (``isatty()``): one line rewritten in place (a carriage return, padded
+  over the previous text) at most every ``every`` seconds, and cleared at the end, so the
+  terminal is left as it was;
+* **a file or a pipe**: a line now and then, for a log: at most one per ``log_every``
+  seconds (30 by default) or per tenth of a known total, plus the last state of each phase
+  when it ends, so a ten-minute run writes a few dozen lines, not six hundred.
+
+Its :meth:`Progress.first_call` wraps a kernel's first call in a process, which says once
+that the kernels are being compiled when that call takes long (:class:`_CompileNote`).
 """
 
 from __future__ import annotations
@@ -12,31 +21,104 @@ import contextlib
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 
 class Progress:
-    """Progress lines on stderr, only for work that runs longer than ``after`` seconds."""
+    """Progress of the engine's phases on ``stream`` (stderr), a terminal's way or a log's.
 
-    def __init__(self, enabled: bool, after: float = 2.0, stream=None):
+    Parameters
+    ----------
+    enabled : bool
+        False: never write anything.
+    after : float
+        Seconds of quiet before the first line (short runs say nothing).
+    stream : file object, optional
+        Where to write (default: ``sys.stderr``); its ``isatty()`` chooses the mode.
+    every : float
+        On a terminal, the least seconds between two rewrites of the line.
+    log_every : float
+        Off a terminal, the least seconds between two lines (a tenth of a known total
+        also makes a line).
+    clock : callable, optional
+        Seconds, monotonic (default: :func:`time.perf_counter`); tests pass a fake one.
+
+    Examples
+    --------
+    >>> import io
+    >>> now = [0.0]
+    >>> log = io.StringIO()
+    >>> p = Progress(True, stream=log, clock=lambda: now[0])
+    >>> for k in range(1, 601):          # ten minutes, one update a second
+    ...     now[0] = float(k)
+    ...     p.update("fronts", k, 600)
+    >>> p.close()
+    >>> len(log.getvalue().splitlines())  # not 600
+    21
+    """
+
+    def __init__(
+        self,
+        enabled: bool,
+        after: float = 2.0,
+        stream=None,
+        *,
+        every: float = 0.5,
+        log_every: float = 30.0,
+        clock: Callable[[], float] | None = None,
+    ):
         self.enabled = enabled
         self.after = after
         self.stream = stream or sys.stderr
-        self.t0 = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
+        self.every = every
+        self.log_every = log_every
+        self.clock = clock or time.perf_counter
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.t0 = self.clock()
+        self.last = -float("inf")  # when the last line was written (seconds since t0)
+        self.shown = False  # something was written
+        self.width = 0  # the length of the line on a terminal, to pad over it
+        self.phase: str | None = None
+        self.tenth = -1  # the last tenth of the phase's total written to a log
+        self.pending: str | None = None  # the phase's latest state, not yet in the log
 
     def update(self, phase: str, done: int, total: int | None = None, unit: str = "subtables"):
+        """The state of ``phase``: ``done`` of ``total`` (None: not known) ``unit``."""
         if not self.enabled:
             return
-        now = time.perf_counter() - self.t0
-        if now < self.after or now - self.last < 1.0:
-            return
-        self.last = now
+        now = self.clock() - self.t0
+        if phase != self.phase:
+            self._end_phase()
+            self.phase, self.tenth = phase, -1
         rate = done / now if now > 0 else 0.0
         of = f" of {total:,}" if total is not None else ""
-        tty = getattr(self.stream, "isatty", lambda: False)()
-        end = "\r" if tty else "\n"
-        self.stream.write(f"{phase}: {done:,}{of} {unit} ({rate:,.0f}/s, {now:.1f} s){end}")
+        line = f"{phase}: {done:,}{of} {unit} ({rate:,.0f}/s, {now:.1f} s)"
+        if now < self.after:
+            return
+        if self.tty:
+            if now - self.last >= self.every:
+                self._rewrite(line)
+                self.last = now
+            return
+        tenth = 10 * done // total if total else -1
+        if now - self.last >= self.log_every or tenth > self.tenth:
+            self._write(line + "\n")
+            self.last, self.tenth, self.pending = now, max(tenth, self.tenth), None
+        else:
+            self.pending = line
+
+    def _end_phase(self) -> None:
+        """A log gets the last state of a phase that had lines (its final count)."""
+        if self.pending is not None and self.shown:
+            self._write(self.pending + "\n")
+        self.pending = None
+
+    def _rewrite(self, line: str) -> None:
+        self._write("\r" + line.ljust(self.width))
+        self.width = len(line)
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
         self.stream.flush()
         self.shown = True
 
@@ -45,10 +127,17 @@ class Progress:
         after 2 s, numba is compiling it (first run after installing); say so once."""
         return _CompileNote(self) if self.enabled else contextlib.nullcontext()
 
-    def close(self):
-        if self.shown and getattr(self.stream, "isatty", lambda: False)():
-            self.stream.write("\n")
-            self.stream.flush()
+    def close(self) -> None:
+        """The end of the run: a terminal's line is cleared, a log gets the final state."""
+        if not (self.enabled and self.shown):
+            return
+        if self.tty:
+            if self.width:
+                self.stream.write("\r" + " " * self.width + "\r")
+                self.stream.flush()
+                self.width = 0
+            return
+        self._end_phase()
 
 
 class _CompileNote:
@@ -63,11 +152,16 @@ class _CompileNote:
     def _note(self):
         if not _CompileNote.shown:
             _CompileNote.shown = True
-            self.progress.stream.write(
+            progress = self.progress
+            text = (
                 "dagger: compiling the engine's kernels (first run after "
                 "installing: about 20 s, cached afterwards)\n"
             )
-            self.progress.stream.flush()
+            if progress.tty and progress.width:  # below the progress line, not inside it
+                text = "\r" + " " * progress.width + "\r" + text
+                progress.width = 0
+            progress.stream.write(text)
+            progress.stream.flush()
 
     def __enter__(self):
         self.timer.start()
