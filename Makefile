@@ -49,8 +49,8 @@ test: install ## Run the test suite (2 workers)
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, threads under load)
-	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed, for the STreeD column
+bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load)
+	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed and pycontree, the peers
 	$(PY) scripts/bench.py
 
 # Figures of the paper (section 5): one independent rule per figure, each writing its own

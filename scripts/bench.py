@@ -14,7 +14,8 @@ baseline measured in the same run (the machines are shared and noisy).
                             [--no-study] [--no-load]
                             [--bounds-cases mushroom:tpl,odt-vote:depth:4,...]
                             [--bounds-runs 5] [--bounds-timeout 900] [--no-bounds]
-    python scripts/bench.py --only read|uci|odt|bounds|sklearn|load|rules   # one section alone
+    python scripts/bench.py --only read|uci|odt|bounds|sklearn|load|rules|num  # one section
+    python scripts/bench.py --only num            # numeric columns against ConTree (bench_num.py)
     python scripts/bench.py --only-sorting        # the sorting tables alone
     python scripts/bench.py --study-only          # dagger study vs separate processes
 
@@ -54,6 +55,9 @@ sys.path.insert(0, str(REPO))
 from dagger_cli.data.datasets import load_table  # noqa: E402
 from dagger_cli.data.table import DecisionTable  # noqa: E402
 from dagger_cli.engine import relate  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_num  # noqa: E402
 
 TABLES = ["zoo", "lymphography", "nursery", "mushroom"]
 
@@ -1948,10 +1952,11 @@ def main():
     ap.add_argument("--point", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument(
         "--only",
-        choices=["read", "uci", "odt", "bounds", "sklearn", "load", "rules"],
+        choices=["read", "uci", "odt", "bounds", "sklearn", "load", "rules", "num"],
         help="run one section alone (read: the CSV reader; uci; odt: the depth-cap benchmark; "
         "bounds: bounded queries against the whole front; sklearn: the estimator; rules: "
-        "`dagger rules` on mushroom, nursery and the odt tables)",
+        "`dagger rules` on mushroom, nursery and the odt tables; num: numeric columns "
+        "against ConTree, scripts/bench_num.py)",
     )
     ap.add_argument("--no-read", action="store_true", help="skip the CSV reading section")
     ap.add_argument("--read-rows", type=int, default=5_000_000)
@@ -2032,6 +2037,8 @@ def main():
     ap.add_argument("--no-load-uci", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-load", action="store_true", help="skip the threads-under-load section")
     ap.add_argument("--no-rules", action="store_true", help="skip the decision-rules section")
+    ap.add_argument("--no-num", action="store_true", help="skip the numeric (ConTree) section")
+    bench_num.add_arguments(ap)
     args = ap.parse_args()
     if args.point:
         scaling_point(args.point[0], int(args.point[1]), int(args.point[2]))
@@ -2078,6 +2085,9 @@ def main():
         return
     if args.only == "rules":
         bench_rules(args.out, args.runs, args.odt_tables)
+        return
+    if args.only == "num":
+        bench_num.run(args)
         return
     if args.only == "sklearn":
         rows = bench_sklearn(args.runs)
@@ -2138,6 +2148,8 @@ def main():
         bench_load(args.out, args.runs, configs=_load_configs(args.load_config), uci=False)
     if not (args.no_rules or uci_only):
         bench_rules(args.out, args.runs, args.odt_tables)
+    if not (args.no_num or uci_only):
+        bench_num.run(args)
     if not (args.no_study or uci_only):
         bench_study(args.out, args.runs, args.tables.split(","))
 

@@ -230,7 +230,8 @@ def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np
         pts.append((max_x + 1, k.NEG))
     for x, y in known:
         pts += [(x, y + 1), (x + 1, y)]
-    xs, ys = [], []
+    xs: list[int] = []
+    ys: list[int] = []
     for x, y in sorted(pts):  # the staircase: x up, y strictly down
         if not ys or y < ys[-1]:
             xs.append(x)

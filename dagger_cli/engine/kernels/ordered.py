@@ -754,8 +754,20 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 dx = split_x + (0 if comb else lo_x + rest * lc)
                 bx, by = _shifted(fx, fy, dx, lo_y)
                 gx, gy, _, _, _ = fronts(
-                    buf, level + 1, off + pos[g], pos[g + 1] - pos[g], r - 1, codes, kinds,
-                    dec, C, px, bx, by, side, stats,
+                    buf,
+                    level + 1,
+                    off + pos[g],
+                    pos[g + 1] - pos[g],
+                    r - 1,
+                    codes,
+                    kinds,
+                    dec,
+                    C,
+                    px,
+                    bx,
+                    by,
+                    side,
+                    stats,
                 )
                 ix, iy = _ideal(gx, gy, bx, by)
                 lo_x += max(ix, lc)
@@ -843,7 +855,19 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
             ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
             b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
             Ox, Oy, _, _, _ = fronts(
-                buf, level + 1, o_off, o_m, r - 1, codes, kinds, dec, C, px, b1x, b1y, side,
+                buf,
+                level + 1,
+                o_off,
+                o_m,
+                r - 1,
+                codes,
+                kinds,
+                dec,
+                C,
+                px,
+                b1x,
+                b1y,
+                side,
                 stats,
             )
             OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
@@ -853,8 +877,20 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
                 b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
                 Sx_, Sy_, _, _, _ = fronts(
-                    buf, level + 1, s_off, s_m, r - 1, codes, kinds, dec, C, px, b2x, b2y,
-                    side, stats,
+                    buf,
+                    level + 1,
+                    s_off,
+                    s_m,
+                    r - 1,
+                    codes,
+                    kinds,
+                    dec,
+                    C,
+                    px,
+                    b2x,
+                    b2y,
+                    side,
+                    stats,
                 )
                 if Sx_.size > 0:
                     rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
