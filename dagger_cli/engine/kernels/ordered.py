@@ -681,6 +681,14 @@ def _lower(fx, fy, bx, by, lc):
 
 
 @njit(cache=True, nogil=True)
+def _front_1(leaf_mis, split_mis, lc, split_x):
+    """A side's front at depth <= 1 from its leaf's and its best split's errors."""
+    if split_mis < leaf_mis:
+        return np.array((lc, split_x), np.int64), np.array((leaf_mis, split_mis), np.int64)
+    return np.full(1, lc, np.int64), np.full(1, leaf_mis, np.int64)
+
+
+@njit(cache=True, nogil=True)
 def _real(fx, fy, fk, fa, fc):
     keep = fk != VIRTUAL
     return fx[keep].copy(), fy[keep].copy(), fk[keep].copy(), fa[keep].copy(), fc[keep].copy()
@@ -726,6 +734,11 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     A = codes.shape[0]
     triv_x = np.full(1, lc, np.int64)  # the least any subtree costs
     triv_y = np.zeros(1, np.int64)
+    # Whether every split into leaves of a subtable costs the same x (then a side's front
+    # at depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
+    one_x = comb == 1 or lc == 0 or kinds.min() == 1
+    totL = np.zeros(C, np.int64)
+    totR = np.zeros(C, np.int64)
     hints = np.empty(A, np.int64)
     score = np.empty(A, np.int64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
@@ -838,71 +851,92 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
             first = False
             p = pos[mid]
             stats[S_EVALUATED] += 1
-            for q in range(m):
-                side[lst[q]] = 0 if q < p else 1
-            two[1] = p
-            _partition(buf, level, off, m, side, two, 2)
             code = col[lst[p - 1]]
-            # The larger side first, under the working front moved by the split and the
-            # other side's least; the other side under what remains, if anything can.
-            big_left = p >= m - p
-            if big_left:
-                o_off, o_m, s_off, s_m = off, p, off + p, m - p
-                sib_x, sib_y = lbr_x, lbr_y
+            if r == 2 and one_x:
+                # Both sides at depth <= 1 in one pass per attribute, no partition: each
+                # side's front is its leaf and its best split (all of whose x are equal).
+                totL[:] = 0
+                for q in range(m):
+                    row = lst[q]
+                    if q < p:
+                        side[row] = 0
+                        totL[dec[row]] += 1
+                    else:
+                        side[row] = 1
+                for c in range(C):
+                    totR[c] = total[c] - totL[c]
+                bl, br = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
+                Lx, Ly = _front_1(p - totL.max(), bl, lc, sc + sr * p + (lc if comb else 2 * lc))
+                Rx, Ry = _front_1(
+                    (m - p) - totR.max(), br, lc, sc + sr * (m - p) + (lc if comb else 2 * lc)
+                )
+                cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
+                fx, fy, fk, fa, fc = _merge(fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code)
             else:
-                o_off, o_m, s_off, s_m = off + p, m - p, off, p
-                sib_x, sib_y = lbl_x, lbl_y
-            ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
-            b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
-            Ox, Oy, _, _, _ = fronts(
-                buf,
-                level + 1,
-                o_off,
-                o_m,
-                r - 1,
-                codes,
-                kinds,
-                dec,
-                C,
-                px,
-                b1x,
-                b1y,
-                side,
-                stats,
-            )
-            OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
-            cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
-            Sx, Sy = sib_x, sib_y
-            if Ox.size > 0 and not _all_dominated(cx + split_x, cy, fx, fy):
-                lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
-                b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
-                Sx_, Sy_, _, _, _ = fronts(
+                for q in range(m):
+                    side[lst[q]] = 0 if q < p else 1
+                two[1] = p
+                _partition(buf, level, off, m, side, two, 2)
+                # The larger side first, under the working front moved by the split and the
+                # other side's least; the other side under what remains, if anything can.
+                big_left = p >= m - p
+                if big_left:
+                    o_off, o_m, s_off, s_m = off, p, off + p, m - p
+                    sib_x, sib_y = lbr_x, lbr_y
+                else:
+                    o_off, o_m, s_off, s_m = off + p, m - p, off, p
+                    sib_x, sib_y = lbl_x, lbl_y
+                ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
+                b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
+                Ox, Oy, _, _, _ = fronts(
                     buf,
                     level + 1,
-                    s_off,
-                    s_m,
+                    o_off,
+                    o_m,
                     r - 1,
                     codes,
                     kinds,
                     dec,
                     C,
                     px,
-                    b2x,
-                    b2y,
+                    b1x,
+                    b1y,
                     side,
                     stats,
                 )
-                if Sx_.size > 0:
-                    rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
-                    fx, fy, fk, fa, fc = _merge(
-                        fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
+                OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
+                cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
+                Sx, Sy = sib_x, sib_y
+                if Ox.size > 0 and not _all_dominated(cx + split_x, cy, fx, fy):
+                    lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
+                    b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
+                    Sx_, Sy_, _, _, _ = fronts(
+                        buf,
+                        level + 1,
+                        s_off,
+                        s_m,
+                        r - 1,
+                        codes,
+                        kinds,
+                        dec,
+                        C,
+                        px,
+                        b2x,
+                        b2y,
+                        side,
+                        stats,
                     )
-                Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
-                cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
-            if big_left:
-                Lx, Ly, Rx, Ry = OLx, OLy, Sx, Sy
-            else:
-                Lx, Ly, Rx, Ry = Sx, Sy, OLx, OLy
+                    if Sx_.size > 0:
+                        rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
+                        fx, fy, fk, fa, fc = _merge(
+                            fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
+                        )
+                    Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
+                    cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
+                if big_left:
+                    Lx, Ly, Rx, Ry = OLx, OLy, Sx, Sy
+                else:
+                    Lx, Ly, Rx, Ry = Sx, Sy, OLx, OLy
             slot[mid] = len(recL_x)
             recL_x.append(Lx)
             recL_y.append(Ly)
