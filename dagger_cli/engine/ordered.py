@@ -139,6 +139,7 @@ def solve_ordered(table, query) -> Relation:
     total = np.bincount(table.decisions, minlength=len(table.decision_values))
     leaf_mis = table.n_rows - int(total.max()) if table.n_rows else 0
     arrays = None
+    root: dict = {}  # the root's provenance of each point of a whole front
     try:
         if MIS not in (cx.name, cy.name):
             # Every other cost is least at the leaf: the front is the leaf alone.
@@ -146,6 +147,7 @@ def solve_ordered(table, query) -> Relation:
             points = [(xs[0], ys[0])]
         else:
             arrays = _Arrays(table, depth, query.max_memory)
+            root = {}
             if other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
             else:
@@ -160,7 +162,7 @@ def solve_ordered(table, query) -> Relation:
                     max_m = best[-1][1] if max_m is None else min(max_m, best[-1][1])
                     max_o = known[-1][0] if max_o is None else min(max_o, known[-1][0])
                 box = _box(max_o, max_m, known)
-                pts = _whole_front(arrays, depth, other, box, stats, progress)
+                pts, root = _whole_front(arrays, depth, other, box, stats, progress)
             # misclassifications as x: the same points, the other way round (x ascending)
             points = [(y, x) for x, y in reversed(pts)] if swap else pts
     finally:
@@ -185,7 +187,7 @@ def solve_ordered(table, query) -> Relation:
         seconds=0.0,
         max_depth=query.max_depth,
     )
-    rel.extractor = _Extractor(table, arrays, other, swap, depth).tree
+    rel.extractor = _Extractor(table, arrays, other, swap, depth, root).tree
     return rel
 
 
@@ -245,19 +247,21 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
     m = arrays.load(None)
     args = (arrays.buf, 0, 0, m, depth, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
     kernel_args = (*args, _params(cost), *box, arrays.side, stats)
-    fx, fy, _, _, _ = _run(k.fronts, kernel_args, stats, progress)
+    fx, fy, fk, fa, fc = _run(k.fronts, kernel_args, stats, progress)
     if stats[k.S_ABORT]:
         raise KeyboardInterrupt
-    return list(zip(fx.tolist(), fy.tolist()))
+    points = list(zip(fx.tolist(), fy.tolist()))
+    return points, dict(zip(points, zip(fk.tolist(), fa.tolist(), fc.tolist())))
 
 
 class _Extractor:
     """The tree behind a front point: the search run again on the subtables of its path
     (each run finds the same first tree, so ties resolve as they did)."""
 
-    def __init__(self, table, arrays, other, swap, depth):
+    def __init__(self, table, arrays, other, swap, depth, root=None):
         self.table, self.arrays, self.other, self.swap = table, arrays, other, swap
         self.depth = depth
+        self.root = root or {}  # the root's (kind, attribute, code) of each front point
         self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
 
     def tree(self, x: int, y: int) -> Tree:
@@ -270,7 +274,7 @@ class _Extractor:
         elif self.other.name == "depth":
             root = self._least(rows, x, y)
         else:
-            root = self._node(rows, self.depth, x, y)
+            root = self._node(rows, self.depth, x, y, self.root.get((x, y)))
         table = self.table
         return Tree(
             root,
@@ -369,23 +373,27 @@ class _Extractor:
             stats,
         )
 
-    def _node(self, rows, r: int, tx: int, ty: int) -> TreeNode:
+    def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
         """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its
-        front: the search bounded to x <= tx, y <= ty finds it alone)."""
+        front: the search bounded to x <= tx, y <= ty finds it alone); ``known``: the
+        root of that tree, (kind, attribute, code), when the solve kept it."""
         from .kernels import ordered as k
 
-        while True:
+        kind, attr, code = known if known is not None else (k.SHALLOWER, -1, -1)
+        if known is not None and kind == k.SHALLOWER:
+            r -= 1
+        while known is None or kind == k.SHALLOWER:
             fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty)
             hit = np.flatnonzero((fx == tx) & (fy == ty))
             if hit.size != 1:
                 raise AssertionError("extraction lost its way: the point is not on the front")
-            kind = int(fk[hit[0]])
-            if kind != k.SHALLOWER:
-                break
-            r -= 1  # the point of a shallower tree: the same subtable, one level less
+            kind, attr, code = int(fk[hit[0]]), int(fa[hit[0]]), int(fc[hit[0]])
+            known = (kind, attr, code)
+            if kind == k.SHALLOWER:
+                r -= 1  # the point of a shallower tree: the same subtable, one level less
         if kind == k.LEAF:
             return self._leaf(rows)
-        name, children = self._split(rows, int(fa[hit[0]]), int(fc[hit[0]]))
+        name, children = self._split(rows, attr, code)
         room = tx - self.other.split_const - self.other.split_rows * rows.size
         kid_fronts = [self._fronts(sub, r - 1, room, ty)[:2] for _, sub in children]
         mis = COSTS[MIS]
@@ -394,7 +402,7 @@ class _Extractor:
             (value, self._node(sub, r - 1, px, py))
             for (value, sub), (px, py) in zip(children, picks)
         ]
-        return self._node_of(rows, name, int(fc[hit[0]]), kids)
+        return self._node_of(rows, name, code, kids)
 
 
 __all__ = ["applies", "solve_ordered", "why_not"]
