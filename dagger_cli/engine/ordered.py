@@ -63,6 +63,18 @@ def why_not(table, query) -> str:
     return "it computes neither --exact-only nor --count"
 
 
+#: The seed of the row keys that name subtables in the kernels' memo.
+SEED = 20261201
+
+
+def new_memo():
+    """An empty memo for :func:`dagger_cli.engine.kernels.ordered.best`."""
+    from numba import types
+    from numba.typed import Dict
+
+    return Dict.empty(types.UniTuple(types.int64, 3), types.UniTuple(types.int64, 2))
+
+
 class _Arrays:
     """The table as the kernels read it, and their workspace for trees of depth <= D."""
 
@@ -84,6 +96,41 @@ class _Arrays:
         self.depth = depth
         self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
         self.side = np.zeros(n, dtype=np.int32)
+        # random row keys: a subtable's name is the sums of its rows' (fixed seed)
+        self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
+
+    def name(self, rows: np.ndarray | None) -> tuple[int, int]:
+        """The two key sums of a subtable (wrapping, as the kernels add them)."""
+        keys = self.keys if rows is None else self.keys[:, rows]
+        with np.errstate(over="ignore"):
+            h = keys.sum(axis=1, dtype=np.int64)
+        return int(h[0]), int(h[1])
+
+    def best(self, rows, depth: int, ub: int, stats, choice, memo=None):
+        """The kernel's least misclassifications of ``rows`` (None: all) at depth <= depth."""
+        from .kernels import ordered as k
+
+        m = self.load(rows)
+        h1, h2 = self.name(rows)
+        return k.best(
+            self.buf,
+            0,
+            0,
+            m,
+            depth,
+            ub,
+            self.codes,
+            self.kinds,
+            self.dec,
+            self.C,
+            self.side,
+            stats,
+            choice,
+            self.keys,
+            h1,
+            h2,
+            new_memo() if memo is None else memo,
+        )
 
     def load(self, rows: np.ndarray | None) -> int:
         """Put the subtable ``rows`` (None: every row) at level 0; returns its size."""
@@ -198,12 +245,15 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
     points = [(0, leaf_mis)]
     ub = leaf_mis
     choice = np.zeros(3, dtype=np.int64)
+    memo = new_memo()  # shared by the depths (its keys hold the depth)
+    h1, h2 = arrays.name(None)
     for d in range(1, depth + 1):
         if ub == 0:
             break
         m = arrays.load(None)
         args = (arrays.buf, 0, 0, m, d, ub, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
-        v, exact = _run(k.best, (*args, arrays.side, stats, choice), stats, progress)
+        args += (arrays.side, stats, choice, arrays.keys, h1, h2, memo)
+        v, exact = _run(k.best, args, stats, progress)
         if stats[k.S_ABORT]:
             raise KeyboardInterrupt
         if exact and v < ub:
@@ -262,6 +312,7 @@ class _Extractor:
         self.table, self.arrays, self.other, self.swap = table, arrays, other, swap
         self.depth = depth
         self.root = root or {}  # the root's (kind, attribute, code) of each front point
+        self.memo = new_memo() if arrays is not None else None  # the children's values
         self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
 
     def tree(self, x: int, y: int) -> Tree:
@@ -312,15 +363,11 @@ class _Extractor:
 
     def _least(self, rows, d: int, mis: int) -> TreeNode:
         """The first tree of depth <= d with ``mis`` misclassifications on ``rows``."""
-        from .kernels import ordered as k
 
         a = self.arrays
-        m = a.load(rows)
         choice = np.zeros(3, dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
-        v, exact = k.best(
-            a.buf, 0, 0, m, d, mis + 1, a.codes, a.kinds, a.dec, a.C, a.side, stats, choice
-        )
+        v, exact = a.best(rows, d, mis + 1, stats, choice)  # a fresh memo: the root's choice
         if not exact or v != mis:
             raise AssertionError("extraction lost its way: the point is not on the front")
         attr, code = int(choice[0]), int(choice[1])
@@ -329,22 +376,7 @@ class _Extractor:
         name, children = self._split(rows, attr, code)
         kids = []
         for value, sub in children:
-            m = a.load(sub)
-            v, _ = k.best(
-                a.buf,
-                0,
-                0,
-                m,
-                d - 1,
-                1 << 40,
-                a.codes,
-                a.kinds,
-                a.dec,
-                a.C,
-                a.side,
-                stats,
-                choice,
-            )
+            v, _ = a.best(sub, d - 1, 1 << 40, stats, choice, self.memo)
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 

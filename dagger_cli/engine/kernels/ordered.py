@@ -426,7 +426,7 @@ def _best1(buf, level, off, m, codes, kinds, dec, C):
 
 
 @njit(cache=True, nogil=True)
-def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
+def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, keys, h1, h2, memo):
     """The least misclassifications over the trees of depth <= r of the subtable
     ``(level, off, m)`` if it is below ``ub`` (then ``exact`` is True), else a lower bound
     of at least ``ub``. Returns (value, exact); ``choice`` gets the root of the best tree
@@ -434,7 +434,12 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
 
     When both sides of a split must be solved, the larger is solved first, below the best
     found; the smaller below what remains plus the distance to the ends of the current
-    interval (ConTree's trick: a larger lower bound prunes more of the interval)."""
+    interval (ConTree's trick: a larger lower bound prunes more of the interval).
+
+    ``memo`` keeps every result at depth >= 2 by subtable and depth: a subtable reached
+    again (conditions in another order) costs a lookup. A subtable is named by the two sums
+    ``h1, h2`` of its rows' random keys (``keys[0], keys[1]``), as in the DAG engine; a
+    kept lower bound answers a call whose bound it reaches, an exact value every call."""
     total = _counts(buf[level, 0, off : off + m], dec, C)
     leaf = m - total.max()
     choice[0] = -1
@@ -449,9 +454,16 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
         choice[1] = f[4][k]
         choice[2] = f[2][k]
         return f[1][k], True
+    name = (h1, h2, np.int64(r))
+    if name in memo:
+        v, exact = memo[name]
+        if exact == 1 or v >= ub:
+            return v, exact == 1
     stats[S_SOLVED] += 1
     A = codes.shape[0]
     inc = leaf
+    hk1 = np.zeros(m + 1, np.int64)  # the children's names, when they are solved below
+    hk2 = np.zeros(m + 1, np.int64)
     totL = np.zeros(C, np.int64)
     totR = np.zeros(C, np.int64)
     sub = np.empty(3, np.int64)
@@ -469,8 +481,12 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
             if k < 2:
                 continue
             for g in range(k):
+                hk1[g] = 0
+                hk2[g] = 0
                 for q in range(pos[g], pos[g + 1]):
                     side[lst[q]] = g
+                    hk1[g] += keys[0, lst[q]]
+                    hk2[g] += keys[1, lst[q]]
             _partition(buf, level, off, m, side, pos, k)
             stats[S_EVALUATED] += 1
             UB = min(ub, inc)
@@ -490,6 +506,10 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
                     side,
                     stats,
                     sub,
+                    keys,
+                    hk1[g],
+                    hk2[g],
+                    memo,
                 )
                 acc += v
                 if acc >= UB:
@@ -543,13 +563,19 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
             p = pos[mid]
             stats[S_EVALUATED] += 1
             totL[:] = 0
+            l1 = np.int64(0)
+            l2 = np.int64(0)
             for q in range(m):
                 row = lst[q]
                 if q < p:
                     side[row] = 0
                     totL[dec[row]] += 1
+                    l1 += keys[0, row]
+                    l2 += keys[1, row]
                 else:
                     side[row] = 1
+            r1 = h1 - l1
+            r2 = h2 - l2
             for c in range(C):
                 totR[c] = total[c] - totL[c]
             if r == 2:
@@ -560,7 +586,23 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
                 half = max(p - pos[lo], pos[hi] - p)
                 if p >= m - p:
                     vl, _ = best(
-                        buf, level + 1, off, p, r - 1, UB, codes, kinds, dec, C, side, stats, sub
+                        buf,
+                        level + 1,
+                        off,
+                        p,
+                        r - 1,
+                        UB,
+                        codes,
+                        kinds,
+                        dec,
+                        C,
+                        side,
+                        stats,
+                        sub,
+                        keys,
+                        l1,
+                        l2,
+                        memo,
                     )
                     vr = lbr
                     if UB - vl + half > 0:
@@ -578,6 +620,10 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
                             side,
                             stats,
                             sub,
+                            keys,
+                            r1,
+                            r2,
+                            memo,
                         )
                 else:
                     vr, _ = best(
@@ -594,6 +640,10 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
                         side,
                         stats,
                         sub,
+                        keys,
+                        r1,
+                        r2,
+                        memo,
                     )
                     vl = lbl
                     if UB - vr + half > 0:
@@ -611,6 +661,10 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
                             side,
                             stats,
                             sub,
+                            keys,
+                            l1,
+                            l2,
+                            memo,
                         )
             recL[mid] = max(vl, lbl)
             recR[mid] = max(vr, lbr)
@@ -629,8 +683,12 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice):
             if mid + 1 <= hi:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
                 qt += 1
+    if stats[S_ABORT]:
+        return ub, False  # not a result: never kept
     if inc < ub:
+        memo[name] = (inc, np.int64(1))
         return inc, True
+    memo[name] = (ub, np.int64(0))
     return ub, False
 
 
