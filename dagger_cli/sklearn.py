@@ -82,7 +82,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names (a DataFrame).
     front_ : dagger_cli.fronts.Front
-        The Pareto front the tree was chosen from (``front_.points()``: (x, errors) pairs).
+        The part of the Pareto front the tree was chosen from (``front_.points()``: (x,
+        errors) pairs), as much as the choice needs, which the engine computes faster: the
+        whole front with ``alpha``; its points with at most ``max_misclassifications``
+        errors, or with ``x`` at most ``max_x``; by default its last point alone (the least
+        errors, then the least ``x``).
     front_index_ : int
         The chosen point's index in ``front_``.
     tree_ : dagger_cli.trees.Tree
@@ -167,7 +171,14 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.table_ = self._table(X, y_codes)
-        kwargs = {} if self.max_depth is None else {"max_depth": self.max_depth}
+        kwargs: dict = {} if self.max_depth is None else {"max_depth": self.max_depth}
+        # Only the part of the front the choice reads (the engine computes less for it).
+        if self.max_misclassifications is not None:
+            kwargs["max_y"] = self.max_misclassifications
+        elif self.max_x is not None:
+            kwargs["max_x"] = self.max_x
+        elif self.alpha is None:
+            kwargs["least_y"] = True
         try:
             rel = relate(
                 self.table_,
@@ -176,6 +187,16 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 max_subtables=self.max_subtables,
                 **kwargs,
             )
+            if not len(rel.front):  # nothing within the bound: the message needs the least
+                kwargs.pop("max_y", None)
+                kwargs.pop("max_x", None)
+                rel = relate(
+                    self.table_,
+                    self.x,
+                    "misclassifications",
+                    max_subtables=self.max_subtables,
+                    **kwargs,
+                )
         except LimitError as err:
             raise LimitError(
                 f"{err} The table is too big for an exact front over trees of "

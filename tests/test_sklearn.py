@@ -152,16 +152,19 @@ def test_predict_proba_is_the_leaf_class_frequencies():
 
 def test_which_point_is_taken():
     X, y = load_iris(return_X_y=True)
+    front = DaggerTreeClassifier(**SMALL, alpha=0.0).fit(X, y).front_  # the whole front
     base = DaggerTreeClassifier(**SMALL).fit(X, y)
-    front = base.front_
-    assert base.front_index_ == len(front) - 1  # the fewest errors (ties: least x)
+    # the fewest errors (ties: least x), the only point computed
+    assert base.front_.points() == [front.points()[-1]] and base.front_index_ == 0
     k = int(front.y[-1]) + 2
     g = DaggerTreeClassifier(**SMALL, max_misclassifications=k).fit(X, y)
-    assert front.x[g.front_index_] == front.least_x(k)
+    assert g.front_.points() == [p for p in front.points() if p[1] <= k]
+    assert g.front_.x[g.front_index_] == front.least_x(k)
     assert g.tree_.costs()["misclassifications"] <= k
     n = 200
     f = DaggerTreeClassifier(**SMALL, max_x=n).fit(X, y)
-    assert front.y[f.front_index_] == front.least_y(n)
+    assert f.front_.points() == [p for p in front.points() if p[0] <= n]
+    assert f.front_.y[f.front_index_] == front.least_y(n)
     assert f.tree_.costs()["total_path_length"] <= n
     for alpha in (0.0, 0.05, 0.2, 1.0):
         a = DaggerTreeClassifier(**SMALL, alpha=alpha).fit(X, y)
@@ -172,7 +175,7 @@ def test_which_point_is_taken():
     with pytest.raises(ValueError, match="at most one of"):
         DaggerTreeClassifier(alpha=0.1, max_x=3).fit(X, y)
     coarse = {"max_depth": SMALL["max_depth"], "thresholds": 1}
-    least = int(DaggerTreeClassifier(**coarse).fit(X, y).front_.y.min())
+    least = int(DaggerTreeClassifier(**coarse, alpha=0.0).fit(X, y).front_.y.min())
     assert least > 0
     with pytest.raises(ValueError, match=f"no tree has at most {least - 1} .* the least is"):
         DaggerTreeClassifier(**coarse, max_misclassifications=least - 1).fit(X, y)
@@ -190,12 +193,12 @@ def test_the_ordered_solver_and_the_dag_engine_agree():
 
     X, y = load_iris(return_X_y=True, as_frame=True)
     X = X.iloc[:, 2:]
-    clf = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    clf = DaggerTreeClassifier(max_depth=2, thresholds="all", alpha=0.0).fit(X, y)
     assert clf.solver_ == "ordered"
     dag = relate(clf.table_.binarized(), clf.x, "misclassifications", max_depth=2)
     assert dag.engine == "fast" and dag.front.points() == clf.front_.points()
     mixed = X.assign(tag=pd.Categorical(["t", "u"] * (len(X) // 2)))
-    with_tag = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(mixed, y)
+    with_tag = DaggerTreeClassifier(max_depth=2, thresholds="all", alpha=0.0).fit(mixed, y)
     assert with_tag.solver_ == "ordered"
     dag = relate(with_tag.table_.binarized(), clf.x, "misclassifications", max_depth=2)
     assert dag.front.points() == with_tag.front_.points()
