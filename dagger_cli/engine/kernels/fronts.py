@@ -29,6 +29,7 @@ from .common import (
     INF,
     MAXK,
     MUST_GROW,
+    OUT_OF_MEMORY,
     PIECES,
     _comb,
     _prefetch,
@@ -461,6 +462,8 @@ def _store(nk, out_sub, out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, c
     return DONE, total
 
 
+#: ``out_len`` of an entry that no piece wrote.
+NOT_WRITTEN = -3
 #: Nodes of one fronts chunk at most, and its output entries (nodes x bound) at most.
 CHUNK_NODES = 4096
 CHUNK_ENTRIES = 1 << 21
@@ -490,8 +493,9 @@ def fronts(
     budget,
 ):
     """Fronts of the subproblems ``counters[0]:`` of the order. Returns DONE,
-    BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``) or FRONT_TOO_LONG
-    (a front longer than its bound: a bug). ``params[10] == 1`` keeps only trees whose
+    BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``), FRONT_TOO_LONG
+    (a front longer than its bound: a bug) or OUT_OF_MEMORY (a piece failed to allocate
+    its arrays). ``params[10] == 1`` keeps only trees whose
     impure leaves cannot be split (no avoidable misclassification). Subproblems marked in
     ``ready`` (capped only; one byte per subproblem) already have their fronts (the
     depth-two layer, :func:`d2_fronts`) and are skipped.
@@ -546,6 +550,9 @@ def fronts(
             if capped and ready[sub_start[i] + ord_r[c0 + t]]:
                 cb1[t] = cb0[t]
             work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
+        # An entry no piece wrote (a piece whose allocation failed: numba drops an
+        # exception raised in a parallel loop) must not pass for a front.
+        out_len[:nk] = NOT_WRITTEN
         pieces = min(nk // 16, PIECES)
         if pieces <= 1:
             _front_piece(
@@ -604,6 +611,10 @@ def fronts(
                     out_c,
                     out_len,
                 )
+        for t in range(nk):
+            if out_len[t] == NOT_WRITTEN:
+                needs[0] = 0
+                return OUT_OF_MEMORY
         for t in range(nk):
             i = ord_node[c0 + t]
             sub = sub_start[i] + ord_r[c0 + t] if capped else i
