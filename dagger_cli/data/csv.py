@@ -9,8 +9,9 @@ took a minute and 25 times its size.
 
 It gives exactly the table of the Python reader (the tests compare them), and it never reports
 an error itself: on anything unusual (a bad line, a missing decision, an unknown column, a blank
-row, an encoding error, ``--bins``, ``header=``) it returns None and the Python reader runs,
-whose messages name the line, the column and the value.
+row, an encoding error, ``header=``, a recipe field it does not implement: ``--bins``,
+``--thresholds``, see :func:`handles`) it returns None and the Python reader runs, whose
+messages name the line, the column and the value.
 """
 
 from __future__ import annotations
@@ -33,6 +34,23 @@ from .report import (
 ENV_READER = "DAGGER_CSV_READER"
 #: Files smaller than this go to the Python reader: importing pyarrow costs more than it saves.
 MIN_BYTES = 4 * 2**20
+
+
+#: The recipe fields this reader implements; a recipe that sets any other (``bins``,
+#: ``thresholds``, a field added later) goes to the Python reader.
+HANDLED = frozenset({"decision", "drop", "missing", "duplicates"})
+
+
+def handles(recipe) -> bool:
+    """Whether this reader implements every field that ``recipe`` sets.
+
+    >>> from dagger_cli.data.recipe import Recipe
+    >>> handles(Recipe(missing="value")), handles(Recipe(thresholds=8)), handles(Recipe(bins=3))
+    (True, False, False)
+    """
+    from dataclasses import fields
+
+    return all(getattr(recipe, f.name) is None for f in fields(recipe) if f.name not in HANDLED)
 
 
 def wanted(path) -> bool:

@@ -257,7 +257,7 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
     from . import csv as columnar
 
     recipe = recipe.resolved()
-    if header is not None or recipe.bins is not None or not columnar.wanted(path):
+    if header is not None or not columnar.handles(recipe) or not columnar.wanted(path):
         return None
     try:
         with open(path, "rb") as fh:
