@@ -134,7 +134,7 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
     return np.array(errors, dtype=np.int64)
 
 
-def _front_and_trees(table, x, max_depth, max_subtables):
+def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto"):
     """The training front and the tree of every point: by the column sweeps of
     :mod:`dagger_cli.engine.shallow` when they apply (threshold attributes only, depth <= 3),
     else by the DAG engine; both exact."""
@@ -146,18 +146,25 @@ def _front_and_trees(table, x, max_depth, max_subtables):
         front = solver.front(max_depth)
         return front, [solver.tree(max_depth, p) for p in front.points()]
     kwargs = {} if max_depth is None else {"max_depth": max_depth}
-    rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
+    rel = relate(
+        table,
+        x,
+        "misclassifications",
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        **kwargs,
+    )
     return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
 
 
-def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
+def _fold(raw, train, test, label, *, x, max_depth, max_subtables, max_memory, test_raw=None):
     from .data.table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
     table = from_columns(
         raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
     )
-    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
+    front, trees = _front_and_trees(table, x, max_depth, max_subtables, max_memory)
     held = test_raw if test_raw is not None else raw
     return FoldResult(
         fold=label,
@@ -192,6 +199,7 @@ def validate(
     x: str = "total-path-length",
     max_depth: int | None = None,
     max_subtables: int | None = None,
+    max_memory="auto",
 ) -> list[FoldResult]:
     """The front of every training part and its held-out errors.
 
@@ -211,6 +219,9 @@ def validate(
         Only trees of at most this depth.
     max_subtables : int, optional
         Limit of the engine, as in :func:`dagger_cli.engine.relate`.
+    max_memory : int, str or None
+        The engine's memory ceiling, as in :func:`dagger_cli.engine.relate` (default: 80 %
+        of the memory available at start).
     """
     if (folds is None) == (test is None):
         raise InputError("give either --folds K or --test FILE")
@@ -220,7 +231,12 @@ def validate(
             "use --thresholds all|K (threshold splits read raw numbers) or --folds"
         )
     raw = _binned(raw)
-    opts = {"x": x, "max_depth": max_depth, "max_subtables": max_subtables}
+    opts = {
+        "x": x,
+        "max_depth": max_depth,
+        "max_subtables": max_subtables,
+        "max_memory": max_memory,
+    }
     if test is not None:
         missing = [h for h in raw.header if h not in test.header]
         if missing:

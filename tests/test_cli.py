@@ -230,3 +230,42 @@ def test_max_depth_option(run, tmp_path):
     r = run("relate", "--example", "--max-depth", "1", "--trees", str(tmp_path / "t"), "-q")
     assert r.exit_code == 0, r.stderr
     assert sorted(p.name for p in (tmp_path / "t").iterdir())
+
+
+ZOOISH = "a,b,c,d\n" + "".join(
+    f"{i % 3},{i % 5},{(i * 7) % 4},{'xyz'[(i % 3 + i % 4) % 3]}\n" for i in range(40)
+)
+
+
+@pytest.mark.parametrize(
+    "command,name",
+    [
+        (["relate", "--stats"], "f.csv"),
+        (["relate", "--max-depth", "2", "--greedy"], "f.csv"),
+        (["tree", "--least-y"], "t.txt"),
+        (["tree", "--least-y", "--format", "json"], "t.json"),
+        (["optimize", "--order", "misclassifications,depth"], "o.txt"),
+        (["prepare"], "p.csv"),
+        (["validate", "--folds", "2", "--max-depth", "2"], "v.csv"),
+    ],
+)
+def test_output_to_stdout_is_the_file_byte_for_byte(tmp_path, command, name):
+    """``-o -`` puts on stdout exactly what ``-o FILE`` writes, and nothing else (issue 26:
+    ``relate -o -`` printed the CSV, then the text table)."""
+    table = write(tmp_path, ZOOISH)
+    path = tmp_path / name
+    runner = CliRunner()
+    to_file = runner.invoke(main, [command[0], table, *command[1:], "-o", str(path)])
+    assert to_file.exit_code == 0, to_file.output
+    piped = runner.invoke(main, [command[0], table, *command[1:], "-o", "-"])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout_bytes == path.read_bytes()
+    assert "wrote" not in piped.stderr
+
+
+def test_output_to_stdout_and_another_format_refused(run, tmp_path):
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["relate", table, "-o", "-", "--format", "json"])
+    assert r.exit_code == 2
+    assert "-o - writes the front as CSV to stdout, and so would --format json" in r.stderr
+    assert r.stdout == ""

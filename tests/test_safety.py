@@ -141,9 +141,9 @@ def test_full_disk_is_a_dagger_error_and_the_device_stays(here):
 
 
 def test_dash_writes_to_stdout(here):
-    r = invoke("relate", "t.csv", "-o", "-", "-q", "--format", "json")
+    r = invoke("relate", "t.csv", "-o", "-", "-q")
     assert r.exit_code == 0
-    assert r.stdout.startswith(CURVE)
+    assert r.stdout == CURVE  # the CSV only: the summary would make it no CSV file
     assert listing(here) == ["t.csv"]
 
 

@@ -315,6 +315,19 @@ def _extension(path, default: str) -> str:
     return ext or default
 
 
+def _is_stdout(output) -> bool:
+    """Whether an output option names standard output (``-o -``): then its content is all
+    that goes to stdout, byte for byte what a file of that name would hold."""
+    from ..safeio import STDOUT
+
+    return output is not None and str(output) == STDOUT
+
+
+def _shown(output) -> str:
+    """An output's name in messages ("stdout" for ``-``)."""
+    return "stdout" if _is_stdout(output) else str(output)
+
+
 def _inputs(table, example) -> list:
     """The files a command reads: the table's file, or a dataset's cached copy."""
     from ..data.datasets import cache_path, is_registered
@@ -356,7 +369,7 @@ def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats
     else:
         data = render[fmt]()
     write_file(output, data)
-    if not quiet:
+    if not quiet and not _is_stdout(output):
         _echo_err(f"wrote {output}")
 
 
