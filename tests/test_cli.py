@@ -269,3 +269,32 @@ def test_output_to_stdout_and_another_format_refused(run, tmp_path):
     assert r.exit_code == 2
     assert "-o - writes the front as CSV to stdout, and so would --format json" in r.stderr
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["tree", "--example", "--point", "3"], "No such option '--point'"),
+        (["relate", "--example", "--max-depth", "x"], "Invalid value for '--max-depth'"),
+        (["frob"], "No such command 'frob'"),
+        (["relate", "no-such-file.csv"], "no-such-file.csv: no such file"),
+    ],
+)
+def test_one_error_style_for_click_and_dagger_errors(args, message):
+    """Usage errors (click's) and dagger's own errors alike: ``dagger: error: ...`` on
+    stderr, exit 2, nothing on stdout (issue 26: click printed ``Error: ...``)."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("dagger: error: ") and message in first
+    assert "\nError:" not in "\n" + r.stderr
+
+
+def test_warnings_are_dagger_lines_without_source(tmp_path):
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["validate", table, "--folds", "2", "--max-depth", "2", "-q"])
+    assert r.exit_code == 0
+    warned = [ln for ln in r.stderr.splitlines() if "never saw in training" in ln]
+    assert warned and all(ln.startswith("dagger: warning: ") for ln in warned)
+    assert "validate.py" not in r.stderr
