@@ -2,6 +2,7 @@
 a memory ceiling by default, honest input. Through the CLI (CliRunner) and the Python API."""
 
 import errno
+import json
 import os
 import stat
 import threading
@@ -479,6 +480,20 @@ def test_summary_says_what_merging_did(here):
     assert head.startswith("m: 3 rows (merged from 6 rows read; 1 of them outvoted")
     assert "1 row(s) read can be classified by no tree" in r.stderr
     assert invoke("relate", "t.csv").stdout.startswith("t: 4 rows, 2 attributes;")
+    # With -q (nothing on stderr) the summary still says it, and so does the JSON.
+    quiet = invoke("relate", "m.csv", "-q")
+    assert quiet.stderr == "" and quiet.stdout.splitlines()[0] == head
+    doc = json.loads(invoke("relate", "m.csv", "-q", "--format", "json").stdout)
+    assert doc["table"] == {
+        "name": "m",
+        "rows": 3,
+        "attributes": 2,
+        "rows_read": 6,
+        "unclassifiable_rows": 1,
+    }
+    assert (
+        "rows_read" not in json.loads(invoke("relate", "t.csv", "--format", "json").stdout)["table"]
+    )
 
 
 def test_predict_and_costs_report_unseen_values():
