@@ -60,6 +60,7 @@ def read_raw(
 ) -> RawTable:
     """The raw cells of a registered dataset (with its own recipe under ``recipe``) or a CSV
     file (always a file with ``file_only``)."""
+    from .data.compression import stem
     from .data.datasets import _read_records, is_registered
     from .data.table import read_csv
 
@@ -70,7 +71,7 @@ def read_raw(
         columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
         return RawTable(ds.name, ds.name, list(ds.columns), columns, None, recipe.over(ds.recipe))
     names, columns, lines, _ = read_csv(text, sep=sep)
-    return RawTable(Path(text).stem, text, list(names), columns, lines, recipe)
+    return RawTable(stem(text), text, list(names), columns, lines, recipe)
 
 
 def stratified_folds(labels, k: int, seed: int = 0) -> np.ndarray:

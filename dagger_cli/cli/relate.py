@@ -277,7 +277,9 @@ def _table_name(table, example) -> str:
         return "paper-fig4"
     if is_registered(table) and not Path(table).exists():
         return get_dataset(table).name
-    return Path(table).stem
+    from ..data.compression import stem
+
+    return stem(table)
 
 
 def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost):

@@ -30,6 +30,7 @@ import numpy as np
 from ..errors import InputError
 from ..values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
 from ..values import cell_text as _cell
+from .compression import stem
 from .discretize import discretize, wide_columns
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
 from .report import (
@@ -239,7 +240,7 @@ class DecisionTable:
             return fast
         names, columns, lines, sep_note = read_csv(path, header=header, sep=sep)
         table = from_columns(
-            names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
+            names, columns, recipe, name=name or stem(path), source=str(path), lines=lines
         )
         return _with_note(table, sep_note)
 
@@ -255,10 +256,13 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
     finds them; they must all be in the first :data:`HEAD_BYTES` bytes.
     """
     from . import csv as columnar
+    from .compression import compression
 
     recipe = recipe.resolved()
     if header is not None or not columnar.handles(recipe) or not columnar.wanted(path):
         return None
+    if compression(path) is not None:
+        return None  # the Python reader decompresses it
     try:
         with open(path, "rb") as fh:
             raw = fh.read(HEAD_BYTES + 1)
@@ -280,7 +284,7 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
         delimiter=delimiter,
         decision=recipe.decision,
         drop=tuple(recipe.drop or ()),
-        name=name or path.stem,
+        name=name or stem(path),
         missing=recipe.missing,
         duplicates=recipe.duplicates,
     )
@@ -298,9 +302,11 @@ def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
 def read_csv(path, header: Sequence[str] | None = None, sep: str | None = None):
     """A CSV file's (names, columns, line numbers of the data rows, separator note), or a
     clear InputError; the separator is ``sep`` or detected (:func:`detect_separator`)."""
+    from .compression import read_text
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path)
     except FileNotFoundError:
         raise InputError(
             f"{path}: no such file. Give a CSV path or a registered dataset name "
@@ -308,10 +314,6 @@ def read_csv(path, header: Sequence[str] | None = None, sep: str | None = None):
         ) from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, expected a CSV file") from None
-    except UnicodeDecodeError as err:
-        raise InputError(
-            f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
-        ) from None
     except OSError as err:
         raise InputError(f"{path}: cannot read ({err.strerror})") from None
     delimiter, note = detect_separator(text, str(path), sep)
