@@ -417,7 +417,9 @@ def test_semicolon_file_with_decimal_commas(here):
     (here / "s.csv").write_text("a;b;c\n0,5;1;x\n1,5;0;y\n1,5;1;y\n0,5;0;x\n")
     assert front_csv_of("s.csv") == CURVE
     r = invoke("prepare", "s.csv")
-    assert r.stdout.splitlines()[1] == "0,5,1,x" or r.stdout.splitlines()[1] == '"0,5",1,x'
+    # Read as numbers (issue 26: --thresholds skipped them), and said so.
+    assert r.stdout.splitlines()[1] == "0.5,1,x"
+    assert "read decimal commas as numbers in column(s) 'a' (0,5 -> 0.5" in r.stderr
 
 
 def test_wrong_sep_is_refused_naming_the_likely_one(here, no_engine):

@@ -21,13 +21,17 @@ from collections import Counter
 
 import numpy as np
 
-from ..values import MISSING_LABEL, MISSING_MARKERS, value_order
+from ..values import DECIMAL_COMMA, MISSING_LABEL, MISSING_MARKERS, value_order
 from .report import (
     IDENTIFIER_MIN_ROWS,
     IDENTIFIER_SHARE,
+    MEMORISE_SHARE,
     PreprocessReport,
     decision_note,
     identifier_notes,
+    memorising,
+    memorising_notes,
+    wide_notes,
 )
 
 #: Environment variable: ``python`` forces the Python reader (for comparisons and benches).
@@ -88,6 +92,8 @@ def read_table(path, names, *, delimiter, decision, drop, name, missing, duplica
     columns = _read_columns(path, names, delimiter)
     if columns is None:
         return None
+    if delimiter != "," and any(DECIMAL_COMMA.fullmatch(v) for c in columns for v in c.labels):
+        return None  # decimal commas: the Python reader reads them as numbers
     n = columns[0].n
     if n == 0:
         return None
@@ -182,16 +188,21 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     ]
     wide = wide_columns(header, distinct, skip=(*skip, *ids))
     notes = [decision_note(header, decision, defaulted)]
-    notes += [
-        f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
-        f"Use --bins K to discretize it into K intervals."
-        for col, k in wide
-    ]
+    notes += wide_notes(wide)
     notes += identifier_notes(ids, n)
 
     dec = columns[header.index(decision)]
     if any(v in MISSING_MARKERS for v in dec.labels):
         return None
+    # Attributes whose split alone memorises the rows (the codes of the cells as read).
+    many = [
+        (h, c)
+        for h, c in zip(header, columns)
+        if h not in skip and h not in ids and len(c.labels) > MEMORISE_SHARE * n
+    ]
+    notes += memorising_notes(
+        memorising([h for h, _ in many], [c.ids for _, c in many], dec.ids), n
+    )
     dec_order = value_order(dec.labels)
     dec_rank = {v: r for r, v in enumerate(dec_order)}
     decisions = np.empty(n, dtype=np.int32)
