@@ -298,3 +298,11 @@ def test_warnings_are_dagger_lines_without_source(tmp_path):
     warned = [ln for ln in r.stderr.splitlines() if "never saw in training" in ln]
     assert warned and all(ln.startswith("dagger: warning: ") for ln in warned)
     assert "validate.py" not in r.stderr
+
+
+def test_memory_sizes_in_a_sensible_unit():
+    """``--max-memory 1K``: the message says 1 KiB, not "0 MiB" (issue 26)."""
+    r = CliRunner().invoke(main, ["relate", "--example", "--max-memory", "1K", "-q"])
+    assert r.exit_code == 3
+    assert "needs more than 1 KiB (--max-memory)" in r.stderr
+    assert " 0 MiB" not in r.stderr

@@ -12,7 +12,6 @@ within ``max_memory``, shows progress and calls it again.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 
 import numpy as np
@@ -191,10 +190,9 @@ def build_dag(
     tables = disc.TableArrays(
         rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass, cc
     )
-    first = progress.first_call()
     while True:
         needs = np.zeros(disc.N_NEEDS, np.int64)
-        with first:
+        with progress.first_call():
             status = _run(
                 disc.discover,
                 tables,
@@ -209,7 +207,6 @@ def build_dag(
                 max_level,
                 _limits() if limits is None else limits,
             )
-        first = contextlib.nullcontext()
         nodes, done = int(counters[disc.C_NODES]), int(counters[disc.C_CUR])
         if status == Status.TOO_MANY_NODES:
             raise LimitError(
@@ -378,16 +375,14 @@ def compute_fronts(
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
-    first = progress.first_call()
     workers, allow = 1, 0
 
     def drive(kernel, head, phase, total, unit):
         """Run a resumable fronts kernel (its own arguments ``head``, then the point pool
         they share) to the end: the pool grown within ``max_memory``, progress shown."""
-        nonlocal first
         while True:
             needs = np.zeros(1, np.int64)
-            with first:
+            with progress.first_call():
                 status = _run(
                     kernel,
                     *head,
@@ -398,7 +393,6 @@ def compute_fronts(
                     needs,
                     BUDGET,
                 )
-            first = contextlib.nullcontext()
             if status == Status.FRONT_TOO_LONG:
                 raise AssertionError(f"a front is longer than its proven bound ({phase}; a bug)")
             done = f"after {int(counters[0]):,} of {total:,} {unit}"
