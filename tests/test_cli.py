@@ -306,3 +306,13 @@ def test_memory_sizes_in_a_sensible_unit():
     assert r.exit_code == 3
     assert "needs more than 1 KiB (--max-memory)" in r.stderr
     assert " 0 MiB" not in r.stderr
+
+
+def test_prepare_quiet_and_validate_max_memory(tmp_path):
+    """``prepare -q`` prints nothing on stderr; ``validate`` takes --max-memory (issue 26)."""
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["prepare", table, "-q"])
+    assert r.exit_code == 0 and r.stderr == "" and r.stdout.startswith("a,b,c,d\n")
+    r = CliRunner().invoke(main, ["validate", table, "--folds", "2", "--max-memory", "1K", "-q"])
+    assert r.exit_code == 3
+    assert "needs more than 1 KiB (--max-memory)" in r.stderr
