@@ -129,3 +129,15 @@ def test_ceiling_holds_on_an_identifier_column(tmp_path):
         [*cmd, "-q", "--format", "csv", "--engine", "baseline"], capture_output=True, text=True
     )
     assert ok.stdout == base.stdout and ok.stdout.count("\n") == 3
+
+
+def test_the_fronts_kernel_sizes_its_pieces_against_the_ceiling():
+    """The fronts kernel's pieces (children's points gathered, scratch) count against
+    --max-memory too: with no room beside the DAG and the point pool it stops with the
+    limit message before it allocates, instead of passing the ceiling."""
+    t = identifier_table(60)
+    dag = build_dag(t)
+    x, y = COSTS["total-path-length"], COSTS["misclassifications"]
+    with pytest.raises(LimitError, match="the fronts need more than .* one batch of subtables"):
+        compute_fronts(dag, x, y, max_memory=dag.nbytes() + 1)
+    assert len(compute_fronts(dag, x, y, max_memory=None).front(0)[0]) >= 2

@@ -341,7 +341,7 @@ def compute_fronts(
 
     from .kernels.common import NO_CAP, PIECES
     from .kernels.depth_two import d2_fronts
-    from .kernels.fronts import CHUNK_ENTRIES
+    from .kernels.fronts import CHUNK_ENTRIES, CHUNK_NODES
     from .kernels.fronts import fronts as fronts_kernel
 
     progress = progress or Progress(False)
@@ -375,17 +375,27 @@ def compute_fronts(
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
-    workers, allow = 1, 0
+    workers = min(numba.get_num_threads(), PIECES)
 
-    def drive(kernel, head, phase, total, unit):
-        """Run a resumable fronts kernel (its own arguments ``head``, then the point pool
-        they share) to the end: the pool grown within ``max_memory``, progress shown."""
+    def drive(kernel, head, phase, total, unit, reserve, piece):
+        """Run a resumable fronts kernel (its own arguments ``head``, then each piece's
+        allowance of bytes, then the point pool they share) to the end: the pool grown
+        within ``max_memory``, progress shown. The allowance is each thread's share of what
+        the ceiling leaves beside the DAG, the pool and ``reserve`` (the kernel's output
+        buffers), taken again before every call as the pool grows; the kernels size every
+        array of a piece against it before they make it."""
         while True:
             needs = np.zeros(1, np.int64)
+            beside = dag.nbytes() + pool.nbytes()
+            if max_memory is None:
+                allow = NO_LIMIT
+            else:
+                allow = max(max_memory - beside - reserve, 0) // workers
             with progress.first_call():
                 status = _run(
                     kernel,
                     *head,
+                    allow,
                     fref.reshape(-1),
                     pool["fxy"],
                     pool["fch"],
@@ -399,9 +409,9 @@ def compute_fronts(
             if status == Status.OUT_OF_MEMORY:
                 want = int(needs[0])
                 detail = (
-                    f"one subtable's arrays need {size_text(want)}, and each of "
-                    f"{workers} threads may use {size_text(allow)} beside the DAG and the "
-                    f"fronts ({size_text(dag.nbytes() + pool.nbytes())}), {done}."
+                    f"{piece} {size_text(want)}, and each of {workers} "
+                    f"threads may use {size_text(allow)} beside the DAG and the fronts "
+                    f"({size_text(beside)}), {done}."
                     if want
                     else f"a thread's arrays failed to allocate, {done}."
                 )
@@ -430,16 +440,8 @@ def compute_fronts(
         ready[e_sub] = 1
         depth_two = int(e_node.size)
         node_rows = (dag.node_start, dag.node_size, dag.node_mis, dag.node_level, dag.row_pool)
-        # Each thread's share of what the ceiling leaves beside the DAG, the point pool
-        # and the batch's output (the kernel sizes every array before it makes it).
         slots = 2 * dag.node_size[e_node].astype(np.int64) + dag.n_attributes + 2
-        workers = min(numba.get_num_threads(), PIECES)
         reserve = 20 * max(min(CHUNK_ENTRIES, int(slots.sum())), int(slots.max(initial=0)))
-        if max_memory is None:
-            allow = NO_LIMIT
-        else:
-            left = max_memory - dag.nbytes() - pool.nbytes() - reserve
-            allow = max(left, 0) // workers
         d2_args = (
             e_node,
             e_r,
@@ -449,9 +451,16 @@ def compute_fronts(
             params,
             dag.n_attributes,
             D2_MANY_VALUES,
-            allow,
         )
-        drive(d2_fronts, d2_args, "depth-two fronts", depth_two, "subproblems")
+        drive(
+            d2_fronts,
+            d2_args,
+            "depth-two fronts",
+            depth_two,
+            "subproblems",
+            reserve,
+            "one subtable's arrays need",
+        )
         counters[0] = 0
     node_arrays = (
         dag.node_size,
@@ -472,7 +481,15 @@ def compute_fronts(
         params,
         dag.n_attributes,
     )
-    drive(fronts_kernel, args, "fronts", subs, "subproblems" if capped else "subtables")
+    # The output buffers of a chunk (20 bytes a slot, grown by doubling): a chunk holds
+    # subproblems of nodes of one size s, each with a slot of bound 2s + m + 2, at most
+    # CHUNK_NODES of them and CHUNK_ENTRIES slots (or one).
+    sizes, per_size = np.unique(dag.node_size[ord_node], return_counts=True)
+    slot = 2 * sizes.astype(np.int64) + dag.n_attributes + 2
+    room = np.minimum(np.minimum(per_size, CHUNK_NODES), np.maximum(CHUNK_ENTRIES // slot, 1))
+    reserve = 40 * int((room * slot).max(initial=0))
+    unit = "subproblems" if capped else "subtables"
+    drive(fronts_kernel, args, "fronts", subs, unit, reserve, "one batch of subtables needs")
     used = int(counters[1])
     return FrontStore(
         fref,

@@ -63,7 +63,7 @@ class _CompileNote:
 
     delay = 1.0
 
-    def __init__(self, progress):
+    def __init__(self, progress) -> None:
         self.progress = progress
         self.depth = 0
         self.began = 0.0

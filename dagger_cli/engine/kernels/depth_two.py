@@ -17,7 +17,9 @@ from .common import BUDGET_SPENT, DONE, INF, MAXK, OUT_OF_MEMORY, PIECES, _comb,
 from .fronts import (
     CHUNK_ENTRIES,
     CHUNK_NODES,
+    NO_ROOM,
     NOT_WRITTEN,
+    SCRATCH_BYTES,
     _node_front,
     _pareto_into,
     _scratch,
@@ -1014,11 +1016,6 @@ def _d2_tail_binary(
 #: and when its arrays would take more than its allowance of bytes (OUT_OF_MEMORY).
 D2_BUG = -(1 << 62)
 D2_NO_MEMORY = -(1 << 61)
-#: ``out_len`` of an entry that no piece wrote (its piece failed), and of one refused
-#: for memory.
-NO_ROOM = -2
-#: Bytes of one capacity unit of :func:`_scratch` (eleven int64 and three int32 arrays).
-SCRATCH_BYTES = 11 * 8 + 3 * 4
 
 
 @njit(cache=True)
