@@ -87,7 +87,7 @@ def build_dag(
     instead of row sets (:mod:`dagger_cli.engine.posets`; the same graph) unless ``special`` is
     False or a depth cap is given."""
     from .kernels import discovery as disc
-    from .kernels.common import NO_CAP
+    from .kernels.common import NO_CAP, PIECES
 
     if special and max_depth is None:
         from .posets import poset_dag
@@ -190,6 +190,25 @@ def build_dag(
     tables = disc.TableArrays(
         rc, nvals, dec, len(table.decision_values), key1, key2, cmask, rclass, cc
     )
+    # Besides the growable arrays: the table as the kernels read it and each thread's
+    # scratch of a batch (key sums per attribute value, a row map per value), all sized
+    # before the first call.
+    import numba
+
+    workers = min(numba.get_num_threads(), PIECES)
+    per_piece = 8 * (
+        2 * int(nvals.sum())
+        + int(nvals.max(initial=1))
+        + 2 * m
+        + max(len(table.decision_values), 1)
+    )
+    fixed = sum(x.nbytes for x in (rc, cc, key1, key2, rclass, codes)) + workers * per_piece
+    first_used = a.nbytes() + b.nbytes() + ht.nbytes + fixed
+    if max_memory is not None and first_used > max_memory:
+        raise LimitError(
+            f"the DAG needs more than {size_text(max_memory)} (--max-memory): "
+            f"{size_text(first_used)} for the table's arrays and the first batch."
+        )
     while True:
         needs = np.zeros(disc.N_NEEDS, np.int64)
         with progress.first_call():
@@ -253,7 +272,7 @@ def build_dag(
                 for k in ("p_node", "p_attr", "p_val", "p_child"):
                     b.grow(k, int(needs[disc.N_PEND]), pend)
                 b.grow("p_grp", b["p_node"].size + 1, 0)
-        used = a.nbytes() + b.nbytes() + ht.nbytes
+        used = a.nbytes() + b.nbytes() + ht.nbytes + fixed
         if max_memory is not None and used > max_memory:
             raise LimitError(
                 f"the DAG needs more than {size_text(max_memory)} (--max-memory): "
@@ -376,6 +395,9 @@ def compute_fronts(
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
     workers = min(numba.get_num_threads(), PIECES)
+    # The table as the depth-two layer reads it, kept with the DAG.
+    kept_arrays = dag.table_arrays if isinstance(dag.table_arrays, tuple) else ()
+    kept = sum(x.nbytes for x in kept_arrays if isinstance(x, np.ndarray))
 
     def drive(kernel, head, phase, total, unit, reserve, piece):
         """Run a resumable fronts kernel (its own arguments ``head``, then each piece's
@@ -386,7 +408,7 @@ def compute_fronts(
         array of a piece against it before they make it."""
         while True:
             needs = np.zeros(1, np.int64)
-            beside = dag.nbytes() + pool.nbytes()
+            beside = dag.nbytes() + pool.nbytes() + kept
             if max_memory is None:
                 allow = NO_LIMIT
             else:

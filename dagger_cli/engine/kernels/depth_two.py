@@ -210,6 +210,7 @@ def _d2_front(
         want[0] = need
         return D2_NO_MEMORY
     allow -= need
+    spent = need  # what want[0] reports is every stage's bytes, this one's included
     S = np.empty(max(P, 1) * C, dtype=np.int64)  # present slots: every class written
     pv = np.empty(max(P, 1), dtype=np.int64)
     npres = np.zeros(m, dtype=np.int64)
@@ -318,9 +319,10 @@ def _d2_front(
             # _d2_binary and what it calls: two K x W bitsets, about 40 K-long arrays.
             need += 8 * (2 * K * W + 40 * K + W + 64)
         if need > allow:
-            want[0] = need
+            want[0] = spent + need
             return D2_NO_MEMORY
         allow -= need
+        spent += need
         cls = np.zeros(max(C - 1, 1) * W, dtype=np.uint64)
         for t in range(n):
             d = dec[rows[t]]
@@ -381,7 +383,10 @@ def _d2_front(
             want,
         )
         if px.size == 0:
-            return D2_NO_MEMORY if want[0] > 0 else D2_BUG
+            if want[0] > 0:
+                want[0] += spent
+                return D2_NO_MEMORY
+            return D2_BUG
     bes = np.empty(K + 1, dtype=np.int64)
     for p in range(K + 1):
         bes[p] = jbase[p]
@@ -1111,7 +1116,10 @@ def _d2_piece(
                 allow - fixed - SCRATCH_BYTES * cap,
                 wants[t : t + 1],
             )
-            if cnt >= 0 or cnt == D2_BUG or cnt == D2_NO_MEMORY:
+            if cnt == D2_NO_MEMORY:
+                wants[t] += fixed + SCRATCH_BYTES * cap  # the piece's own arrays too
+                break
+            if cnt >= 0 or cnt == D2_BUG:
                 break
             new = max(-cnt, 2 * cap)
             if fixed + SCRATCH_BYTES * new > allow:
