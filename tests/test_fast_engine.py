@@ -181,6 +181,7 @@ def test_compile_note_only_while_numba_compiles(monkeypatch):
     import dagger_cli.engine.progress as engine
 
     monkeypatch.setattr(engine._CompileNote, "delay", 0.0)
+    monkeypatch.setattr(engine._CompileNote, "shown", False)
     stream = io.StringIO()
     progress = engine.Progress(True, stream=stream)
     with progress.first_call():
@@ -195,11 +196,15 @@ def test_compile_note_only_while_numba_compiles(monkeypatch):
         fresh(1)  # compiled now
     text = stream.getvalue()
     assert text.count("compiling the engine's kernels") == 1
-    assert text.splitlines()[-1].startswith("dagger: compiled in ")
+    assert text.splitlines()[-1].startswith("dagger: compiled fresh in ")
     assert "about 20 s" not in text
     with progress.first_call():
         fresh(2)  # already compiled
     assert stream.getvalue() == text
+    with progress.first_call():
+        fresh(1.5)  # another signature: compiled, the explanation not repeated
+    later = stream.getvalue()[len(text) :]
+    assert later.startswith("dagger: compiled fresh in ") and later.count("\n") == 1
     quiet = io.StringIO()
     with engine.Progress(False, stream=quiet).first_call():
         fresh(2.5)  # a new signature, compiled, but the run is quiet

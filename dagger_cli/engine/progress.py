@@ -62,6 +62,7 @@ class _CompileNote:
     """
 
     delay = 1.0
+    shown = False  # the explanation, once per process; then a line per compiling call
 
     def __init__(self, progress) -> None:
         self.progress = progress
@@ -71,10 +72,14 @@ class _CompileNote:
         self.timer: threading.Timer | None = None
         self.noted = False
         self.listener = None
+        self.what = "the kernels"
 
-    def _start(self):
+    def _start(self, ev=None):
         if self.depth == 0:
             self.began = time.perf_counter()
+            if self.what == "the kernels":
+                func = getattr((getattr(ev, "data", None) or {}).get("dispatcher"), "py_func", None)
+                self.what = getattr(func, "__name__", self.what)
             if self.timer is None and not self.noted:
                 if self.delay <= 0:
                     self._note()
@@ -91,6 +96,9 @@ class _CompileNote:
 
     def _note(self):
         self.noted = True
+        if _CompileNote.shown:
+            return
+        _CompileNote.shown = True
         self.progress.stream.write(
             "dagger: compiling the engine's kernels (numba: the first run after installing, "
             "or a new kind of table; cached for later runs)\n"
@@ -104,7 +112,7 @@ class _CompileNote:
 
         class _Listener(event.Listener):
             def on_start(self, ev):
-                note._start()
+                note._start(ev)
 
             def on_end(self, ev):
                 note._end()
@@ -119,5 +127,5 @@ class _CompileNote:
         if self.timer is not None:
             self.timer.cancel()
         if self.noted:
-            self.progress.stream.write(f"dagger: compiled in {self.spent:.0f} s\n")
+            self.progress.stream.write(f"dagger: compiled {self.what} in {self.spent:.0f} s\n")
             self.progress.stream.flush()
