@@ -31,6 +31,12 @@ def front_json(
     doc = {}
     if table is not None:
         doc["table"] = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
+        report = getattr(table, "report", None)
+        if report is not None and report.merged_rows:
+            # Misclassifications count merged rows: say what they were merged from, and how
+            # many rows read no tree can classify (their decision lost their group's vote).
+            doc["table"]["rows_read"] = report.rows_read
+            doc["table"]["unclassifiable_rows"] = getattr(report, "outvoted_rows", 0)
     doc["x"] = front.x_cost.name
     doc["y"] = front.y_cost.name
     if max_depth is not None:

@@ -1,8 +1,8 @@
 """Plain-text renderings shared by the engine and the writers (no package imports).
 
-:func:`abbreviate` writes a count of trees for people, :func:`stats_text` the line of a
-DAG's statistics; :mod:`dagger_cli.output` (fronts) and :mod:`dagger_cli.engine.counting`
-(staged optimisation) both print them.
+:func:`abbreviate` writes a count of trees for people, :func:`size_text` a number of
+bytes, :func:`stats_text` the line of a DAG's statistics; :mod:`dagger_cli.output`
+(fronts) and :mod:`dagger_cli.engine.counting` (staged optimisation) both print them.
 """
 
 from __future__ import annotations
@@ -30,6 +30,25 @@ def abbreviate(count: int, digits: int = 15) -> str:
         r //= 10
         e += 1
     return f"{r // 1000}.{r % 1000:03d}e+{e}"
+
+
+def size_text(nbytes: float) -> str:
+    """A number of bytes for people, in the largest binary unit that keeps it at least 1
+    (three significant digits below 100 of a unit).
+
+    >>> size_text(1024), size_text(1536), size_text(300), size_text(5 * 2**30), size_text(0)
+    ('1 KiB', '1.5 KiB', '300 bytes', '5 GiB', '0 bytes')
+    """
+    units = ("KiB", "MiB", "GiB", "TiB")
+    if nbytes < 1024:
+        return f"{nbytes:,.0f} bytes"
+    value, unit = float(nbytes), "bytes"
+    for u in units:
+        if value < 1024:
+            break
+        value, unit = value / 1024, u
+    text = f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+    return f"{text} {unit}"
 
 
 def stats_text(stats) -> str:

@@ -431,15 +431,15 @@ def _front_r1(table, cx, cy, rows: np.ndarray):
     xs, ys, ch = [cx.leaf(mis)], [cy.leaf(mis)], [-1]
     n_dec = len(table.decision_values)
     dec = table.decisions[rows]
-    for a in range(table.n_attributes):
-        nv = len(table.values[a])
-        cnt = np.bincount(table.codes[a][rows] * n_dec + dec, minlength=nv * n_dec)
-        cnt = cnt.reshape(nv, n_dec)
-        tot = cnt.sum(axis=1)
-        present = tot > 0
-        if present.sum() < 2:
+    for a in range(table.n_attributes if rows.size > 1 else 0):
+        # Counts over the present values only: a branch of an identifier-like split
+        # costs its rows, not the attribute's number of values.
+        present, inv = np.unique(table.codes[a][rows], return_inverse=True)
+        if present.size < 2:
             continue
-        leaves = (tot - cnt.max(axis=1))[present].tolist()
+        cnt = np.bincount(inv * n_dec + dec, minlength=present.size * n_dec)
+        cnt = cnt.reshape(present.size, n_dec)
+        leaves = (cnt.sum(axis=1) - cnt.max(axis=1)).tolist()
         xs.append(cx.split(rows.size, [cx.leaf(k) for k in leaves]))
         ys.append(cy.split(rows.size, [cy.leaf(k) for k in leaves]))
         ch.append(a)

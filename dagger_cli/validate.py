@@ -60,6 +60,7 @@ def read_raw(
 ) -> RawTable:
     """The raw cells of a registered dataset (with its own recipe under ``recipe``) or a CSV
     file (always a file with ``file_only``)."""
+    from .data.compression import stem
     from .data.datasets import _read_records, is_registered
     from .data.table import read_csv
 
@@ -70,7 +71,7 @@ def read_raw(
         columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
         return RawTable(ds.name, ds.name, list(ds.columns), columns, None, recipe.over(ds.recipe))
     names, columns, lines, _ = read_csv(text, sep=sep)
-    return RawTable(Path(text).stem, text, list(names), columns, lines, recipe)
+    return RawTable(stem(text), text, list(names), columns, lines, recipe)
 
 
 def stratified_folds(labels, k: int, seed: int = 0) -> np.ndarray:
@@ -134,25 +135,32 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
     return np.array(errors, dtype=np.int64)
 
 
-def _front_and_trees(table, x, max_depth, max_subtables):
+def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto"):
     """The training front and the tree of every point (numeric columns under a cap by the
     ordered solver, :mod:`dagger_cli.engine.ordered`; else by the DAG engine; both exact)."""
     from .engine import relate
     from .trees import extract_tree
 
     kwargs = {} if max_depth is None else {"max_depth": max_depth}
-    rel = relate(table, x, "misclassifications", max_subtables=max_subtables, **kwargs)
+    rel = relate(
+        table,
+        x,
+        "misclassifications",
+        max_subtables=max_subtables,
+        max_memory=max_memory,
+        **kwargs,
+    )
     return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
 
 
-def _fold(raw, train, test, label, *, x, max_depth, max_subtables, test_raw=None):
+def _fold(raw, train, test, label, *, x, max_depth, max_subtables, max_memory, test_raw=None):
     from .data.table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
     table = from_columns(
         raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
     )
-    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
+    front, trees = _front_and_trees(table, x, max_depth, max_subtables, max_memory)
     held = test_raw if test_raw is not None else raw
     return FoldResult(
         fold=label,
@@ -187,6 +195,7 @@ def validate(
     x: str = "total-path-length",
     max_depth: int | None = None,
     max_subtables: int | None = None,
+    max_memory="auto",
 ) -> list[FoldResult]:
     """The front of every training part and its held-out errors.
 
@@ -206,6 +215,9 @@ def validate(
         Only trees of at most this depth.
     max_subtables : int, optional
         Limit of the engine, as in :func:`dagger_cli.engine.relate`.
+    max_memory : int, str or None
+        The engine's memory ceiling, as in :func:`dagger_cli.engine.relate` (default: 80 %
+        of the memory available at start).
     """
     if (folds is None) == (test is None):
         raise InputError("give either --folds K or --test FILE")
@@ -215,7 +227,12 @@ def validate(
             "use --thresholds all|K (threshold splits read raw numbers) or --folds"
         )
     raw = _binned(raw)
-    opts = {"x": x, "max_depth": max_depth, "max_subtables": max_subtables}
+    opts = {
+        "x": x,
+        "max_depth": max_depth,
+        "max_subtables": max_subtables,
+        "max_memory": max_memory,
+    }
     if test is not None:
         missing = [h for h in raw.header if h not in test.header]
         if missing:

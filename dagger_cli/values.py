@@ -8,7 +8,8 @@ none of them imports another for it and the rules cannot drift apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -29,6 +30,56 @@ def parse_number(text: str) -> float | None:
     except ValueError:
         return None
     return None if math.isnan(value) else value
+
+
+#: A number written with a decimal comma: digits, one comma, digits (no point, no sign
+#: but a leading one): ``3,14``, ``-0,5``. (``1,000`` is one too: where the separator is
+#: not a comma, a comma inside a number is a decimal comma.)
+DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
+
+
+def comma_decimal(text: str) -> str | None:
+    """``text`` with its decimal comma made a point, if it is a number written so.
+
+    >>> comma_decimal("3,14"), comma_decimal("-0,5"), comma_decimal("3.14"), comma_decimal("a,b")
+    ('3.14', '-0.5', None, None)
+    """
+    return text.replace(",", ".") if DECIMAL_COMMA.fullmatch(text) else None
+
+
+#: A column is numeric "but for a few cells" when its cells that are not numbers are at
+#: most this share of its present cells (one in twenty).
+STRAY_SHARE = 0.05
+
+
+def numeric_column(cells: Sequence[str]) -> tuple[int, list[int]]:
+    """How many present cells of a column are finite numbers, and the positions of the
+    present cells that are not (missing markers are neither).
+
+    >>> numeric_column(["1", "2.5", "?", "abc", "3"])
+    (3, [3])
+    """
+    numbers = 0
+    stray = []
+    for i, text in enumerate(cells):
+        if text in MISSING_MARKERS:
+            continue
+        value = parse_number(text)
+        if value is None or math.isinf(value):
+            stray.append(i)
+        else:
+            numbers += 1
+    return numbers, stray
+
+
+def mostly_numeric(numbers: int, stray: Sequence[int]) -> bool:
+    """Whether a column with ``numbers`` number cells and the ``stray`` other present cells
+    is numeric but for a few cells (:data:`STRAY_SHARE`), at least two numbers.
+
+    >>> mostly_numeric(40, [7]), mostly_numeric(10, [7]), mostly_numeric(40, [])
+    (True, False, False)
+    """
+    return numbers >= 2 and 0 < len(stray) <= STRAY_SHARE * (numbers + len(stray))
 
 
 def value_order(values: Iterable[str]) -> list[str]:

@@ -266,8 +266,8 @@ def bench_depth4(tables, runs, limit, contree):
             "exact": least is not None and (mis is None or least == mis),
         }
         rows.append(row)
-        ds = f"{row['dagger_s']:.2f} s" if ok else "timeout"
-        cs = f"{row['contree_s']:.2f} s" if cok else ("timeout" if contree else "n/a")
+        ds = f"{row['dagger_s']:.2f} s" if ok else f"failed ({d_runs[-1]['code']})"
+        cs = f"{row['contree_s']:.2f} s" if cok else (str(c_runs[-1]["code"]) if contree else "n/a")
         print(
             f"  {t:8s} D=4: dagger {ds} | ConTree {cs} | least errors {least} (ConTree {mis})",
             flush=True,

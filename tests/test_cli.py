@@ -231,3 +231,89 @@ def test_max_depth_option(run, tmp_path):
     r = run("relate", "--example", "--max-depth", "1", "--trees", str(tmp_path / "t"), "-q")
     assert r.exit_code == 0, r.stderr
     assert sorted(p.name for p in (tmp_path / "t").iterdir())
+
+
+ZOOISH = "a,b,c,d\n" + "".join(
+    f"{i % 3},{i % 5},{(i * 7) % 4},{'xyz'[(i % 3 + i % 4) % 3]}\n" for i in range(40)
+)
+
+
+@pytest.mark.parametrize(
+    "command,name",
+    [
+        (["relate", "--stats"], "f.csv"),
+        (["relate", "--max-depth", "2", "--greedy"], "f.csv"),
+        (["tree", "--least-y"], "t.txt"),
+        (["tree", "--least-y", "--format", "json"], "t.json"),
+        (["optimize", "--order", "misclassifications,depth"], "o.txt"),
+        (["prepare"], "p.csv"),
+        (["validate", "--folds", "2", "--max-depth", "2"], "v.csv"),
+    ],
+)
+def test_output_to_stdout_is_the_file_byte_for_byte(tmp_path, command, name):
+    """``-o -`` puts on stdout exactly what ``-o FILE`` writes, and nothing else (issue 26:
+    ``relate -o -`` printed the CSV, then the text table)."""
+    table = write(tmp_path, ZOOISH)
+    path = tmp_path / name
+    runner = CliRunner()
+    to_file = runner.invoke(main, [command[0], table, *command[1:], "-o", str(path)])
+    assert to_file.exit_code == 0, to_file.output
+    piped = runner.invoke(main, [command[0], table, *command[1:], "-o", "-"])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout_bytes == path.read_bytes()
+    assert "wrote" not in piped.stderr
+
+
+def test_output_to_stdout_and_another_format_refused(run, tmp_path):
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["relate", table, "-o", "-", "--format", "json"])
+    assert r.exit_code == 2
+    assert "-o - writes the front as CSV to stdout, and so would --format json" in r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["tree", "--example", "--point", "3"], "No such option '--point'"),
+        (["relate", "--example", "--max-depth", "x"], "Invalid value for '--max-depth'"),
+        (["frob"], "No such command 'frob'"),
+        (["relate", "no-such-file.csv"], "no-such-file.csv: no such file"),
+    ],
+)
+def test_one_error_style_for_click_and_dagger_errors(args, message):
+    """Usage errors (click's) and dagger's own errors alike: ``dagger: error: ...`` on
+    stderr, exit 2, nothing on stdout (issue 26: click printed ``Error: ...``)."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("dagger: error: ") and message in first
+    assert "\nError:" not in "\n" + r.stderr
+
+
+def test_warnings_are_dagger_lines_without_source(tmp_path):
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["validate", table, "--folds", "2", "--max-depth", "2", "-q"])
+    assert r.exit_code == 0
+    warned = [ln for ln in r.stderr.splitlines() if "never saw in training" in ln]
+    assert warned and all(ln.startswith("dagger: warning: ") for ln in warned)
+    assert "validate.py" not in r.stderr
+
+
+def test_memory_sizes_in_a_sensible_unit():
+    """``--max-memory 1K``: the message says 1 KiB, not "0 MiB" (issue 26)."""
+    r = CliRunner().invoke(main, ["relate", "--example", "--max-memory", "1K", "-q"])
+    assert r.exit_code == 3
+    assert "needs more than 1 KiB (--max-memory)" in r.stderr
+    assert " 0 MiB" not in r.stderr
+
+
+def test_prepare_quiet_and_validate_max_memory(tmp_path):
+    """``prepare -q`` prints nothing on stderr; ``validate`` takes --max-memory (issue 26)."""
+    table = write(tmp_path, ZOOISH)
+    r = CliRunner().invoke(main, ["prepare", table, "-q"])
+    assert r.exit_code == 0 and r.stderr == "" and r.stdout.startswith("a,b,c,d\n")
+    r = CliRunner().invoke(main, ["validate", table, "--folds", "2", "--max-memory", "1K", "-q"])
+    assert r.exit_code == 3
+    assert "needs more than 1 KiB (--max-memory)" in r.stderr

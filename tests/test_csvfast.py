@@ -127,3 +127,19 @@ def test_fast_writer_writes_the_csv_writer_bytes(structural):
         fast = io.BytesIO()
         write_prepared(table, fast, min_rows=0)
         assert fast.getvalue() == want.getvalue().encode("utf-8")
+
+
+def test_thresholds_reach_a_file_of_more_than_4_mib(tmp_path, monkeypatch):
+    """A file big enough for the columnar reader (which implements no thresholds) with
+    ``thresholds=8``: every numeric column becomes one ordered attribute of at most 8
+    thresholds, as on a small file (issue 26: the numbers stayed nominal values, silently)."""
+    monkeypatch.delenv(csvfast.ENV_READER, raising=False)
+    rng = np.random.default_rng(3)
+    n = 150_000
+    x = rng.integers(10**7, 10**8, size=(n, 3))
+    lines = ["a,b,c,label"] + [f"{p},{q},{r},{'yn'[p % 2]}" for p, q, r in x.tolist()]
+    path = tmp_path / "big.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert path.stat().st_size > csvfast.MIN_BYTES
+    table = DecisionTable.from_csv(path, thresholds=8)
+    assert sorted(table.ordered) == ["a", "b", "c"] and 3 < table.n_tests <= 24

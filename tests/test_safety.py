@@ -2,6 +2,7 @@
 a memory ceiling by default, honest input. Through the CLI (CliRunner) and the Python API."""
 
 import errno
+import json
 import os
 import stat
 import threading
@@ -141,9 +142,9 @@ def test_full_disk_is_a_dagger_error_and_the_device_stays(here):
 
 
 def test_dash_writes_to_stdout(here):
-    r = invoke("relate", "t.csv", "-o", "-", "-q", "--format", "json")
+    r = invoke("relate", "t.csv", "-o", "-", "-q")
     assert r.exit_code == 0
-    assert r.stdout.startswith(CURVE)
+    assert r.stdout == CURVE  # the CSV only: the summary would make it no CSV file
     assert listing(here) == ["t.csv"]
 
 
@@ -416,7 +417,9 @@ def test_semicolon_file_with_decimal_commas(here):
     (here / "s.csv").write_text("a;b;c\n0,5;1;x\n1,5;0;y\n1,5;1;y\n0,5;0;x\n")
     assert front_csv_of("s.csv") == CURVE
     r = invoke("prepare", "s.csv")
-    assert r.stdout.splitlines()[1] == "0,5,1,x" or r.stdout.splitlines()[1] == '"0,5",1,x'
+    # Read as numbers (issue 26: --thresholds skipped them), and said so.
+    assert r.stdout.splitlines()[1] == "0.5,1,x"
+    assert "read decimal commas as numbers in column(s) 'a' (0,5 -> 0.5" in r.stderr
 
 
 def test_wrong_sep_is_refused_naming_the_likely_one(here, no_engine):
@@ -479,6 +482,20 @@ def test_summary_says_what_merging_did(here):
     assert head.startswith("m: 3 rows (merged from 6 rows read; 1 of them outvoted")
     assert "1 row(s) read can be classified by no tree" in r.stderr
     assert invoke("relate", "t.csv").stdout.startswith("t: 4 rows, 2 attributes;")
+    # With -q (nothing on stderr) the summary still says it, and so does the JSON.
+    quiet = invoke("relate", "m.csv", "-q")
+    assert quiet.stderr == "" and quiet.stdout.splitlines()[0] == head
+    doc = json.loads(invoke("relate", "m.csv", "-q", "--format", "json").stdout)
+    assert doc["table"] == {
+        "name": "m",
+        "rows": 3,
+        "attributes": 2,
+        "rows_read": 6,
+        "unclassifiable_rows": 1,
+    }
+    assert (
+        "rows_read" not in json.loads(invoke("relate", "t.csv", "--format", "json").stdout)["table"]
+    )
 
 
 def test_predict_and_costs_report_unseen_values():

@@ -188,6 +188,16 @@ def test_bad_study_file_exits_2_without_traceback(tmp_path):
     assert r.exit_code == 2 and "no such study file" in r.stderr
 
 
+def test_study_output_to_stdout_is_refused(tmp_path, monkeypatch):
+    """A study writes a folder: ``-o -`` is refused before any work (it made a folder
+    named ``-``)."""
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("study", write_study(tmp_path, 'tables = ["zoo"]\n'), "-o", "-")
+    assert r.exit_code == 2
+    assert "-o -: a study writes a folder" in r.stderr
+    assert not (tmp_path / "-").exists()
+
+
 def test_without_dask_study_says_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     r = run_cli("study", write_study(tmp_path, 'tables = ["zoo"]\n'), "-o", tmp_path / "out")

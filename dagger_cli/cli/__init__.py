@@ -13,6 +13,7 @@ import click
 
 from .common import (
     CONTEXT,
+    DaggerGroup,
     engine_options,
     handle_errors,
     load_table,
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=DaggerGroup, context_settings=CONTEXT)
 @click.version_option(package_name="dagger-cli", prog_name="dagger")
 def main():
     """dagger: exact trade-offs between the costs of decision trees.

@@ -23,6 +23,39 @@ def _echo_err(msg: str) -> None:
     click.echo(f"dagger: {msg}", err=True)
 
 
+class DaggerGroup(click.Group):
+    """The ``dagger`` group: click's own errors (an unknown option, a missing argument, a
+    bad value) in dagger's one style, ``dagger: error: ...`` and the command's usage, with
+    click's exit code (2); dagger's warnings as ``dagger: warning: ...`` lines."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        import warnings
+
+        plain = {"args": args, "prog_name": prog_name, "complete_var": complete_var, **extra}
+        if not standalone_mode:
+            return super().main(standalone_mode=False, **plain)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            try:
+                super().main(standalone_mode=False, **plain)
+            except click.exceptions.Abort:
+                _echo_err("interrupted; nothing was written")
+                sys.exit(130)
+            except click.ClickException as err:
+                _echo_err(f"error: {err.format_message()}")
+                ctx = getattr(err, "ctx", None)
+                if ctx is not None:
+                    hint = f"'{ctx.command_path} {max(ctx.help_option_names, key=len)}'"
+                    click.echo(f"{ctx.get_usage()}\nTry {hint} for help.", err=True)
+                sys.exit(err.exit_code)
+        sys.exit(0)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on the command line: one ``dagger: warning:`` line, no source line."""
+    _echo_err(f"warning: {message}")
+
+
 def handle_errors(func):
     """User errors become a message and a non-zero exit, never a traceback."""
 
@@ -315,6 +348,19 @@ def _extension(path, default: str) -> str:
     return ext or default
 
 
+def _is_stdout(output) -> bool:
+    """Whether an output option names standard output (``-o -``): then its content is all
+    that goes to stdout, byte for byte what a file of that name would hold."""
+    from ..safeio import STDOUT
+
+    return output is not None and str(output) == STDOUT
+
+
+def _shown(output) -> str:
+    """An output's name in messages ("stdout" for ``-``)."""
+    return "stdout" if _is_stdout(output) else str(output)
+
+
 def _inputs(table, example) -> list:
     """The files a command reads: the table's file, or a dataset's cached copy."""
     from ..data.datasets import cache_path, is_registered
@@ -356,7 +402,7 @@ def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats
     else:
         data = render[fmt]()
     write_file(output, data)
-    if not quiet:
+    if not quiet and not _is_stdout(output):
         _echo_err(f"wrote {output}")
 
 

@@ -11,6 +11,7 @@ from .common import (
     _check_tree_output,
     _emit_tree,
     _get_table,
+    _is_stdout,
     engine_options,
     handle_errors,
     table_options,
@@ -107,5 +108,5 @@ def optimize(
         return json.dumps(res.as_dict(), indent=2) + "\n"
 
     _emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})
-    if output is not None:
+    if output is not None and not _is_stdout(output):
         click.echo(res.to_text(), nl=False)

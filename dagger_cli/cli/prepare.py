@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from .common import CONTEXT, _echo_err, _inputs, handle_errors, load_table, table_options
+from .common import (
+    CONTEXT,
+    _echo_err,
+    _inputs,
+    _is_stdout,
+    handle_errors,
+    load_table,
+    table_options,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -18,8 +26,9 @@ from .common import CONTEXT, _echo_err, _inputs, handle_errors, load_table, tabl
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the prepared table here (default: stdout).",
 )
+@click.option("--quiet", "-q", is_flag=True, help="Nothing on stderr but errors.")
 @handle_errors
-def prepare(table, recipe, sep, output):
+def prepare(table, recipe, sep, output, quiet):
     """Write the decision table after preprocessing, as CSV (decision column last).
 
     This is exactly the table `relate` computes on; a numeric column split by
@@ -32,9 +41,9 @@ def prepare(table, recipe, sep, output):
 
     if output is not None:
         check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
-    tab = load_table(table, recipe, sep=sep)
+    tab = load_table(table, recipe, quiet=quiet, sep=sep)
     tab = tab.binarized(max_bytes=memory_ceiling()[0])
     with atomic_write("-" if output is None else output, "wb") as fh:
         write_prepared(tab, fh)
-    if output is not None:
+    if output is not None and not quiet and not _is_stdout(output):
         _echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import InputError
 from .common import (
     CONTEXT,
     EngineChoice,
@@ -15,6 +16,7 @@ from .common import (
     _extension,
     _get_table,
     _inputs,
+    _is_stdout,
     engine_options,
     handle_errors,
     pair_options,
@@ -149,6 +151,11 @@ def relate(
 
     check_pair(x_cost, y_cost)
     max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+    piped = _is_stdout(output)
+    if piped and fmt != "text":
+        raise InputError(
+            f"-o - writes the front as CSV to stdout, and so would --format {fmt}: give one"
+        )
     output, plot_path = _relate_outputs(
         table, example, output, plot, trees_dir, kind, x_cost, y_cost, report_path
     )
@@ -231,7 +238,7 @@ def relate(
         make_folder(trees_dir)
     for path, data in written:
         write_file(path, data)
-    if output is not None and not quiet:
+    if output is not None and not quiet and not piped:
         _echo_err(f"wrote {len(shown)} point(s) to {output}")
     if trees_dir is not None and not quiet:
         _echo_err(f"wrote the trees of {len(front)} point(s) to {trees_dir}/")
@@ -240,6 +247,11 @@ def relate(
     if report_path is not None and not quiet:
         _echo_err(f"wrote {report_path}")
     st = rel.stats if stats else None
+    if piped:
+        # stdout holds the CSV, byte for byte what -o FILE writes: the rest goes to stderr.
+        if st is not None:
+            _echo_err(out.stats_text(st))
+        return
     if fmt == "csv":
         click.echo(out.front_csv(shown), nl=False)
         if st is not None:
@@ -321,7 +333,9 @@ def _table_name(table, example) -> str:
         return "paper-fig4"
     if is_registered(table) and not Path(table).exists():
         return get_dataset(table).name
-    return Path(table).stem
+    from ..data.compression import stem
+
+    return stem(table)
 
 
 def _relate_outputs(table, example, output, plot, trees_dir, kind, x_cost, y_cost, report=None):

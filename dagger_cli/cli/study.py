@@ -73,6 +73,11 @@ def study(
 
     if workers is not None and scheduler is not None:
         raise InputError("--workers sizes the local cluster; with --scheduler it is already sized")
+    if str(output) == "-":
+        raise InputError(
+            "-o -: a study writes a folder (curves/, results.csv, plots/), which stdout cannot "
+            "hold; give a folder name (-o results)"
+        )
     require_dask()
     spec = parse_study(study_file)
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, _echo_err, _inputs, table_options
+from .common import CONTEXT, _echo_err, _inputs, _is_stdout, engine_options, table_options
 
 
 @click.command(context_settings=CONTEXT)
@@ -60,13 +60,7 @@ from .common import CONTEXT, _echo_err, _inputs, table_options
     help="Write an interactive page (self-contained HTML): the whole table's front and "
     "trees, with the held-out error along it.",
 )
-@click.option(
-    "--max-subtables",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Stop with a message if a DAG has more than N subtables.",
-)
-@click.option("--quiet", "-q", is_flag=True, help="Nothing on stderr but errors.")
+@engine_options
 def validate(
     table,
     recipe,
@@ -80,6 +74,7 @@ def validate(
     plot,
     report_path,
     max_subtables,
+    max_memory,
     quiet,
 ):
     """Held-out error along the front: K stratified folds of TABLE, or a --test file.
@@ -118,6 +113,7 @@ def validate(
         x=x_cost,
         max_depth=max_depth,
         max_subtables=max_subtables,
+        max_memory=max_memory,
     )
     page = None
     if report_path is not None:
@@ -127,7 +123,7 @@ def validate(
         click.echo(text, nl=False)
     else:
         write_file(output, text)
-        if not quiet:
+        if not quiet and not _is_stdout(output):
             _echo_err(
                 f"wrote {text.count(chr(10)) - 1} point(s) of {len(results)} fold(s) to {output}"
             )

@@ -9,8 +9,9 @@ took a minute and 25 times its size.
 
 It gives exactly the table of the Python reader (the tests compare them), and it never reports
 an error itself: on anything unusual (a bad line, a missing decision, an unknown column, a blank
-row, an encoding error, ``--bins``, ``header=``) it returns None and the Python reader runs,
-whose messages name the line, the column and the value.
+row, an encoding error, ``header=``, a recipe field it does not implement: ``--bins``,
+``--thresholds``, see :func:`handles`) it returns None and the Python reader runs, whose
+messages name the line, the column and the value.
 """
 
 from __future__ import annotations
@@ -20,19 +21,40 @@ from collections import Counter
 
 import numpy as np
 
-from ..values import MISSING_LABEL, MISSING_MARKERS, value_order
+from ..values import DECIMAL_COMMA, MISSING_LABEL, MISSING_MARKERS, value_order
 from .report import (
     IDENTIFIER_MIN_ROWS,
     IDENTIFIER_SHARE,
+    MEMORISE_SHARE,
     PreprocessReport,
     decision_note,
     identifier_notes,
+    memorising,
+    memorising_notes,
+    wide_notes,
 )
 
 #: Environment variable: ``python`` forces the Python reader (for comparisons and benches).
 ENV_READER = "DAGGER_CSV_READER"
 #: Files smaller than this go to the Python reader: importing pyarrow costs more than it saves.
 MIN_BYTES = 4 * 2**20
+
+
+#: The recipe fields this reader implements; a recipe that sets any other (``bins``,
+#: ``thresholds``, a field added later) goes to the Python reader.
+HANDLED = frozenset({"decision", "drop", "missing", "duplicates"})
+
+
+def handles(recipe) -> bool:
+    """Whether this reader implements every field that ``recipe`` sets.
+
+    >>> from dagger_cli.data.recipe import Recipe
+    >>> handles(Recipe(missing="value")), handles(Recipe(thresholds=8)), handles(Recipe(bins=3))
+    (True, False, False)
+    """
+    from dataclasses import fields
+
+    return all(getattr(recipe, f.name) is None for f in fields(recipe) if f.name not in HANDLED)
 
 
 def wanted(path) -> bool:
@@ -70,6 +92,8 @@ def read_table(path, names, *, delimiter, decision, drop, name, missing, duplica
     columns = _read_columns(path, names, delimiter)
     if columns is None:
         return None
+    if delimiter != "," and any(DECIMAL_COMMA.fullmatch(v) for c in columns for v in c.labels):
+        return None  # decimal commas: the Python reader reads them as numbers
     n = columns[0].n
     if n == 0:
         return None
@@ -164,16 +188,21 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     ]
     wide = wide_columns(header, distinct, skip=(*skip, *ids))
     notes = [decision_note(header, decision, defaulted)]
-    notes += [
-        f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
-        f"Use --bins K to discretize it into K intervals."
-        for col, k in wide
-    ]
+    notes += wide_notes(wide)
     notes += identifier_notes(ids, n)
 
     dec = columns[header.index(decision)]
     if any(v in MISSING_MARKERS for v in dec.labels):
         return None
+    # Attributes whose split alone memorises the rows (the codes of the cells as read).
+    many = [
+        (h, c)
+        for h, c in zip(header, columns)
+        if h not in skip and h not in ids and len(c.labels) > MEMORISE_SHARE * n
+    ]
+    notes += memorising_notes(
+        memorising([h for h, _ in many], [c.ids for _, c in many], dec.ids), n
+    )
     dec_order = value_order(dec.labels)
     dec_rank = {v: r for r, v in enumerate(dec_order)}
     decisions = np.empty(n, dtype=np.int32)

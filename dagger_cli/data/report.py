@@ -8,12 +8,20 @@ Both CSV readers (the Python one, :mod:`dagger_cli.data.table`, and the columnar
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
+
+import numpy as np
 
 #: A column is identifier-like when its distinct values exceed this share of the rows...
 IDENTIFIER_SHARE = 0.9
 #: ... in a table of more than this many rows (in a tiny table every column may be distinct).
 IDENTIFIER_MIN_ROWS = 20
+#: A nominal attribute *memorises* the rows when it has more distinct values than this share
+#: of the rows (but is no identifier) ...
+MEMORISE_SHARE = 0.5
+#: ... and a split on it alone misclassifies at most this share of them.
+MEMORISE_ERRORS = 0.05
 
 
 @dataclass(frozen=True)
@@ -36,7 +44,13 @@ class PreprocessReport:
         if self.dropped:
             out.append(f"dropped column(s): {', '.join(self.dropped)}")
         for col, (count, value) in self.filled.items():
-            out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")
+            if value is None:  # a numeric column's threshold attributes, one line for all
+                out.append(
+                    f"filled {count} missing value(s) of '{col}': each of its threshold "
+                    "attributes takes its more common side there (as a middle value would)"
+                )
+            else:
+                out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")
         if self.merged_rows:
             out.append(
                 f"merged {self.merged_rows} equal row(s): "
@@ -76,10 +90,76 @@ def identifier_like(header, columns, *, skip=()) -> list[str]:
     return out
 
 
+def drop_hint(column: str) -> str:
+    """The option that drops ``column``, quoted for a shell (it may hold blanks).
+
+    >>> drop_hint("id"), drop_hint("Patient ID")
+    ('--drop id', "--drop 'Patient ID'")
+    """
+    return f"--drop {shlex.quote(column)}"
+
+
 def identifier_notes(names, n_rows: int) -> list[str]:
     return [
         f"warning: column {c!r} looks like an identifier (more than "
         f"{IDENTIFIER_SHARE:.0%} of its {n_rows} values are distinct); a split on it "
-        f"classifies every row without learning anything. Drop it with --drop {c}"
+        f"classifies every row without learning anything. Drop it with {drop_hint(c)}"
         for c in names
+    ]
+
+
+def wide_notes(wide) -> list[str]:
+    """The warnings about numeric columns read as many nominal values (``(name, k)``)."""
+    return [
+        f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
+        f"Use --bins K (K intervals) or --thresholds all|K (binary splits col<=t)."
+        for col, k in wide
+    ]
+
+
+def split_errors(cells, decisions) -> int:
+    """Rows that the split on one attribute into leaves misclassifies (``cells`` its
+    values, ``decisions`` the rows' decisions: labels or codes).
+
+    >>> split_errors(["a", "a", "b", "b"], [0, 1, 1, 1])
+    1
+    """
+    _, v = np.unique(np.asarray(cells), return_inverse=True)
+    _, d = np.unique(np.asarray(decisions), return_inverse=True)
+    classes = int(d.max(initial=0)) + 1
+    counts = np.bincount(
+        v.astype(np.int64) * classes + d, minlength=(int(v.max(initial=0)) + 1) * classes
+    )
+    return int(len(v) - counts.reshape(-1, classes).max(axis=1).sum())
+
+
+def memorising(header, columns, decisions, *, skip=()) -> list[tuple[str, int, int]]:
+    """Attributes with many values (more than :data:`MEMORISE_SHARE` of the rows, over
+    :data:`IDENTIFIER_MIN_ROWS` rows) whose split alone classifies nearly every row (at
+    most :data:`MEMORISE_ERRORS` of them wrong): ``(name, values, errors)``. Such a split
+    sits at the front's low-error end and memorises the rows (a name, a free text, a fine
+    number read as nominal) rather than learning a rule."""
+    n = len(decisions)
+    out: list[tuple[str, int, int]] = []
+    if n <= IDENTIFIER_MIN_ROWS:
+        return out
+    for name, col in zip(header, columns):
+        if name in skip:
+            continue
+        k = len(np.unique(np.asarray(col)))
+        if k <= MEMORISE_SHARE * n:
+            continue
+        errors = split_errors(col, decisions)
+        if errors <= MEMORISE_ERRORS * n:
+            out.append((name, k, errors))
+    return out
+
+
+def memorising_notes(found, n_rows: int) -> list[str]:
+    return [
+        f"warning: column {c!r} has {k} values for {n_rows} rows: a split on it alone "
+        f"classifies {n_rows - e} of them, by memorising the rows rather than learning a "
+        f"rule, so the front's low-error end may mean little. Drop it with {drop_hint(c)}, "
+        "or group its values"
+        for c, k, e in found
     ]

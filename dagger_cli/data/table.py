@@ -28,8 +28,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..values import MISSING_LABEL, MISSING_MARKERS, parse_number, value_order
+from ..values import (
+    MISSING_LABEL,
+    MISSING_MARKERS,
+    comma_decimal,
+    mostly_numeric,
+    numeric_column,
+    parse_number,
+    value_order,
+)
 from ..values import cell_text as _cell
+from .compression import stem
 from .discretize import discretize, wide_columns
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
 from .report import (
@@ -37,6 +46,9 @@ from .report import (
     decision_note,
     identifier_like,
     identifier_notes,
+    memorising,
+    memorising_notes,
+    wide_notes,
 )
 from .thresholds import NO, YES, Ordered, binary_codes, ordered_columns
 
@@ -305,7 +317,7 @@ class DecisionTable:
             return fast
         names, columns, lines, sep_note = read_csv(path, header=header, sep=sep)
         table = from_columns(
-            names, columns, recipe, name=name or path.stem, source=str(path), lines=lines
+            names, columns, recipe, name=name or stem(path), source=str(path), lines=lines
         )
         return _with_note(table, sep_note)
 
@@ -321,10 +333,13 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
     finds them; they must all be in the first :data:`HEAD_BYTES` bytes.
     """
     from . import csv as columnar
+    from .compression import compression
 
     recipe = recipe.resolved()
-    if header is not None or recipe.bins is not None or not columnar.wanted(path):
+    if header is not None or not columnar.handles(recipe) or not columnar.wanted(path):
         return None
+    if compression(path) is not None:
+        return None  # the Python reader decompresses it
     try:
         with open(path, "rb") as fh:
             raw = fh.read(HEAD_BYTES + 1)
@@ -346,27 +361,31 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
         delimiter=delimiter,
         decision=recipe.decision,
         drop=tuple(recipe.drop or ()),
-        name=name or path.stem,
+        name=name or stem(path),
         missing=recipe.missing,
         duplicates=recipe.duplicates,
     )
     return None if fields is None else _with_note(DecisionTable(**fields), note)
 
 
-def _with_note(table: DecisionTable, note: str | None) -> DecisionTable:
-    """``table`` with ``note`` first among its report's notes."""
-    if note is None:
+def _with_note(table: DecisionTable, note: str | tuple | None) -> DecisionTable:
+    """``table`` with ``note`` (one, several or None) first among its report's notes."""
+    first = (note,) if isinstance(note, str) else tuple(note or ())
+    if not first:
         return table
-    report = replace(table.report, notes=(note, *table.report.notes))
+    report = replace(table.report, notes=(*first, *table.report.notes))
     return replace(table, report=report)
 
 
 def read_csv(path, header: Sequence[str] | None = None, sep: str | None = None):
-    """A CSV file's (names, columns, line numbers of the data rows, separator note), or a
-    clear InputError; the separator is ``sep`` or detected (:func:`detect_separator`)."""
+    """A CSV file's (names, columns, line numbers of the data rows, notes: the separator
+    detected, the decimal commas read as numbers (:func:`decimal_commas`)), or a clear
+    InputError; the separator is ``sep`` or detected (:func:`detect_separator`)."""
+    from .compression import read_text
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path)
     except FileNotFoundError:
         raise InputError(
             f"{path}: no such file. Give a CSV path or a registered dataset name "
@@ -374,15 +393,13 @@ def read_csv(path, header: Sequence[str] | None = None, sep: str | None = None):
         ) from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, expected a CSV file") from None
-    except UnicodeDecodeError as err:
-        raise InputError(
-            f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})"
-        ) from None
     except OSError as err:
         raise InputError(f"{path}: cannot read ({err.strerror})") from None
     delimiter, note = detect_separator(text, str(path), sep)
     names, columns, lines = parse_csv_text(text, str(path), header=header, delimiter=delimiter)
-    return names, columns, lines, note
+    columns, comma_note = decimal_commas(names, columns, delimiter)
+    notes = tuple(n for n in (note, comma_note) if n is not None)
+    return names, columns, lines, notes
 
 
 def parse_csv_text(
@@ -454,19 +471,38 @@ def from_columns(
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
     ordered: dict[str, Ordered] = {}
-    ids = identifier_like(header, columns, skip=skip)
+    # The decision column's note counts the file's columns, not the generated ones.
+    notes = [decision_note(header, decision, defaulted)]
+    if thresholds is not None or bins is not None:
+        option = "--thresholds" if thresholds is not None else "--bins"
+        columns, stray = stray_cells(
+            header,
+            columns,
+            skip=skip,
+            lines=lines,
+            source=source,
+            option=option,
+            missing=recipe.missing,
+        )
+        notes += stray
     if thresholds is not None:
-        columns, ordered, notes = ordered_columns(header, columns, thresholds, skip=skip)
+        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip)
     elif bins is not None:
-        columns, notes = discretize(header, columns, bins, skip=skip)
+        columns, made = discretize(header, columns, bins, skip=skip)
     else:
-        notes = [
-            f"warning: column {col!r} has {k} distinct numbers; each is a value of its own. "
-            f"Use --bins K (K intervals) or --thresholds all|K (binary splits col<=t)."
-            for col, k in wide_columns(header, columns, skip=(*skip, *ids))
-        ]
-    notes = [decision_note(header, decision, defaulted), *notes]
-    notes += identifier_notes(ids, len(columns[0]) if columns else 0)
+        made = []
+    # Identifier-like and memorising attributes among the prepared ones (a threshold or an
+    # interval column never is one).
+    n_rows = len(columns[0]) if columns else 0
+    ids = identifier_like(header, columns, skip=(*skip, *ordered))
+    if thresholds is None and bins is None:
+        made = wide_notes(wide_columns(header, columns, skip=(*skip, *ids)))
+    notes += made
+    notes += identifier_notes(ids, n_rows)
+    dec_col = columns[header.index(decision)]
+    notes += memorising_notes(
+        memorising(header, columns, dec_col, skip=(*skip, *ids, *ordered)), n_rows
+    )
     return _build(
         name=name,
         source=source,
@@ -487,6 +523,106 @@ def from_columns(
 #: Field separators tried, in this order of preference, when none is given.
 SEPARATORS = (",", ";", "\t", "|")
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "space"}
+
+
+def stray_cells(header, columns, *, skip, lines, source, option, missing):
+    """Numeric columns with a few cells that are not numbers (a stray word, a typo):
+    those cells become missing values, each column's warning naming its lines and values
+    (for ``option``, ``--thresholds`` or ``--bins``, which read only numeric columns); with
+    ``missing="error"`` the first one is refused instead. A column with more such cells
+    (but at least half numbers) stays nominal, and a warning says why. Returns the columns
+    and the warnings.
+
+    "A few" is :func:`dagger_cli.values.mostly_numeric`: at most one present cell in
+    twenty. Reading them as missing (filled by ``--missing``, kept as ``?`` with
+    ``--missing value``) keeps the column's numbers as numbers, as a careful user fixing
+    the cell would; the warning says which cells so that they can be fixed at the source.
+    """
+    out = list(columns)
+    notes = []
+
+    def where(i):
+        return f"line {lines[i]}" if lines else f"row {i + 1}"
+
+    for j, (name, col) in enumerate(zip(header, columns)):
+        if name in skip:
+            continue
+        numbers, stray = numeric_column(col)
+        if not stray or numbers < 2:
+            continue
+        shown = ", ".join(f"{where(i)} {col[i]!r}" for i in stray[:3])
+        shown += ", ..." if len(stray) > 3 else ""
+        if mostly_numeric(numbers, stray):
+            if missing == "error":
+                i = stray[0]
+                raise InputError(
+                    f"{source}, {where(i)}, column {name!r}: {col[i]!r} is not a number, in a "
+                    f"column of {numbers} numbers ({option} reads numeric columns); fix the "
+                    "cell, or use --missing mode or --missing value to read it as missing"
+                )
+            fixed = list(col)
+            for i in stray:
+                fixed[i] = ""
+            out[j] = fixed
+            how = (
+                "kept apart as a value '?' (--missing value)"
+                if missing == "value"
+                else "filled like its other missing values (--missing mode)"
+            )
+            notes.append(
+                f"warning: column {name!r} is numeric but for {len(stray)} cell(s) that are "
+                f"not numbers ({shown}); {option} reads them as missing values, {how}"
+            )
+        elif numbers >= len(stray):
+            notes.append(
+                f"warning: column {name!r} is not numeric: {len(stray)} of its "
+                f"{numbers + len(stray)} present cells are not numbers ({shown}), so {option} "
+                "leaves it nominal (one branch per value)"
+            )
+    return out, notes
+
+
+def decimal_commas(header, columns, delimiter: str):
+    """Where the field separator is not a comma, the columns whose every present cell is
+    a number, some written with a decimal comma (``3,14``): read as numbers, the commas
+    made points. Returns the columns and a note naming them (None: none).
+
+    >>> columns, note = decimal_commas(["a", "b"], [["3,5", "1", "?"], ["x", "2,5"]], ";")
+    >>> columns
+    [['3.5', '1', '?'], ['x', '2,5']]
+    >>> note
+    "read decimal commas as numbers in column(s) 'a' (3,5 -> 3.5; the separator is semicolon)"
+    """
+    if delimiter == ",":
+        return columns, None
+    out = list(columns)
+    changed = []
+    example = ""
+    for j, (name, col) in enumerate(zip(header, columns)):
+        fixed = []
+        seen = False
+        for text in col:
+            dot = comma_decimal(text)
+            if dot is not None:
+                if not seen:
+                    first = (text, dot)
+                seen = True
+                fixed.append(dot)
+            elif text in MISSING_MARKERS or parse_number(text) is not None:
+                fixed.append(text)
+            else:
+                break
+        else:
+            if seen:
+                out[j] = fixed
+                changed.append(name)
+                example = example or f"{first[0]} -> {first[1]}"
+    if not changed:
+        return columns, None
+    return out, (
+        f"read decimal commas as numbers in column(s) {', '.join(map(repr, changed))} "
+        f"({example}; the separator is {separator_name(delimiter)})"
+    )
 
 
 def check_attributes(source, header, decision, drop, keep) -> None:

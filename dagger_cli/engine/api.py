@@ -69,6 +69,8 @@ def solve(table, query: Query) -> Relation:
             ),
         )
     if empty and push_x is None and push_y is None:
+        if not query.exact_only:  # the single leaf is always a tree
+            raise AssertionError(f"{query.engine} engine: an empty front without bounds (a bug)")
         raise InputError(
             f"every tree of depth <= {query.max_depth} has an avoidable misclassification "
             "(--exact-only: an impure leaf that some attribute splits); raise --max-depth "

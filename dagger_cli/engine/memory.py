@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from ..errors import InputError, LimitError
+from ..text import size_text
 
 
 def parse_size(text: str | int | None) -> int | None:
@@ -103,7 +104,7 @@ class MemoryGuard:
         now = resident_bytes()
         if now is not None and now - self.start > self.ceiling:
             raise LimitError(
-                f"{self.what} needs more than {self.ceiling / 2**20:,.0f} MiB (--max-memory) "
+                f"{self.what} needs more than {size_text(self.ceiling)} (--max-memory) "
                 f"after {done:,} of {total:,} steps"
             )
 
@@ -124,7 +125,7 @@ def memory_ceiling(max_memory=AUTO) -> tuple[int | None, str]:
         ceiling = int(avail * DEFAULT_MEMORY_FRACTION)
         return ceiling, (
             f"the default ceiling, {DEFAULT_MEMORY_FRACTION:.0%} of the "
-            f"{avail / 2**20:,.0f} MiB available at start; --max-memory SIZE or none changes it"
+            f"{size_text(avail)} available at start; --max-memory SIZE or none changes it"
         )
     return parse_size(max_memory), "--max-memory"
 
@@ -173,7 +174,9 @@ class GrowableArrays:
         try:
             self._maps[name].resize(max(need, 2 * size) * self._dtype[name].itemsize)
         except OSError as err:  # ENOMEM: the system has no room for the bigger map
-            raise MemoryError(f"cannot grow {name} to {need:,} items: {err}") from None
+            raise LimitError(
+                f"out of memory: cannot grow {name} to {need:,} items ({err.strerror or err})"
+            ) from None
 
     def nbytes(self) -> int:
         return sum(self[name].nbytes for name in self._dtype)

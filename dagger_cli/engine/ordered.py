@@ -251,8 +251,8 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
         if ub == 0:
             break
         m = arrays.load(None)
-        args = (arrays.buf, 0, 0, m, d, ub, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
-        args += (arrays.side, stats, choice, arrays.keys, h1, h2, memo)
+        table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C, arrays.side)
+        args = (arrays.buf, 0, 0, m, d, ub, *table, stats, choice, arrays.keys, h1, h2, memo)
         v, exact = _run(k.best, args, stats, progress)
         if stats[k.S_ABORT]:
             raise KeyboardInterrupt

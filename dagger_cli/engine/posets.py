@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import LimitError
+from ..text import size_text
 from .kernels.common import _grow, _prefetch
 from .structures import Dag
 
@@ -332,7 +333,7 @@ def poset_dag(table, *, max_subtables=None, max_memory=None) -> PosetDag | None:
         )
     if status == 4:
         raise LimitError(
-            f"the DAG needs more than {max_memory / 2**20:,.0f} MiB (--max-memory) for "
+            f"the DAG needs more than {size_text(max_memory)} (--max-memory) for "
             f"{nn:,} partial orders discovered, {head:,} processed, {ne:,} edges"
         )
     size = _sizes(poset[:nn], n)

@@ -11,8 +11,8 @@ reads ``phase: done of total unit (rate, seconds)`` and behaves by where it writ
   seconds (30 by default) or per tenth of a known total, plus the last state of each phase
   when it ends, so a ten-minute run writes a few dozen lines, not six hundred.
 
-Its :meth:`Progress.first_call` wraps a kernel's first call in a process, which says once
-that the kernels are being compiled when that call takes long (:class:`_CompileNote`).
+Its :meth:`Progress.first_call` wraps a kernel call, which says that the kernels are being
+compiled when numba really compiles during it, and how long that took (:class:`_CompileNote`).
 """
 
 from __future__ import annotations
@@ -123,8 +123,8 @@ class Progress:
         self.shown = True
 
     def first_call(self):
-        """A context for a kernel's first call in this process: if it has not returned
-        after 2 s, numba is compiling it (first run after installing); say so once."""
+        """A context for a kernel call: if numba compiles during it (first run after
+        installing, or a new kind of table), say so, and then how long it took."""
         return _CompileNote(self) if self.enabled else contextlib.nullcontext()
 
     def close(self) -> None:
@@ -141,30 +141,85 @@ class Progress:
 
 
 class _CompileNote:
-    shown = False  # once per process
-    delay = 2.0
+    """Says that numba is compiling while it really is, and how long it took.
 
-    def __init__(self, progress):
+    numba announces each compilation (a function or a type signature not in its cache) with
+    a ``numba:compile`` event; loading a cached kernel announces nothing. The note appears
+    when a compilation has gone on for :attr:`delay` seconds (quick ones stay silent), and
+    when the call returns a second line gives the seconds spent compiling: no promise of
+    how long it will take (it depends on the machine and its load, 20 s to over a minute).
+    """
+
+    delay = 1.0
+    shown = False  # the explanation, once per process; then a line per compiling call
+
+    def __init__(self, progress) -> None:
         self.progress = progress
-        self.timer = threading.Timer(self.delay, self._note)
-        self.timer.daemon = True
+        self.depth = 0
+        self.began = 0.0
+        self.spent = 0.0
+        self.timer: threading.Timer | None = None
+        self.noted = False
+        self.listener = None
+        self.what = "the kernels"
+
+    def _start(self, ev=None):
+        if self.depth == 0:
+            self.began = time.perf_counter()
+            if self.what == "the kernels":
+                func = getattr((getattr(ev, "data", None) or {}).get("dispatcher"), "py_func", None)
+                self.what = getattr(func, "__name__", self.what)
+            if self.timer is None and not self.noted:
+                if self.delay <= 0:
+                    self._note()
+                else:
+                    self.timer = threading.Timer(self.delay, self._note)
+                    self.timer.daemon = True
+                    self.timer.start()
+        self.depth += 1
+
+    def _end(self):
+        self.depth -= 1
+        if self.depth == 0:
+            self.spent += time.perf_counter() - self.began
 
     def _note(self):
-        if not _CompileNote.shown:
-            _CompileNote.shown = True
-            progress = self.progress
-            text = (
-                "dagger: compiling the engine's kernels (first run after "
-                "installing: about 20 s, cached afterwards)\n"
-            )
-            if progress.tty and progress.width:  # below the progress line, not inside it
-                text = "\r" + " " * progress.width + "\r" + text
-                progress.width = 0
-            progress.stream.write(text)
-            progress.stream.flush()
+        self.noted = True
+        if _CompileNote.shown:
+            return
+        _CompileNote.shown = True
+        progress = self.progress
+        text = (
+            "dagger: compiling the engine's kernels (numba: the first run after installing, "
+            "or a new kind of table; cached for later runs)\n"
+        )
+        if progress.tty and progress.width:  # below the progress line, not inside it
+            text = "\r" + " " * progress.width + "\r" + text
+            progress.width = 0
+        progress.stream.write(text)
+        progress.stream.flush()
 
     def __enter__(self):
-        self.timer.start()
+        from numba.core import event
+
+        note = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                note._start(ev)
+
+            def on_end(self, ev):
+                note._end()
+
+        self.listener = _Listener()
+        event.register("numba:compile", self.listener)
 
     def __exit__(self, *exc):
-        self.timer.cancel()
+        from numba.core import event
+
+        event.unregister("numba:compile", self.listener)
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.noted:
+            self.progress.stream.write(f"dagger: compiled {self.what} in {self.spent:.0f} s\n")
+            self.progress.stream.flush()

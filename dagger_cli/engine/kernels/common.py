@@ -29,7 +29,7 @@ INF = np.iinfo(np.int64).max
 
 
 # What the resumable kernels return (named by dagger_cli.engine.dag.Status in Python).
-DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG = range(5)
+DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG, OUT_OF_MEMORY = range(6)
 #: The remaining depth of an uncapped subproblem ("infinite").
 NO_CAP = 1 << 30
 

@@ -13,8 +13,18 @@ import numpy as np
 from numba import njit, prange
 
 from .bounds import _trim
-from .common import BUDGET_SPENT, DONE, INF, MAXK, PIECES, _comb, _popcount
-from .fronts import CHUNK_ENTRIES, CHUNK_NODES, _node_front, _pareto_into, _scratch, _store
+from .common import BUDGET_SPENT, DONE, INF, MAXK, OUT_OF_MEMORY, PIECES, _comb, _grow, _popcount
+from .fronts import (
+    CHUNK_ENTRIES,
+    CHUNK_NODES,
+    NO_ROOM,
+    NOT_WRITTEN,
+    SCRATCH_BYTES,
+    _node_front,
+    _pareto_into,
+    _scratch,
+    _store,
+)
 
 
 @njit(cache=True, inline="always")
@@ -67,6 +77,73 @@ def _offer(lx, ly, base, cap, length, x, y):
 
 
 @njit(cache=True)
+def _present_counts(a, n, rows, rc, um, nv, dec, C, ws, slot, pv, S):
+    """The present values of attribute ``a`` (of ``nv``) among the ``n`` rows, ascending,
+    into ``pv[slot:]`` and their class counts into ``S[slot * C:]``; returns how many.
+    Work and memory by the rows, not by the values: counts in the piece's workspace
+    ``ws`` (zero on entry and on return), the present values sorted unless scanning all
+    ``nv`` is as cheap."""
+    vtmp, vtot, touched = ws[0], ws[1], ws[3]
+    nt = 0
+    for j in range(n):
+        row = rows[j]
+        v = np.int64(rc[np.uint64(row) * um + np.uint64(a)])
+        if vtot[v] == 0:
+            touched[nt] = v
+            nt += 1
+        vtot[v] += 1
+        vtmp[v * C + dec[row]] += 1
+    if nv <= 4 * nt:
+        c = 0
+        for v in range(nv):
+            if vtot[v] > 0:
+                touched[c] = v
+                c += 1
+    else:
+        touched[:nt].sort()
+    for i in range(nt):
+        v = touched[i]
+        pv[slot + i] = v
+        for d in range(C):
+            S[(slot + i) * C + d] = vtmp[v * C + d]
+            vtmp[v * C + d] = 0
+        vtot[v] = 0
+    return nt
+
+
+@njit(cache=True)
+def _sparse_point(params, nbr, br, rc, um, b, dec, C, ws):
+    """The point (x, y) of the split of a branch (rows ``br``, ``nbr`` of them) on
+    attribute ``b`` into leaves, and how many non-empty children it has: as
+    :func:`_split_point`, from class counts gathered row by row in the piece's workspace
+    ``ws`` (work by the branch's rows, whatever ``b``'s number of values)."""
+    xk, xlc, xlm, xsc, xsr = params[0], params[1], params[2], params[3], params[4]
+    yk, ylc, ylm, ysc, ysr = params[5], params[6], params[7], params[8], params[9]
+    vtmp, vtot, touched = ws[0], ws[1], ws[3]
+    nt = 0
+    for row in br:
+        v = np.int64(rc[np.uint64(row) * um + np.uint64(b)])
+        if vtot[v] == 0:
+            touched[nt] = v
+            nt += 1
+        vtot[v] += 1
+        vtmp[v * C + dec[row]] += 1
+    acx = 0
+    acy = 0
+    for i in range(nt):
+        v = touched[i]
+        big = 0
+        for d in range(C):
+            big = max(big, vtmp[v * C + d])
+            vtmp[v * C + d] = 0
+        wrong = vtot[v] - big
+        vtot[v] = 0
+        acx = _comb(xk, acx, xlc + xlm * wrong)
+        acy = _comb(yk, acy, ylc + ylm * wrong)
+    return xsc + xsr * nbr + acx, ysc + ysr * nbr + acy, nt
+
+
+@njit(cache=True)
 def _d2_front(
     n,
     mis,
@@ -82,25 +159,61 @@ def _d2_front(
     scr,
     sbx,
     sbi,
+    ws,
+    many,
+    allow,
+    want,
 ):
     """The front of a subtable (``rows``, ``n`` of them, ``mis`` misclassified by its
     leaf) at remaining depth ``r`` (1 or 2) without its subtables: from class counts per
-    attribute value (r = 1) and per pair of attribute values (r = 2), the latter by
-    bitsets over the rows (AND and popcount). The same trees, points and ties as the
-    generic kernel over the DAG: the leaf first, then splits in attribute order, and
-    inside a branch (r = 2) its leaf, then splits in attribute order. A point's tag in
-    ``oc`` is the split attribute (column), -1 the leaf. Returns the front's length or
-    ``-need`` when the scratch arrays are too short (as :func:`_node_front`; ``scr``
-    from :func:`_scratch`)."""
+    attribute value (r = 1) and per pair of attribute values (r = 2). The same trees,
+    points and ties as the generic kernel over the DAG: the leaf first, then splits in
+    attribute order, and inside a branch (r = 2) its leaf, then splits in attribute
+    order. A point's tag in ``oc`` is the split attribute (column), -1 the leaf. Returns
+    the front's length or ``-need`` when the scratch arrays are too short (as
+    :func:`_node_front`; ``scr`` from :func:`_scratch`).
+
+    Memory is by the rows and the present values, never by a product of two attributes'
+    numbers of values (:func:`d2_call_bytes` bounds it): an attribute with at most
+    ``many`` present values is *small*, and pairs of small attributes are counted from
+    bitsets over the rows (AND and popcount, :func:`_d2_pairs_generic`), each pair's
+    counts in one small array; a pair with a *large* attribute (an identifier, a free
+    text, a number read as nominal) is counted branch by branch from the branch's rows
+    (:func:`_sparse_point`), and a large attribute's branches keep no bitsets and no
+    fixed slots. ``ws`` is the piece's workspace (:func:`_workspace`). Every array is
+    sized before it is made: when they would take more than ``allow`` bytes, returns
+    D2_NO_MEMORY with the bytes in ``want[0]``."""
     cx, cy, cc, ox, oy, oc = scr[6], scr[7], scr[8], scr[9], scr[10], scr[11]
     m = nvals.size
     C = max(n_dec, 1)
+    um = np.uint64(m)
     maxv = 1
     for a in range(m):
         maxv = max(maxv, nvals[a])
-    # Class counts per attribute value: S[(a * maxv + v) * C + d].
-    S = np.zeros(m * maxv * C, dtype=np.int64)
-    um = np.uint64(m)
+    # Class counts per present value, compact: attribute a's present values are slots
+    # poff[a]:poff[a] + npres[a] (ascending values pv), their counts S[slot * C + d].
+    poff = np.empty(m + 1, dtype=np.int64)
+    voff = np.empty(m + 1, dtype=np.int64)
+    P = 0
+    tv = 0
+    for a in range(m):
+        poff[a] = P
+        voff[a] = tv
+        P += min(n, nvals[a])
+        tv += nvals[a]
+    poff[m] = P
+    voff[m] = tv
+    # Bytes of what follows: per attribute 9 int64, per slot C + 6, and the counts by
+    # value of a table with few values in all (at most n + 4096).
+    need = 8 * (9 * (m + 2) + max(P, 1) * (C + 6) + (tv * C if tv * C <= n + 4096 else 0))
+    if need > allow:
+        want[0] = need
+        return D2_NO_MEMORY
+    allow -= need
+    spent = need  # what want[0] reports is every stage's bytes, this one's included
+    S = np.empty(max(P, 1) * C, dtype=np.int64)  # present slots: every class written
+    pv = np.empty(max(P, 1), dtype=np.int64)
+    npres = np.zeros(m, dtype=np.int64)
     if maxv == 2 and C == 2:
         # 0/1 codes: sums along each row (contiguous, vectorised), the rest by subtraction.
         ones = np.zeros(m, dtype=np.int64)
@@ -117,34 +230,50 @@ def _d2_front(
                 for a in range(um):
                     ones[a] += np.int64(rc[base + a])
         for a in range(m):
-            S[a * 4 + 2] = ones0[a]
-            S[a * 4 + 3] = ones[a]
-            S[a * 4 + 0] = n0 - ones0[a]
-            S[a * 4 + 1] = (n - n0) - ones[a]
-    else:
+            c = 0
+            for v in range(2):
+                c0 = ones0[a] if v else n0 - ones0[a]
+                c1 = ones[a] if v else (n - n0) - ones[a]
+                if c0 + c1 > 0:
+                    pv[poff[a] + c] = v
+                    S[(poff[a] + c) * 2] = c0
+                    S[(poff[a] + c) * 2 + 1] = c1
+                    c += 1
+            npres[a] = c
+    elif tv * C <= n + 4096:
+        # Few values in all: one pass along the rows (contiguous) into counts by value,
+        # then the present values kept.
+        # (Unsigned indices in the loop over the attributes: no wrap-around code.)
+        full = np.zeros(tv * C, dtype=np.int64)
+        uvoff = voff.astype(np.uint64)
+        uC = np.uint64(C)
         for j in range(n):
             row = rows[j]
             base = np.uint64(row) * um
             d = np.uint64(dec[row])
-            for a in range(m):
-                i = (np.uint64(a * maxv) + np.uint64(rc[base + np.uint64(a)])) * np.uint64(C)
-                S[i + d] += 1
-    # Non-constant attributes (ascending) and their present values (ascending).
+            for a in range(um):
+                full[(uvoff[a] + np.uint64(rc[base + a])) * uC + d] += 1
+        for a in range(m):
+            c = 0
+            for v in range(nvals[a]):
+                o = (voff[a] + v) * C
+                tot = 0
+                for d in range(C):
+                    tot += full[o + d]
+                if tot > 0:
+                    pv[poff[a] + c] = v
+                    for d in range(C):
+                        S[(poff[a] + c) * C + d] = full[o + d]
+                    c += 1
+            npres[a] = c
+    else:
+        for a in range(m):
+            npres[a] = _present_counts(a, n, rows, rc, um, nvals[a], dec, C, ws, poff[a], pv, S)
+    # Non-constant attributes (ascending).
     attrs = np.empty(m, dtype=np.int64)
-    npres = np.zeros(m, dtype=np.int64)
-    pv = np.empty(m * maxv, dtype=np.int64)
     K = 0
     for a in range(m):
-        c = 0
-        for v in range(nvals[a]):
-            tot = 0
-            for d in range(C):
-                tot += S[(a * maxv + v) * C + d]
-            if tot > 0:
-                pv[a * maxv + c] = v
-                c += 1
-        npres[a] = c
-        if c >= 2:
+        if npres[a] >= 2:
             attrs[K] = a
             K += 1
     # Branches: one per (non-constant attribute, present value), attribute then value order.
@@ -165,7 +294,7 @@ def _d2_front(
     for p in range(K):
         a = attrs[p]
         for iv in range(npres[a]):
-            o = (a * maxv + pv[a * maxv + iv]) * C
+            o = (poff[a] + iv) * C
             tot = 0
             big = 0
             for d in range(C):
@@ -185,6 +314,15 @@ def _d2_front(
         py = lfy
     else:
         W = (n + 63) >> 6
+        need = 8 * max(C - 1, 1) * W
+        if fastbin:
+            # _d2_binary and what it calls: two K x W bitsets, about 40 K-long arrays.
+            need += 8 * (2 * K * W + 40 * K + W + 64)
+        if need > allow:
+            want[0] = spent + need
+            return D2_NO_MEMORY
+        allow -= need
+        spent += need
         cls = np.zeros(max(C - 1, 1) * W, dtype=np.uint64)
         for t in range(n):
             d = dec[rows[t]]
@@ -214,50 +352,41 @@ def _d2_front(
                 sbx,
                 sbi,
             )
-        # One bitset per branch (attribute value), set row by row.
-        cap = maxv + 1
-        lx = np.empty(J * cap, dtype=np.int64)
-        ly = np.empty(J * cap, dtype=np.int64)
-        ln = np.zeros(J, dtype=np.int64)
-        bits = np.zeros(J * W, dtype=np.uint64)
-        jof = np.full(m * maxv, -1, dtype=np.int64)
-        for p in range(K):
-            a = attrs[p]
-            for iv in range(npres[a]):
-                jof[a * maxv + pv[a * maxv + iv]] = jbase[p] + iv
-        for t in range(n):
-            base = np.uint64(rows[t]) * um
-            bit = np.uint64(1) << np.uint64(t & 63)
-            for p in range(K):
-                a = attrs[p]
-                j = jof[a * maxv + np.int64(rc[base + np.uint64(a)])]
-                bits[j * W + (t >> 6)] |= bit
-        _d2_pairs_generic(
-            K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, ln, cap
+        px, py = _d2_branch_fronts(
+            K,
+            attrs,
+            npres,
+            poff,
+            voff,
+            pv,
+            jbase,
+            nbr,
+            lfx,
+            lfy,
+            S,
+            n,
+            rows,
+            rc,
+            um,
+            dec,
+            C,
+            W,
+            cls,
+            params,
+            ws,
+            many,
+            gp,
+            gl,
+            sbx,
+            sbi,
+            allow,
+            want,
         )
-        # Each branch's front: its leaf first, then its split points (Pareto, x ascending).
-        tot_p = 0
-        for j in range(J):
-            if ln[j] > cap:
-                return D2_BUG
-            tot_p += ln[j] + 1
-        px = np.empty(tot_p + 1, dtype=np.int64)
-        py = np.empty(tot_p + 1, dtype=np.int64)
-        qx = np.empty(cap + 2, dtype=np.int64)
-        qy = np.empty(cap + 2, dtype=np.int64)
-        qc = np.zeros(cap + 2, dtype=np.int32)
-        tc = np.zeros(cap + 2, dtype=np.int32)
-        used = 0
-        for j in range(J):
-            qx[0] = lfx[j]
-            qy[0] = lfy[j]
-            for q in range(ln[j]):
-                qx[q + 1] = lx[j * cap + q]
-                qy[q + 1] = ly[j * cap + q]
-            k = _pareto_into(qx, qy, qc, ln[j] + 1, px[used:], py[used:], tc, sbx, sbi)
-            gp[j] = used
-            gl[j] = k
-            used += k
+        if px.size == 0:
+            if want[0] > 0:
+                want[0] += spent
+                return D2_NO_MEMORY
+            return D2_BUG
     bes = np.empty(K + 1, dtype=np.int64)
     for p in range(K + 1):
         bes[p] = jbase[p]
@@ -286,27 +415,293 @@ def _d2_front(
 
 
 @njit(cache=True)
-def _d2_pairs_generic(
-    K, attrs, npres, pv, maxv, C, jbase, W, bits, cls, S, nbr, params, lx, ly, ln, cap
+def _rows_by_value(a, n, rows, rc, um, pv, slot, npv, vmap, order, boff):
+    """The ``n`` rows grouped by attribute ``a``'s present values (``npv`` of them,
+    ascending at ``pv[slot:]``), in row order within a group: group ``i`` is
+    ``order[boff[i]:boff[i + 1]]`` (a counting sort; ``vmap`` is -1 on entry and return)."""
+    for i in range(npv):
+        vmap[pv[slot + i]] = i
+        boff[i + 1] = 0
+    boff[0] = 0
+    for j in range(n):
+        boff[vmap[np.int64(rc[np.uint64(rows[j]) * um + np.uint64(a)])] + 1] += 1
+    for i in range(npv):
+        boff[i + 1] += boff[i]
+    for j in range(n):
+        i = vmap[np.int64(rc[np.uint64(rows[j]) * um + np.uint64(a)])]
+        order[boff[i]] = rows[j]
+        boff[i] += 1
+    for i in range(npv, 0, -1):
+        boff[i] = boff[i - 1]
+    boff[0] = 0
+    for i in range(npv):
+        vmap[pv[slot + i]] = -1
+
+
+@njit(cache=True)
+def _d2_branch_fronts(
+    K,
+    attrs,
+    npres,
+    poff,
+    voff,
+    pv,
+    jbase,
+    nbr,
+    lfx,
+    lfy,
+    S,
+    n,
+    rows,
+    rc,
+    um,
+    dec,
+    C,
+    W,
+    cls,
+    params,
+    ws,
+    many,
+    gp,
+    gl,
+    sbx,
+    sbi,
+    allow,
+    want,
 ):
-    """Every branch's split points (depth-two layer, any table): for each pair of
-    non-constant attributes a < b, the class counts per (value of a, value of b) from
-    popcounts of the rows' bitsets (all but the last value of each and the last class;
-    the rest by subtraction), offered to the branches a = v (split on b) and b = w
-    (split on a)."""
-    cnt = np.zeros(maxv * maxv * C, dtype=np.int64)
+    """Every branch's front at remaining depth 1 (its leaf, then its Pareto split points,
+    x ascending): branch ``j``'s is ``px, py[gp[j]:gp[j] + gl[j]]``; returns ``(px, py)``,
+    empty when its arrays would take more than ``allow`` bytes (``want[0]`` of them) or
+    when a branch had more split points than its bound (a bug). See :func:`_d2_front` for
+    the small and large attributes."""
+    vmap = ws[2]
+    small = np.empty(K, dtype=np.bool_)
+    sbase = np.full(K + 1, -1, dtype=np.int64)
+    Js = 0
+    KL = 0
+    maxs = 0
+    maxp = 0
     for p in range(K):
+        np_ = npres[attrs[p]]
+        maxp = max(maxp, np_)
+        small[p] = np_ <= many
+        if small[p]:
+            sbase[p] = Js
+            Js += np_
+            maxs = max(maxs, np_)
+        else:
+            KL += 1
+    # A branch's split points: one per other attribute at most, and (every cost's
+    # split point depends on its number of children and their total misclassifications
+    # only) one per number of children: at most maxs - 1 from small attributes.
+    cap = min(K, maxs + KL) + 1
+    J = jbase[K]
+    # Bytes, all sized here: the slots and bitsets of the small branches, one pair's
+    # counts, the branches' fronts (grown at most to twice what the branches' points
+    # need: a small branch's slots, a large one's splits bounded by its rows), the rest.
+    pts = J + Js * cap + n * KL + 16
+    tv = voff[voff.size - 1]
+    need = 8 * (
+        5 * K
+        + Js * (2 * cap + 1 + W)
+        + maxs * maxs * C
+        + 6 * pts
+        + 4 * (K + cap + 3)
+        + n
+        + maxp
+        + (tv if tv <= n + 4096 else 0)
+    )
+    if need > allow:
+        want[0] = need
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    lx = np.empty(max(Js * cap, 1), dtype=np.int64)
+    ly = np.empty(max(Js * cap, 1), dtype=np.int64)
+    ln = np.zeros(max(Js, 1), dtype=np.int64)
+    # The small attributes' bitsets: one per branch, set row by row.
+    bits = np.zeros(max(Js * W, 1), dtype=np.uint64)
+    sp = np.empty(K, dtype=np.int64)
+    Ks = 0
+    for p in range(K):
+        if small[p]:
+            sp[Ks] = p
+            Ks += 1
+    if tv <= n + 4096:
+        # Few values in all: a map from every value to its branch, one pass along the rows.
+        jof = np.full(max(tv, 1), -1, dtype=np.int64)
+        for ip in range(Ks):
+            p = sp[ip]
+            a = attrs[p]
+            for iv in range(npres[a]):
+                jof[voff[a] + pv[poff[a] + iv]] = sbase[p] + iv
+        # (Unsigned indices in the loop over the attributes: no wrap-around code.)
+        ua = np.empty(Ks, dtype=np.uint64)
+        uo = np.empty(Ks, dtype=np.uint64)
+        for ip in range(Ks):
+            ua[ip] = np.uint64(attrs[sp[ip]])
+            uo[ip] = np.uint64(voff[attrs[sp[ip]]])
+        uW = np.uint64(W)
+        uKs = np.uint64(Ks)
+        for t in range(n):
+            base = np.uint64(rows[t]) * um
+            bit = np.uint64(1) << np.uint64(t & 63)
+            wd = np.uint64(t >> 6)
+            for ip in range(uKs):
+                js = np.uint64(jof[uo[ip] + np.uint64(rc[base + ua[ip]])])
+                bits[js * uW + wd] |= bit
+    else:
+        for ip in range(Ks):
+            p = sp[ip]
+            a = attrs[p]
+            for iv in range(npres[a]):
+                vmap[pv[poff[a] + iv]] = sbase[p] + iv
+            for t in range(n):
+                js = vmap[np.int64(rc[np.uint64(rows[t]) * um + np.uint64(a)])]
+                bits[js * W + (t >> 6)] |= np.uint64(1) << np.uint64(t & 63)
+            for iv in range(npres[a]):
+                vmap[pv[poff[a] + iv]] = -1
+    _d2_pairs_generic(
+        Ks,
+        sp,
+        attrs,
+        npres,
+        poff,
+        maxs,
+        C,
+        jbase,
+        sbase,
+        W,
+        bits,
+        cls,
+        S,
+        nbr,
+        params,
+        lx,
+        ly,
+        ln,
+        cap,
+    )
+    # Room for every branch's front (leaf and split points): grown as needed.
+    px = np.empty(J + Js * cap + 16, dtype=np.int64)
+    py = np.empty(px.size, dtype=np.int64)
+    nq = K + cap + 3
+    qx = np.empty(nq, dtype=np.int64)
+    qy = np.empty(nq, dtype=np.int64)
+    qc = np.zeros(nq, dtype=np.int32)
+    tc = np.zeros(nq, dtype=np.int32)
+    used = 0
+    if KL > 0:
+        tlx = np.empty(K + 1, dtype=np.int64)
+        tly = np.empty(K + 1, dtype=np.int64)
+        order = np.empty(n, dtype=np.int64)
+        boff = np.empty(maxp + 1, dtype=np.int64)
+        for p in range(K):
+            a = attrs[p]
+            npa = npres[a]
+            _rows_by_value(a, n, rows, rc, um, pv, poff[a], npa, vmap, order, boff)
+            for iv in range(npa):
+                j = jbase[p] + iv
+                br = order[boff[iv] : boff[iv + 1]]
+                if small[p]:
+                    # Splits on the large attributes, into the branch's slots.
+                    js = sbase[p] + iv
+                    for q in range(K):
+                        if small[q]:
+                            continue
+                        x, y, nz = _sparse_point(params, nbr[j], br, rc, um, attrs[q], dec, C, ws)
+                        if nz >= 2:
+                            ln[js] = _offer(lx, ly, js * cap, cap, ln[js], x, y)
+                    continue
+                # A large attribute's branch: its splits on every other attribute, then
+                # its front.
+                tl = 0
+                for q in range(K):
+                    if q == p:
+                        continue
+                    x, y, nz = _sparse_point(params, nbr[j], br, rc, um, attrs[q], dec, C, ws)
+                    if nz >= 2:
+                        tl = _offer(tlx, tly, 0, K + 1, tl, x, y)
+                if tl > K:
+                    return px[:0], py[:0]
+                qx[0] = lfx[j]
+                qy[0] = lfy[j]
+                for q in range(tl):
+                    qx[q + 1] = tlx[q]
+                    qy[q + 1] = tly[q]
+                if used + tl + 2 > px.size:
+                    px = _grow(px, used + tl + 2)
+                    py = _grow(py, px.size)
+                k = _pareto_into(qx, qy, qc, tl + 1, px[used:], py[used:], tc, sbx, sbi)
+                gp[j] = used
+                gl[j] = k
+                used += k
+    # The small attributes' branches: their leaf first, then their split points.
+    for p in range(K):
+        if not small[p]:
+            continue
+        for iv in range(npres[attrs[p]]):
+            j = jbase[p] + iv
+            js = sbase[p] + iv
+            if ln[js] > cap:
+                return px[:0], py[:0]
+            qx[0] = lfx[j]
+            qy[0] = lfy[j]
+            for q in range(ln[js]):
+                qx[q + 1] = lx[js * cap + q]
+                qy[q + 1] = ly[js * cap + q]
+            if used + ln[js] + 2 > px.size:
+                px = _grow(px, used + ln[js] + 2)
+                py = _grow(py, px.size)
+            k = _pareto_into(qx, qy, qc, ln[js] + 1, px[used:], py[used:], tc, sbx, sbi)
+            gp[j] = used
+            gl[j] = k
+            used += k
+    return px, py
+
+
+@njit(cache=True)
+def _d2_pairs_generic(
+    Ks,
+    sp,
+    attrs,
+    npres,
+    poff,
+    maxs,
+    C,
+    jbase,
+    sbase,
+    W,
+    bits,
+    cls,
+    S,
+    nbr,
+    params,
+    lx,
+    ly,
+    ln,
+    cap,
+):
+    """The small attributes' branches' split points on each other (depth-two layer, any
+    table): for each pair of small attributes a < b (positions ``sp[:Ks]``), the class
+    counts per (value of a, value of b) from popcounts of the branches' bitsets (all but
+    the last value of each and the last class; the rest by subtraction), offered to the
+    branches a = v (split on b) and b = w (split on a). Branch ``j``'s slots are those of
+    its small-branch index ``sbase[p] + iv``; the counts of one pair take at most
+    ``maxs ** 2 * C`` cells."""
+    cnt = np.zeros(max(maxs * maxs * C, 1), dtype=np.int64)
+    for ip in range(Ks):
+        p = sp[ip]
         a = attrs[p]
         npa = npres[a]
-        for q in range(p + 1, K):
+        for iq in range(ip + 1, Ks):
+            q = sp[iq]
             b = attrs[q]
             npb = npres[b]
             # Counts per (value of a, value of b, class): popcounts for all but the
             # last value of each and the last class; the rest by subtraction.
             for iv in range(npa - 1):
-                ja = (jbase[p] + iv) * W
+                ja = (sbase[p] + iv) * W
                 for iw in range(npb - 1):
-                    jb = (jbase[q] + iw) * W
+                    jb = (sbase[q] + iw) * W
                     o = (iv * npb + iw) * C
                     tot = 0
                     for w in range(W):
@@ -320,7 +715,7 @@ def _d2_pairs_generic(
                         rest -= np.int64(cd)
                     cnt[o + C - 1] = rest
             for iv in range(npa - 1):
-                sa = (a * maxv + pv[a * maxv + iv]) * C
+                sa = (poff[a] + iv) * C
                 o = (iv * npb + npb - 1) * C
                 for d in range(C):
                     s = S[sa + d]
@@ -328,7 +723,7 @@ def _d2_pairs_generic(
                         s -= cnt[(iv * npb + iw) * C + d]
                     cnt[o + d] = s
             for iw in range(npb):
-                sb = (b * maxv + pv[b * maxv + iw]) * C
+                sb = (poff[b] + iw) * C
                 o = ((npa - 1) * npb + iw) * C
                 for d in range(C):
                     s = S[sb + d]
@@ -339,14 +734,16 @@ def _d2_pairs_generic(
             # a (children v: stride npb * C).
             for iv in range(npa):
                 j = jbase[p] + iv
+                js = sbase[p] + iv
                 x, y, nz = _split_point(params, nbr[j], cnt, iv * npb * C, C, npb, C)
                 if nz >= 2:
-                    ln[j] = _offer(lx, ly, j * cap, cap, ln[j], x, y)
+                    ln[js] = _offer(lx, ly, js * cap, cap, ln[js], x, y)
             for iw in range(npb):
                 j = jbase[q] + iw
+                js = sbase[q] + iw
                 x, y, nz = _split_point(params, nbr[j], cnt, iw * C, npb * C, npa, C)
                 if nz >= 2:
-                    ln[j] = _offer(lx, ly, j * cap, cap, ln[j], x, y)
+                    ln[js] = _offer(lx, ly, js * cap, cap, ln[js], x, y)
 
 
 @njit(cache=True)
@@ -620,8 +1017,29 @@ def _d2_tail_binary(
 
 
 #: What :func:`_d2_front` returns when a branch has more split points than its bound
-#: (cannot happen for the costs of :mod:`dagger_cli.costs`; reported as FRONT_TOO_LONG).
+#: (cannot happen for the costs of :mod:`dagger_cli.costs`; reported as FRONT_TOO_LONG),
+#: and when its arrays would take more than its allowance of bytes (OUT_OF_MEMORY).
 D2_BUG = -(1 << 62)
+D2_NO_MEMORY = -(1 << 61)
+
+
+@njit(cache=True)
+def _workspace(maxv, C):
+    """A piece's workspace for counts by value (:func:`_present_counts`,
+    :func:`_sparse_point`, :func:`_rows_by_value`): per value, class counts and a total
+    (zero), a map (-1) and a list; ``workspace_bytes(maxv, C)`` bytes."""
+    return (
+        np.zeros(maxv * C, dtype=np.int64),
+        np.zeros(maxv, dtype=np.int64),
+        np.full(maxv, -1, dtype=np.int64),
+        np.empty(maxv, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def workspace_bytes(maxv, C):
+    """The bytes of :func:`_workspace`."""
+    return 8 * (maxv * C + 3 * maxv)
 
 
 @njit(cache=True)
@@ -645,16 +1063,32 @@ def _d2_piece(
     out_y,
     out_c,
     out_len,
+    wants,
+    many,
+    allow,
 ):
     """Entries ``t = pc, pc + pieces, ...`` (below ``nk``) of a depth-two batch, entry
     ``t``'s front written to ``out_*[out_off[t]:]`` (room ``slot[t]``), its length to
-    ``out_len[t]`` (-1: a bug)."""
+    ``out_len[t]`` (-1: a bug; NO_ROOM: it needs more than ``allow`` bytes, the piece's
+    share of the memory ceiling, ``wants[t]`` of them). Every array of the piece is
+    sized before it is made."""
     rc, nvals, dec, n_dec, cc_ = table.rc, table.nvals, table.dec, table.n_dec, table.cc
+    C = max(n_dec, 1)
+    maxv = 1
+    for a in range(nvals.size):
+        maxv = max(maxv, nvals[a])
     cap = 64
-    scr = _scratch(cap)
     big = 0
     for t in range(pc, nk, pieces):
         big = max(big, slot[t])
+    fixed = workspace_bytes(maxv, C) + 16 * (big + 2)
+    if fixed + SCRATCH_BYTES * cap > allow:
+        for t in range(pc, nk, pieces):
+            out_len[t] = NO_ROOM
+            wants[t] = fixed + SCRATCH_BYTES * cap
+        return
+    ws = _workspace(maxv, C)
+    scr = _scratch(cap)
     sbx = np.full(big + 2, INF, dtype=np.int64)
     sbi = np.zeros(big + 2, dtype=np.int64)
     for t in range(pc, nk, pieces):
@@ -677,11 +1111,26 @@ def _d2_piece(
                 scr,
                 sbx,
                 sbi,
+                ws,
+                many,
+                allow - fixed - SCRATCH_BYTES * cap,
+                wants[t : t + 1],
             )
+            if cnt == D2_NO_MEMORY:
+                wants[t] += fixed + SCRATCH_BYTES * cap  # the piece's own arrays too
+                break
             if cnt >= 0 or cnt == D2_BUG:
                 break
-            cap = max(-cnt, 2 * cap)
+            new = max(-cnt, 2 * cap)
+            if fixed + SCRATCH_BYTES * new > allow:
+                wants[t] = fixed + SCRATCH_BYTES * new
+                cnt = D2_NO_MEMORY
+                break
+            cap = new
             scr = _scratch(cap)
+        if cnt == D2_NO_MEMORY:
+            out_len[t] = NO_ROOM
+            continue
         if cnt < 0 or cnt > slot[t]:
             out_len[t] = -1
             continue
@@ -708,6 +1157,8 @@ def d2_fronts(
     row_pool,
     params,
     m,
+    many,
+    allow,
     fref,
     fxy,
     fch,
@@ -720,7 +1171,10 @@ def d2_fronts(
     appended to the point pool (as :func:`fronts` does; ``counters[1]`` points used).
     Independent of each other and of the DAG's other fronts: batches are computed in
     parallel pieces, then copied in entry order (the same bytes for any thread count).
-    Returns DONE, BUDGET_SPENT, MUST_GROW (``needs[0]`` points) or FRONT_TOO_LONG."""
+    ``many``: the most present values of a small attribute (:func:`_d2_front`);
+    ``allow``: the bytes each piece (one per thread at a time) may allocate.
+    Returns DONE, BUDGET_SPENT, MUST_GROW (``needs[0]`` points), FRONT_TOO_LONG or
+    OUT_OF_MEMORY (``needs[0]`` the bytes a piece wanted; also when a piece failed)."""
     work = 0
     total_e = e_node.size
     out_x = np.empty(1024, dtype=np.int64)
@@ -729,6 +1183,7 @@ def d2_fronts(
     slot = np.empty(CHUNK_NODES, dtype=np.int64)
     out_off = np.empty(CHUNK_NODES + 1, dtype=np.int64)
     out_len = np.empty(CHUNK_NODES, dtype=np.int64)
+    wants = np.zeros(CHUNK_NODES, dtype=np.int64)
     while counters[0] < total_e:
         if work >= budget:
             return BUDGET_SPENT
@@ -752,6 +1207,7 @@ def d2_fronts(
             out_x = np.empty(room, dtype=np.int64)
             out_y = np.empty(room, dtype=np.int64)
             out_c = np.empty(room, dtype=np.int32)
+        out_len[:nk] = NOT_WRITTEN
         pieces = min(nk, PIECES)
         for pc in prange(pieces):
             _d2_piece(
@@ -774,7 +1230,14 @@ def d2_fronts(
                 out_y,
                 out_c,
                 out_len,
+                wants,
+                many,
+                allow,
             )
+        for t in range(nk):
+            if out_len[t] == NO_ROOM or out_len[t] == NOT_WRITTEN:
+                needs[0] = wants[t] if out_len[t] == NO_ROOM else 0
+                return OUT_OF_MEMORY
         status, total = _store(
             nk, e_sub[c0:c1], out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, counters, needs
         )

@@ -22,7 +22,15 @@ import numpy as np
 from numba import njit, prange
 
 from .bounds import _expands
-from .common import BUDGET_SPENT, DONE, MUST_GROW, PIECES, TOO_MANY_NODES, _prefetch
+from .common import (
+    BUDGET_SPENT,
+    DONE,
+    MUST_GROW,
+    OUT_OF_MEMORY,
+    PIECES,
+    TOO_MANY_NODES,
+    _prefetch,
+)
 
 #: The discovery kernel's arguments, by group (numba takes named tuples of arrays).
 #: The table, read only: row-major codes, values per attribute, decisions and their
@@ -259,7 +267,8 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
     leaf only.
 
     Returns DONE, BUDGET_SPENT, MUST_GROW (sizes in ``needs``; phase B resumes where it
-    stopped) or TOO_MANY_NODES (more than ``max_nodes`` subtables).
+    stopped), TOO_MANY_NODES (more than ``max_nodes`` subtables) or OUT_OF_MEMORY (a
+    piece failed to allocate its arrays).
     ``rc`` is the table row-major (row r's attribute a at ``rc[r * m + a]``)."""
     rc, nvals, dec, n_dec, key1, key2, cmask, rclass, _ = table
     (
@@ -333,6 +342,9 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
                     break
             bn = hi - lo
             pieces = min(bn, PIECES)
+            # A node no piece scanned (its allocation failed: numba drops an exception
+            # raised in a parallel loop) must not pass for a scanned one.
+            b_k[:bn] = -1
             for pa in prange(pieces):
                 hh = np.zeros(2 * total, dtype=np.uint64)
                 dcount = np.zeros(max(n_dec, 1), dtype=np.int64)
@@ -374,6 +386,9 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
                         off,
                         cand,
                     )
+            for ta in range(bn):
+                if b_k[ta] < 0:
+                    return OUT_OF_MEMORY
             work += wk
             counters[C_BHI] = hi
             counters[C_BPOS] = lo
@@ -492,6 +507,7 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
                 work += node_size[p_node[p]]
         p_grp[ng] = pend
         pieces = min(ng, PIECES)
+        filled = np.zeros(max(pieces, 1), dtype=np.uint8)
         for pc in prange(pieces):
             fillpos = np.full(maxv, -1, dtype=np.int64)
             for gc in range(pc, ng, pieces):
@@ -509,6 +525,10 @@ def discover(table, nodes, dag, batch, ht, counters, needs, budget, max_nodes, m
                     p_grp,
                     fillpos,
                 )
+            filled[pc] = 1
+        for pc in range(pieces):
+            if filled[pc] == 0:
+                return OUT_OF_MEMORY
         counters[C_PEND] = 0
         counters[C_CUR] = hi
         counters[C_PHASE] = 0

@@ -29,6 +29,7 @@ from .common import (
     INF,
     MAXK,
     MUST_GROW,
+    OUT_OF_MEMORY,
     PIECES,
     _comb,
     _prefetch,
@@ -336,16 +337,24 @@ def _front_piece(
     out_y,
     out_c,
     out_len,
+    allow,
+    wants,
 ):
     """The fronts of chunk entries ``t = pc, pc + pieces, ...`` (below ``nk``), entry
     ``t``'s written to ``out_*[t * bound:]`` with its length in ``out_len[t]`` (-1: longer
-    than ``bound``, which cannot happen). Independent of the other pieces.
+    than ``bound``, which cannot happen; NO_ROOM: the piece's arrays would take more than
+    ``allow`` bytes, ``wants[pc]`` of them). Independent of the other pieces.
 
     The children's fronts are first gathered into local arrays, with prefetches ahead of
     the loads, so the cache misses of many children overlap."""
     tot_e = 0
     for t in range(pc, nk, pieces):
         tot_e += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
+    # Sized before they are made: the edges' arrays, the scratch, then the children's points.
+    need = 8 * (3 * tot_e + nk + 2 * (bound + 2)) + SCRATCH_BYTES * 64
+    if need > allow:
+        _refuse(pc, pieces, nk, out_len, wants, need)
+        return
     gs = np.empty(tot_e, dtype=np.int64)
     gl = np.empty(tot_e, dtype=np.int64)
     gp = np.empty(tot_e, dtype=np.int64)
@@ -376,6 +385,10 @@ def _front_piece(
     for g in range(tot_e):
         gp[g] = tot_p
         tot_p += gl[g]
+    if need + 16 * tot_p > allow:
+        _refuse(pc, pieces, nk, out_len, wants, need + 16 * tot_p)
+        return
+    need += 16 * tot_p
     px = np.empty(tot_p, dtype=np.int64)
     py = np.empty(tot_p, dtype=np.int64)
     for g in range(tot_e):
@@ -415,7 +428,12 @@ def _front_piece(
             if cnt >= 0:
                 break
             cap = max(-cnt, 2 * cap)
+            if need + SCRATCH_BYTES * (cap - 64) > allow:
+                break
             scr = _scratch(cap)
+        if cnt < 0:
+            _refuse(pc, pieces, nk, out_len, wants, need + SCRATCH_BYTES * (cap - 64))
+            return
         if cnt > bound:
             out_len[t] = -1
             continue
@@ -426,6 +444,14 @@ def _front_piece(
             out_y[o + k] = oy[k]
             out_c[o + k] = oc[k]
         out_len[t] = cnt
+
+
+@njit(cache=True)
+def _refuse(pc, pieces, nk, out_len, wants, need):
+    """Mark a piece's entries NO_ROOM: its arrays would need ``need`` bytes."""
+    for t in range(pc, nk, pieces):
+        out_len[t] = NO_ROOM
+    wants[pc] = need
 
 
 @njit(cache=True)
@@ -461,6 +487,11 @@ def _store(nk, out_sub, out_off, out_len, out_x, out_y, out_c, fref, fxy, fch, c
     return DONE, total
 
 
+#: ``out_len`` of an entry that no piece wrote, and of one refused for memory.
+NOT_WRITTEN = -3
+NO_ROOM = -2
+#: Bytes of one capacity unit of :func:`_scratch` (eleven int64 and three int32 arrays).
+SCRATCH_BYTES = 11 * 8 + 3 * 4
 #: Nodes of one fronts chunk at most, and its output entries (nodes x bound) at most.
 CHUNK_NODES = 4096
 CHUNK_ENTRIES = 1 << 21
@@ -482,6 +513,7 @@ def fronts(
     ready,
     params,
     m,
+    allow,
     fref,
     fxy,
     fch,
@@ -490,11 +522,13 @@ def fronts(
     budget,
 ):
     """Fronts of the subproblems ``counters[0]:`` of the order. Returns DONE,
-    BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``) or FRONT_TOO_LONG
-    (a front longer than its bound: a bug). ``params[10] == 1`` keeps only trees whose
-    impure leaves cannot be split (no avoidable misclassification). Subproblems marked in
-    ``ready`` (capped only; one byte per subproblem) already have their fronts (the
-    depth-two layer, :func:`d2_fronts`) and are skipped.
+    BUDGET_SPENT, MUST_GROW (the point pool must grow to ``needs[0]``), FRONT_TOO_LONG
+    (a front longer than its bound: a bug) or OUT_OF_MEMORY (a piece's arrays would take
+    more than ``allow`` bytes, ``needs[0]`` of them, or failed to allocate).
+    ``params[10] == 1`` keeps only trees whose impure leaves cannot be split (no avoidable
+    misclassification). Subproblems marked in ``ready`` (capped only; one byte per
+    subproblem) already have their fronts (the depth-two layer, :func:`d2_fronts`) and are
+    skipped.
 
     Subproblem ``k`` of the order is node ``ord_node[k]`` with remaining depth
     ``ord_r[k]`` (0: its leaf only; NO_CAP when uncapped). With ``capped``, node ``i``'s
@@ -519,6 +553,7 @@ def fronts(
     out_x = np.empty(1024, dtype=np.int64)
     out_y = np.empty(1024, dtype=np.int64)
     out_c = np.empty(1024, dtype=np.int32)
+    wants = np.zeros(PIECES, dtype=np.int64)
     while counters[0] < ord_node.size:
         if work >= budget:
             return BUDGET_SPENT
@@ -546,6 +581,9 @@ def fronts(
             if capped and ready[sub_start[i] + ord_r[c0 + t]]:
                 cb1[t] = cb0[t]
             work += bundle_edge_start[cb1[t]] - bundle_edge_start[cb0[t]]
+        # An entry no piece wrote (a piece whose allocation failed: numba drops an
+        # exception raised in a parallel loop) must not pass for a front.
+        out_len[:nk] = NOT_WRITTEN
         pieces = min(nk // 16, PIECES)
         if pieces <= 1:
             _front_piece(
@@ -574,6 +612,8 @@ def fronts(
                 out_y,
                 out_c,
                 out_len,
+                allow,
+                wants,
             )
         else:
             for pc in prange(pieces):
@@ -603,7 +643,13 @@ def fronts(
                     out_y,
                     out_c,
                     out_len,
+                    allow,
+                    wants,
                 )
+        for t in range(nk):
+            if out_len[t] == NOT_WRITTEN or out_len[t] == NO_ROOM:
+                needs[0] = wants.max() if out_len[t] == NO_ROOM else 0
+                return OUT_OF_MEMORY
         for t in range(nk):
             i = ord_node[c0 + t]
             sub = sub_start[i] + ord_r[c0 + t] if capped else i
