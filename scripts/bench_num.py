@@ -47,6 +47,8 @@ CONTREE_OPTIMA = {
     "page": (372, 253, 168),
 }
 
+#: The numeric section's cases (--num-parts).
+PARTS = ("depth3", "depth4", "tpl", "estimator", "large")
 #: Seconds after which a total-path-length front is stopped (its target is 60 s).
 TPL_LIMIT = 180.0
 
@@ -373,15 +375,21 @@ def run(args) -> dict:
         f"{'pycontree' if contree else 'not installed (pip install pycontree)'}",
         flush=True,
     )
-    out = {"load_start": load_average()}
-    out["depth3"] = bench_depth(tables, args.num_runs, 3, args.num_timeout, contree)
-    if contree:
-        verdicts(out["depth3"])
+    out: dict = {"load_start": load_average()}
+    parts = set(args.num_parts.split(","))
+    if "depth3" in parts:
+        out["depth3"] = bench_depth(tables, args.num_runs, 3, args.num_timeout, contree)
+        if contree:
+            verdicts(out["depth3"])
     deep = [t for t in ("bank", "raisin", "wilt") if t in tables]
-    out["depth4"] = bench_depth4(deep, 1, args.num_timeout, contree)
-    out["tpl3"] = bench_tpl(tables, min(args.num_timeout, TPL_LIMIT))
-    out["estimator"] = bench_estimator(args.num_timeout)
-    out["large"] = bench_large(args.num_timeout)
+    if "depth4" in parts:
+        out["depth4"] = bench_depth4(deep, 1, args.num_timeout, contree)
+    if "tpl" in parts:
+        out["tpl3"] = bench_tpl(tables, min(args.num_timeout, TPL_LIMIT))
+    if "estimator" in parts:
+        out["estimator"] = bench_estimator(args.num_timeout)
+    if "large" in parts:
+        out["large"] = bench_large(args.num_timeout)
     out["load_end"] = load_average()
     print(f"numeric bench: load average {out['load_end']} at the end", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -394,6 +402,11 @@ def add_arguments(ap) -> None:
     ap.add_argument("--num-tables", default=",".join(TABLES), help="numeric bench tables")
     ap.add_argument("--num-runs", type=int, default=3, help="runs per numeric case (median)")
     ap.add_argument("--num-timeout", type=float, default=900.0, help="seconds per process")
+    ap.add_argument(
+        "--num-parts",
+        default=",".join(PARTS),
+        help=f"which numeric cases to run, of {','.join(PARTS)}",
+    )
 
 
 if __name__ == "__main__":
