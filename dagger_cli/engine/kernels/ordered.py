@@ -217,13 +217,15 @@ def _groups(lst, col, starts):
 
 @njit(cache=True, nogil=True)
 def _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score):
-    """Per ordered attribute, the threshold of its best split into two leaves (its index
-    among the attribute's thresholds) and that split's misclassifications: the search
-    starts there, and visits the attributes best first."""
+    """Per ordered attribute, the threshold of its best split into two leaves by the Gini
+    impurity (its index among the attribute's thresholds) and that split's impurity: the
+    search starts there, and visits the attributes best first. (Misclassifications are
+    often flat where the classes are unbalanced, every split of a depth-one tree as bad as
+    the leaf; the impurity still tells a good start.)"""
     left = np.zeros(C, np.int64)
     for a in range(codes.shape[0]):
         hints[a] = 0
-        score[a] = INF
+        score[a] = np.inf
         if kinds[a] != 1:
             continue
         lst = buf[level, a, off : off + m]
@@ -234,13 +236,14 @@ def _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score):
             left[dec[lst[p - 1]]] += 1
             if col[lst[p]] == col[lst[p - 1]]:
                 continue
-            ml = 0
-            mr = 0
+            sl = 0.0
+            sr = 0.0
             for c in range(C):
-                ml = max(ml, left[c])
-                mr = max(mr, total[c] - left[c])
-            if m - ml - mr < score[a]:
-                score[a] = m - ml - mr
+                sl += left[c] * left[c]
+                sr += (total[c] - left[c]) * (total[c] - left[c])
+            gini = m - sl / p - sr / (m - p)  # the rows' weighted impurity
+            if gini < score[a] - 1e-9:
+                score[a] = gini
                 hints[a] = j
             j += 1
 
@@ -468,7 +471,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
     totR = np.zeros(C, np.int64)
     sub = np.empty(3, np.int64)
     hints = np.empty(A, np.int64)
-    score = np.empty(A, np.int64)
+    score = np.empty(A, np.float64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
     pos = np.empty(m + 1, np.int64)
     for a in np.argsort(score, kind="mergesort"):
@@ -753,6 +756,165 @@ def _real(fx, fy, fk, fa, fc):
 
 
 @njit(cache=True, nogil=True)
+def _ylim(fx, fy, x_lo, x_hi):
+    """For every x in [x_lo, x_hi], the least y of the front's points with an x <= it: a
+    point (x, y) is weakly dominated iff y >= that (a lookup instead of a search)."""
+    out = np.full(x_hi - x_lo + 1, INF, np.int64)
+    for i in range(fx.size):
+        if fx[i] <= x_hi:
+            j = max(fx[i], x_lo) - x_lo
+            if fy[i] < out[j]:
+                out[j] = fy[i]
+    for j in range(1, out.size):
+        if out[j - 1] < out[j]:
+            out[j] = out[j - 1]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, side, stats, fr):
+    """The trees of depth 2 rooted at a split of ordered attribute ``a`` of the subtable,
+    merged into the working front ``fr`` (x, y, kind, attribute, code), when every split
+    into leaves of a side costs the same x (``one_x`` in :func:`fronts`).
+
+    A threshold after p rows makes at most four points: both sides leaves (the front at
+    depth 1 has the best of those), one side split, the other, both. Their x are known
+    from the sizes, and so are the sides' leaf errors (prefix class counts), so only the
+    sides' best splits need a pass (:func:`_sides_d1`). Thresholds are visited from the
+    hint outwards, breadth first; before a pass, each threshold of the interval is bounded
+    on its own: a side's best split errs no less than the same side's at the evaluated
+    neighbour it contains, and no less than the neighbour's that contains it minus the rows
+    between. A threshold whose four bounded points are all weakly dominated is skipped."""
+    fx, fy, fk, fa, fc = fr
+    comb, lc, sc, sr = px[0], px[1], px[3], px[4]
+    split_x = sc + sr * m
+    lst = buf[level, a, off : off + m]
+    col = codes[a]
+    total = _counts(lst, dec, C)
+    pos = np.empty(m, np.int64)
+    K = _boundaries(lst, col, pos)
+    if K == 0:
+        return fr
+    # the sides' leaf errors at every threshold, from prefix class counts
+    misL = np.empty(K, np.int64)
+    misR = np.empty(K, np.int64)
+    cnt = np.zeros(C, np.int64)
+    j = 0
+    for q in range(m - 1):
+        cnt[dec[lst[q]]] += 1
+        if j < K and pos[j] == q + 1:
+            ml = 0
+            mr = 0
+            for c in range(C):
+                ml = max(ml, cnt[c])
+                mr = max(mr, total[c] - cnt[c])
+            misL[j] = (q + 1) - ml
+            misR[j] = (m - q - 1) - mr
+            j += 1
+    d1L = np.zeros(K, np.int64)  # the sides' best errors at depth 1, where evaluated
+    d1R = np.zeros(K, np.int64)
+    px2 = np.empty(4, np.int64)
+    py2 = np.empty(4, np.int64)
+    totL = np.zeros(C, np.int64)
+    totR = np.zeros(C, np.int64)
+    qlo = np.empty(2 * K + 2, np.int64)
+    qhi = np.empty(2 * K + 2, np.int64)
+    qln = np.empty(2 * K + 2, np.int64)
+    qrn = np.empty(2 * K + 2, np.int64)
+    qlo[0], qhi[0], qln[0], qrn[0] = 0, K - 1, -1, -1
+    qh, qt = 0, 1
+    first = True
+    two_leaf = lc if comb else 2 * lc
+    # the x range of the candidates' points, and the front's y bound over it
+    x_lo = lc
+    x_hi = split_x + (max(sc + sr * m + two_leaf, lc) if comb else 2 * (sc + sr * m + two_leaf))
+    ylim = _ylim(fx, fy, x_lo, x_hi)
+    while qh < qt:
+        lo, hi, ln, rn = qlo[qh], qhi[qh], qln[qh], qrn[qh]
+        qh += 1
+        if stats[S_ABORT]:
+            break
+        # screen every threshold of the interval on its own bounds
+        pick = -1
+        best_gap = INF
+        want = hint if first and lo <= hint <= hi else (lo + hi) // 2
+        alive = 0
+        for kk in range(lo, hi + 1):
+            p = pos[kk]
+            lb_l = 0
+            lb_r = 0
+            if ln >= 0:
+                lb_l = max(lb_l, d1L[ln])
+                lb_r = max(lb_r, d1R[ln] - (p - pos[ln]))
+            if rn >= 0:
+                lb_l = max(lb_l, d1L[rn] - (pos[rn] - p))
+                lb_r = max(lb_r, d1R[rn])
+            lb_l = min(lb_l, misL[kk])
+            lb_r = min(lb_r, misR[kk])
+            xl = sc + sr * p + two_leaf
+            xr = sc + sr * (m - p) + two_leaf
+            if comb:
+                px2[0] = split_x + max(xl, lc)
+                px2[1] = split_x + max(lc, xr)
+                px2[2] = split_x + max(xl, xr)
+            else:
+                px2[0] = split_x + xl + lc
+                px2[1] = split_x + lc + xr
+                px2[2] = split_x + xl + xr
+            py2[0] = lb_l + misR[kk]
+            py2[1] = misL[kk] + lb_r
+            py2[2] = lb_l + lb_r
+            dead = True
+            for i in range(3):
+                xi = min(px2[i], x_hi) - x_lo
+                if py2[i] < ylim[xi]:
+                    dead = False
+                    break
+            if dead:
+                stats[S_PRUNED] += 1
+                continue
+            alive += 1
+            gap = abs(kk - want)
+            if gap < best_gap:
+                best_gap = gap
+                pick = kk
+        if pick < 0:
+            continue
+        first = False
+        mid = pick
+        p = pos[mid]
+        stats[S_EVALUATED] += 1
+        totL[:] = 0
+        for q in range(m):
+            row = lst[q]
+            if q < p:
+                side[row] = 0
+                totL[dec[row]] += 1
+            else:
+                side[row] = 1
+        for c in range(C):
+            totR[c] = total[c] - totL[c]
+        bl, br = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
+        d1L[mid] = bl
+        d1R[mid] = br
+        Lx, Ly = _front_1(misL[mid], bl, lc, sc + sr * p + two_leaf)
+        Rx, Ry = _front_1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf)
+        cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
+        fx, fy, fk, fa, fc = _merge(
+            fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, col[lst[p - 1]]
+        )
+        ylim = _ylim(fx, fy, x_lo, x_hi)
+        if alive > 1:
+            if lo <= mid - 1:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
+                qt += 1
+            if mid + 1 <= hi:
+                qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
+                qt += 1
+    return fx, fy, fk, fa, fc
+
+
+@njit(cache=True, nogil=True)
 def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats):
     """The front (x, misclassifications) of the subtable over the trees of depth <= r, x by
     the cost parameters ``px`` (combine, leaf_const, leaf_mis = 0, split_const,
@@ -798,7 +960,7 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     totL = np.zeros(C, np.int64)
     totR = np.zeros(C, np.int64)
     hints = np.empty(A, np.int64)
-    score = np.empty(A, np.int64)
+    score = np.empty(A, np.float64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
     pos = np.empty(m + 1, np.int64)
     for a in np.argsort(score, kind="mergesort"):
@@ -862,6 +1024,24 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 fx, fy, fk, fa, fc = _merge(
                     fx, fy, fk, fa, fc, accx + split_x, accy, NOMINAL, a, -1
                 )
+            continue
+        if r == 2 and one_x:
+            fx, fy, fk, fa, fc = _front2_ordered(
+                buf,
+                level,
+                off,
+                m,
+                a,
+                hints[a],
+                codes,
+                kinds,
+                dec,
+                C,
+                px,
+                side,
+                stats,
+                (fx, fy, fk, fa, fc),
+            )
             continue
         K = _boundaries(lst, col, pos)
         if K == 0:
