@@ -246,3 +246,28 @@ def test_cli_relate_and_tree_on_a_numeric_csv(tmp_path):
     )
     assert run.exit_code == 0, run.output
     assert "age <= " in run.stdout and "score > " in run.stdout
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mixed_frames(max_rows=60, max_numeric=3, max_nominal=2, max_value=14),
+    st.integers(2, 4),
+    st.sampled_from(["all", 3]),
+)
+def test_depth_two_from_counts_equals_the_pass_per_split(df, depth, spec):
+    """The depth-two trees from class counts per pair of attributes (few codes) against
+    the pass per root split (forced by a limit of 0 codes): the same depth front."""
+    from dagger_cli.engine import ordered
+
+    table = _table(df, spec)
+    if not table.ordered:
+        return
+    counted = relate(table, "depth", MIS, max_depth=depth).front.points()
+    saved = ordered.COUNTS_MAX_CODES
+    try:
+        ordered.COUNTS_MAX_CODES = 0
+        passed = relate(table, "depth", MIS, max_depth=depth)
+    finally:
+        ordered.COUNTS_MAX_CODES = saved
+    assert counted == passed.front.points()
+    _check_trees(passed, depth)

@@ -63,6 +63,10 @@ def why_not(table, query) -> str:
     return "it computes neither --exact-only nor --count"
 
 
+#: At depth 2, the trees of a subtable whose attributes all have at most this many codes
+#: (``--thresholds K`` with K < this, few nominal values) come from class counts per pair
+#: of attributes (one pass per pair) instead of a pass per root split (0: never).
+COUNTS_MAX_CODES = 64
 #: The seed of the row keys that name subtables in the kernels' memo.
 SEED = 20261201
 
@@ -96,6 +100,11 @@ class _Arrays:
         self.depth = depth
         self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
         self.side = np.zeros(n, dtype=np.int32)
+        # codes per attribute, and the most for the depth-two trees from counts (0: never)
+        self.nv = np.zeros(A + 1, dtype=np.int64)
+        for a in range(A):
+            self.nv[a] = int(self.codes[a].max()) + 1 if n else 1
+        self.nv[A] = COUNTS_MAX_CODES
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
 
@@ -121,6 +130,7 @@ class _Arrays:
             ub,
             self.codes,
             self.kinds,
+            self.nv,
             self.dec,
             self.C,
             self.side,
@@ -251,7 +261,7 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
         if ub == 0:
             break
         m = arrays.load(None)
-        table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C, arrays.side)
+        table = (arrays.codes, arrays.kinds, arrays.nv, arrays.dec, arrays.C, arrays.side)
         args = (arrays.buf, 0, 0, m, d, ub, *table, stats, choice, arrays.keys, h1, h2, memo)
         v, exact = _run(k.best, args, stats, progress)
         if stats[k.S_ABORT]:

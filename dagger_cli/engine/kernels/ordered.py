@@ -429,11 +429,187 @@ def _best1(buf, level, off, m, codes, kinds, dec, C):
 
 
 @njit(cache=True, nogil=True)
-def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, keys, h1, h2, memo):
+def _split_mis(cnt, nvb, C, ordered, tot, size):
+    """The least misclassifications of a split of a side along one attribute, from its class
+    counts per code ``cnt[j, c]`` (``tot``: per class, ``size`` rows): the best threshold of
+    an ordered attribute, or the multiway split of a nominal one; ``size`` if none splits."""
+    if ordered:
+        best = INF
+        left = np.zeros(C, np.int64)
+        n_left = 0
+        for j in range(nvb - 1):
+            for c in range(C):
+                left[c] += cnt[j, c]
+                n_left += cnt[j, c]
+            if n_left == 0 or n_left == size:
+                continue
+            ml = 0
+            mr = 0
+            for c in range(C):
+                ml = max(ml, left[c])
+                mr = max(mr, tot[c] - left[c])
+            best = min(best, size - ml - mr)
+        return best if best < INF else size
+    e = 0
+    k = 0
+    for j in range(nvb):
+        g = 0
+        mx = 0
+        for c in range(C):
+            g += cnt[j, c]
+            mx = max(mx, cnt[j, c])
+        if g > 0:
+            e += g - mx
+            k += 1
+    return e if k >= 2 else size
+
+
+@njit(cache=True, nogil=True)
+def _d2_counts(buf, level, off, m, codes, kinds, nv, dec, C, choice):
+    """The least misclassifications over the trees of depth <= 2 of the subtable, from class
+    counts per pair of attributes' codes (one pass over the rows per pair), for attributes
+    of few codes (``nv``): every root split's sides are scored from the counts, without a
+    pass over the rows per split (the depth-two layer of the DAG engine, for ordered
+    attributes). ``choice`` gets the best tree's root as in :func:`best`."""
+    A = codes.shape[0]
+    V = 1
+    for a in range(A):
+        V = max(V, nv[a])
+    lst = buf[level, 0, off : off + m]
+    total = _counts(lst, dec, C)
+    leaf = m - total.max()
+    best_v = leaf
+    choice[0] = -1
+    choice[1] = -1
+    choice[2] = LEAF
+    one = np.zeros((A, V, C), np.int64)  # per attribute: class counts per code
+    for q in range(m):
+        row = lst[q]
+        for a in range(A):
+            one[a, codes[a, row], dec[row]] += 1
+    # the depth-one trees
+    for a in range(A):
+        v = _split_mis(one[a], nv[a], C, kinds[a] == 1, total, m)
+        if v < best_v:
+            best_v = v
+            choice[0] = a
+            choice[2] = ORDERED if kinds[a] == 1 else NOMINAL
+            choice[1] = -1
+            if kinds[a] == 1:  # its threshold: the best one, again
+                left = np.zeros(C, np.int64)
+                nl = 0
+                for j in range(nv[a] - 1):
+                    for c in range(C):
+                        left[c] += one[a, j, c]
+                        nl += one[a, j, c]
+                    if 0 < nl < m:
+                        ml = 0
+                        mr = 0
+                        for c in range(C):
+                            ml = max(ml, left[c])
+                            mr = max(mr, total[c] - left[c])
+                        if m - ml - mr == v:
+                            choice[1] = j
+                            break
+    if best_v == 0:
+        return best_v
+    pair = np.zeros((V, V, C), np.int64)
+    cum = np.zeros((V, C), np.int64)  # the <= side's counts per code of the second attribute
+    side_tot = np.zeros(C, np.int64)
+    other_tot = np.zeros(C, np.int64)
+    other = np.zeros((V, C), np.int64)
+    d1L = np.empty(V, np.int64)
+    d1R = np.empty(V, np.int64)
+    for a in range(A):
+        na = nv[a]
+        # the sides' depth-one errors along every attribute b, for every threshold i of a
+        for i in range(na):
+            d1L[i] = INF
+            d1R[i] = INF
+        for b in range(A):
+            nb = nv[b]
+            pair[:na, :nb, :] = 0
+            for q in range(m):
+                row = lst[q]
+                pair[codes[a, row], codes[b, row], dec[row]] += 1
+            if kinds[a] == 1:
+                cum[:nb, :] = 0
+                side_tot[:] = 0
+                nl = 0
+                for i in range(na - 1):
+                    for j in range(nb):
+                        for c in range(C):
+                            cum[j, c] += pair[i, j, c]
+                    for c in range(C):
+                        side_tot[c] += one[a, i, c]
+                    nl += one[a, i].sum()
+                    if nl == 0 or nl == m:
+                        continue
+                    vl = _split_mis(cum, nb, C, kinds[b] == 1, side_tot, nl)
+                    for j in range(nb):
+                        for c in range(C):
+                            other[j, c] = one[b, j, c] - cum[j, c]
+                    for c in range(C):
+                        other_tot[c] = total[c] - side_tot[c]
+                    vr = _split_mis(other, nb, C, kinds[b] == 1, other_tot, m - nl)
+                    d1L[i] = min(d1L[i], vl)
+                    d1R[i] = min(d1R[i], vr)
+            else:
+                # a nominal root: each value's group split along b
+                for i in range(na):
+                    g = one[a, i].sum()
+                    if g == 0:
+                        continue
+                    vg = _split_mis(pair[i], nb, C, kinds[b] == 1, one[a, i], g)
+                    d1L[i] = min(d1L[i], vg)
+        if kinds[a] == 1:
+            side_tot[:] = 0
+            nl = 0
+            for i in range(na - 1):
+                for c in range(C):
+                    side_tot[c] += one[a, i, c]
+                nl += one[a, i].sum()
+                if nl == 0 or nl == m:
+                    continue
+                ml = 0
+                mr = 0
+                for c in range(C):
+                    ml = max(ml, side_tot[c])
+                    mr = max(mr, total[c] - side_tot[c])
+                v = min(d1L[i], nl - ml) + min(d1R[i], (m - nl) - mr)
+                if v < best_v:
+                    best_v = v
+                    choice[0] = a
+                    choice[1] = i
+                    choice[2] = ORDERED
+        else:
+            v = 0
+            k = 0
+            for i in range(na):
+                g = one[a, i].sum()
+                if g == 0:
+                    continue
+                k += 1
+                v += min(d1L[i], g - one[a, i].max())
+            if k >= 2 and v < best_v:
+                best_v = v
+                choice[0] = a
+                choice[1] = -1
+                choice[2] = NOMINAL
+    return best_v
+
+
+@njit(cache=True, nogil=True)
+def best(
+    buf, level, off, m, r, ub, codes, kinds, nv, dec, C, side, stats, choice, keys, h1, h2, memo
+):
     """The least misclassifications over the trees of depth <= r of the subtable
     ``(level, off, m)`` if it is below ``ub`` (then ``exact`` is True), else a lower bound
     of at least ``ub``. Returns (value, exact); ``choice`` gets the root of the best tree
     found: (attribute, threshold code, kind), attribute -1 for the leaf.
+
+    ``nv[a]`` is attribute a's number of codes; at depth 2, when every attribute has at most
+    ``nv[A]`` of them (0: never), the trees come from class counts (:func:`_d2_counts`).
 
     When both sides of a split must be solved, the larger is solved first, below the best
     found; the smaller below what remains plus the distance to the ends of the current
@@ -462,6 +638,16 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
         v, exact = memo[name]
         if exact == 1 or v >= ub:
             return v, exact == 1
+    A = codes.shape[0]
+    if r == 2 and nv[A] > 0:
+        few = True  # every attribute of few codes: the depth-two trees from counts
+        for a in range(A):
+            few = few and nv[a] <= nv[A]
+        if few:
+            stats[S_SOLVED] += 1
+            v = _d2_counts(buf, level, off, m, codes, kinds, nv, dec, C, choice)
+            memo[name] = (v, np.int64(1))
+            return v, True
     stats[S_SOLVED] += 1
     A = codes.shape[0]
     inc = leaf
@@ -504,6 +690,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
                     UB - acc,
                     codes,
                     kinds,
+                    nv,
                     dec,
                     C,
                     side,
@@ -597,6 +784,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
                         UB,
                         codes,
                         kinds,
+                        nv,
                         dec,
                         C,
                         side,
@@ -618,6 +806,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
                             UB - vl + half,
                             codes,
                             kinds,
+                            nv,
                             dec,
                             C,
                             side,
@@ -638,6 +827,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
                         UB,
                         codes,
                         kinds,
+                        nv,
                         dec,
                         C,
                         side,
@@ -659,6 +849,7 @@ def best(buf, level, off, m, r, ub, codes, kinds, dec, C, side, stats, choice, k
                             UB - vr + half,
                             codes,
                             kinds,
+                            nv,
                             dec,
                             C,
                             side,
