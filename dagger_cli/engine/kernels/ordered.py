@@ -423,6 +423,117 @@ def _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, nl, totL, totR):
 
 
 @njit(cache=True, nogil=True)
+def _packed(buf, level, off, m, codes, dec):
+    """The subtable's codes and classes in each attribute's order, contiguous (``cb[b, q]``:
+    the code of attribute b of the q-th row in b's order; ``cls[b, q]`` its class), so the
+    depth-two passes read no row index (:func:`_sides_d1p`)."""
+    A = codes.shape[0]
+    cb = np.empty((A, m), np.int32)
+    cls = np.empty((A, m), np.int32)
+    for b in range(A):
+        lst = buf[level, b, off : off + m]
+        col = codes[b]
+        for q in range(m):
+            cb[b, q] = col[lst[q]]
+            cls[b, q] = dec[lst[q]]
+    return cb, cls
+
+
+@njit(cache=True, nogil=True)
+def _root_codes(buf, level, off, m, codes, a, sa):
+    """Attribute a's codes in every attribute's order (``sa[b, q]``): the side of each row
+    of a split of a is ``sa[b, q] > threshold code``."""
+    col = codes[a]
+    for b in range(codes.shape[0]):
+        lst = buf[level, b, off : off + m]
+        for q in range(m):
+            sa[b, q] = col[lst[q]]
+
+
+@njit(cache=True, nogil=True)
+def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
+    """:func:`_sides_d1` on the packed subtable (:func:`_packed`): the split of the root
+    attribute at threshold code ``t`` (a row goes right when its code in ``sa`` exceeds t)."""
+    A, m = cb.shape
+    nr = m - nl
+    bestL = nl - totL.max()
+    bestR = nr - totR.max()
+    cntL = np.zeros(C, np.int64)
+    cntR = np.zeros(C, np.int64)
+    for b in range(A):
+        if bestL == 0 and bestR == 0:
+            break
+        col = cb[b]
+        cl = cls[b]
+        sd = sa[b]
+        cntL[:] = 0
+        cntR[:] = 0
+        lastL = -1
+        lastR = -1
+        if kinds[b] == 1:
+            skipL = 0
+            skipR = 0
+            for q in range(m):
+                v = col[q]
+                if sd[q] <= t:
+                    if skipL > 0:
+                        skipL -= 1
+                    elif v != lastL and lastL >= 0 and bestL > 0:
+                        e = _side_split(cntL, totL, nl, C)
+                        if e < bestL:
+                            bestL = e
+                        else:
+                            skipL = e - bestL
+                    cntL[cl[q]] += 1
+                    lastL = v
+                else:
+                    if skipR > 0:
+                        skipR -= 1
+                    elif v != lastR and lastR >= 0 and bestR > 0:
+                        e = _side_split(cntR, totR, nr, C)
+                        if e < bestR:
+                            bestR = e
+                        else:
+                            skipR = e - bestR
+                    cntR[cl[q]] += 1
+                    lastR = v
+        else:
+            eL = 0
+            eR = 0
+            kL = 0
+            kR = 0
+            gL = 0
+            gR = 0
+            for q in range(m + 1):
+                v = col[q] if q < m else -2
+                if v != lastL and gL > 0:
+                    eL += gL - cntL.max()
+                    kL += 1
+                    cntL[:] = 0
+                    gL = 0
+                if v != lastR and gR > 0:
+                    eR += gR - cntR.max()
+                    kR += 1
+                    cntR[:] = 0
+                    gR = 0
+                if q == m:
+                    break
+                if sd[q] <= t:
+                    cntL[cl[q]] += 1
+                    gL += 1
+                    lastL = v
+                else:
+                    cntR[cl[q]] += 1
+                    gR += 1
+                    lastR = v
+            if kL >= 2 and eL < bestL:
+                bestL = eL
+            if kR >= 2 and eR < bestR:
+                bestR = eR
+    return bestL, bestR
+
+
+@njit(cache=True, nogil=True)
 def _best1(buf, level, off, m, codes, kinds, dec, C):
     f = _front1(buf, level, off, m, codes, kinds, dec, C, np.array(_DEPTH, np.int64))
     return f[1][f[1].size - 1]
@@ -660,6 +771,13 @@ def best(
     score = np.empty(A, np.float64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
     pos = np.empty(m + 1, np.int64)
+    if r == 2:
+        cb, cls = _packed(buf, level, off, m, codes, dec)
+        sa = np.empty((A, m), np.int32)
+    else:  # (unused below depth two; typed alike)
+        cb = np.empty((0, 0), np.int32)
+        cls = cb
+        sa = cb
     for a in np.argsort(score, kind="mergesort"):
         if min(ub, inc) <= 0 or stats[S_ABORT]:
             break
@@ -713,6 +831,8 @@ def best(
         K = _boundaries(lst, col, pos)
         if K == 0:
             continue
+        if r == 2:  # the depth-two passes read the packed subtable
+            _root_codes(buf, level, off, m, codes, a, sa)
         # Per evaluated threshold: its sides' values (or lower bounds).
         recL = np.zeros(K, np.int64)
         recR = np.zeros(K, np.int64)
@@ -752,25 +872,30 @@ def best(
             first = False
             p = pos[mid]
             stats[S_EVALUATED] += 1
-            totL[:] = 0
-            l1 = np.int64(0)
-            l2 = np.int64(0)
-            for q in range(m):
-                row = lst[q]
-                if q < p:
-                    side[row] = 0
-                    totL[dec[row]] += 1
-                    l1 += keys[0, row]
-                    l2 += keys[1, row]
-                else:
-                    side[row] = 1
-            r1 = h1 - l1
-            r2 = h2 - l2
-            for c in range(C):
-                totR[c] = total[c] - totL[c]
             if r == 2:
-                vl, vr = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
+                totL[:] = 0
+                for q in range(p):
+                    totL[dec[lst[q]]] += 1
+                for c in range(C):
+                    totR[c] = total[c] - totL[c]
+                vl, vr = _sides_d1p(cb, cls, sa, col[lst[p - 1]], kinds, C, p, totL, totR)
             else:
+                totL[:] = 0
+                l1 = np.int64(0)
+                l2 = np.int64(0)
+                for q in range(m):
+                    row = lst[q]
+                    if q < p:
+                        side[row] = 0
+                        totL[dec[row]] += 1
+                        l1 += keys[0, row]
+                        l2 += keys[1, row]
+                    else:
+                        side[row] = 1
+                r1 = h1 - l1
+                r2 = h2 - l2
+                for c in range(C):
+                    totR[c] = total[c] - totL[c]
                 two = np.array((0, p), np.int64)
                 _partition(buf, level, off, m, side, two, 2)
                 half = max(p - pos[lo], pos[hi] - p)
@@ -963,7 +1088,7 @@ def _ylim(fx, fy, x_lo, x_hi):
 
 
 @njit(cache=True, nogil=True)
-def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, side, stats, fr):
+def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packed, stats, fr):
     """The trees of depth 2 rooted at a split of ordered attribute ``a`` of the subtable,
     merged into the working front ``fr`` (x, y, kind, attribute, code), when every split
     into leaves of a side costs the same x (``one_x`` in :func:`fronts`).
@@ -977,6 +1102,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, side,
     neighbour it contains, and no less than the neighbour's that contains it minus the rows
     between. A threshold whose four bounded points are all weakly dominated is skipped."""
     fx, fy, fk, fa, fc = fr
+    cb, cls, sa = packed
     comb, lc, sc, sr = px[0], px[1], px[3], px[4]
     split_x = sc + sr * m
     lst = buf[level, a, off : off + m]
@@ -1020,6 +1146,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, side,
     x_lo = lc
     x_hi = split_x + (max(sc + sr * m + two_leaf, lc) if comb else 2 * (sc + sr * m + two_leaf))
     ylim = _ylim(fx, fy, x_lo, x_hi)
+    first_eval = True  # the root attribute's codes are packed at the first pass
     while qh < qt:
         lo, hi, ln, rn = qlo[qh], qhi[qh], qln[qh], qrn[qh]
         qh += 1
@@ -1075,17 +1202,15 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, side,
         mid = pick
         p = pos[mid]
         stats[S_EVALUATED] += 1
+        if first_eval:
+            _root_codes(buf, level, off, m, codes, a, sa)
+            first_eval = False
         totL[:] = 0
-        for q in range(m):
-            row = lst[q]
-            if q < p:
-                side[row] = 0
-                totL[dec[row]] += 1
-            else:
-                side[row] = 1
+        for q in range(p):
+            totL[dec[lst[q]]] += 1
         for c in range(C):
             totR[c] = total[c] - totL[c]
-        bl, br = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
+        bl, br = _sides_d1p(cb, cls, sa, col[lst[p - 1]], kinds, C, p, totL, totR)
         d1L[mid] = bl
         d1R[mid] = br
         Lx, Ly = _front_1(misL[mid], bl, lc, sc + sr * p + two_leaf)
@@ -1148,6 +1273,8 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     # Whether every split into leaves of a subtable costs the same x (then a side's front
     # at depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
     one_x = comb == 1 or lc == 0 or kinds.min() == 1
+    empty = np.empty((0, 0), np.int32)
+    packed = (empty, empty, empty)  # the subtable packed for the depth-two passes, once
     totL = np.zeros(C, np.int64)
     totR = np.zeros(C, np.int64)
     hints = np.empty(A, np.int64)
@@ -1217,6 +1344,9 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 )
             continue
         if r == 2 and one_x:
+            if packed[0].shape[1] != m:
+                cb, cls = _packed(buf, level, off, m, codes, dec)
+                packed = (cb, cls, np.empty((A, m), np.int32))
             fx, fy, fk, fa, fc = _front2_ordered(
                 buf,
                 level,
@@ -1229,7 +1359,7 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 dec,
                 C,
                 px,
-                side,
+                packed,
                 stats,
                 (fx, fy, fk, fa, fc),
             )
