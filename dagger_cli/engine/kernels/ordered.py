@@ -1071,6 +1071,30 @@ def _real(fx, fy, fk, fa, fc):
     return fx[keep].copy(), fy[keep].copy(), fk[keep].copy(), fa[keep].copy(), fc[keep].copy()
 
 
+#: Pairs of lower-bound points beyond which a threshold is not bounded on its own.
+SCREEN_PAIRS = 256
+
+
+@njit(cache=True, nogil=True)
+def _side_leaves(lst, dec, C, total, pos, K, misL, misR):
+    """The leaf errors of both sides of each of the K thresholds after ``pos[k]`` rows of
+    ``lst`` (prefix class counts)."""
+    m = lst.size
+    cnt = np.zeros(C, np.int64)
+    j = 0
+    for q in range(m - 1):
+        cnt[dec[lst[q]]] += 1
+        if j < K and pos[j] == q + 1:
+            ml = 0
+            mr = 0
+            for c in range(C):
+                ml = max(ml, cnt[c])
+                mr = max(mr, total[c] - cnt[c])
+            misL[j] = (q + 1) - ml
+            misR[j] = (m - q - 1) - mr
+            j += 1
+
+
 @njit(cache=True, nogil=True)
 def _ylim(fx, fy, x_lo, x_hi):
     """For every x in [x_lo, x_hi], the least y of the front's points with an x <= it: a
@@ -1273,10 +1297,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     # Whether every split into leaves of a subtable costs the same x (then a side's front
     # at depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
     one_x = comb == 1 or lc == 0 or kinds.min() == 1
+    # the largest x a split of this subtable can make, for the lookup of the front's y
+    x_top = split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc
     empty = np.empty((0, 0), np.int32)
     packed = (empty, empty, empty)  # the subtable packed for the depth-two passes, once
-    totL = np.zeros(C, np.int64)
-    totR = np.zeros(C, np.int64)
     hints = np.empty(A, np.int64)
     score = np.empty(A, np.float64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
@@ -1367,6 +1391,12 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
         K = _boundaries(lst, col, pos)
         if K == 0:
             continue
+        # the sides' leaf errors at every threshold (prefix class counts)
+        misL = np.empty(K, np.int64)
+        misR = np.empty(K, np.int64)
+        _side_leaves(lst, dec, C, total, pos, K, misL, misR)
+        ylim = np.empty(0, np.int64)
+        ylim_stale = True
         # per evaluated threshold: lower-bound sets of its sides and of their combination
         slot = -np.ones(K, np.int64)
         recL_x = [triv_x]
@@ -1406,96 +1436,120 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
             if _all_dominated(bx + split_x, by, fx, fy):  # monotone bound
                 stats[S_PRUNED] += hi - lo + 1
                 continue
-            mid = hints[a] if first and lo <= hints[a] <= hi else (lo + hi) // 2
+            want = hints[a] if first and lo <= hints[a] <= hi else (lo + hi) // 2
+            mid = want
+            alive = 2
+            if lbl_x.size * lbr_x.size <= SCREEN_PAIRS:
+                # Each threshold on bounds of its own: its sides' leaves exactly (prefix
+                # counts), their split trees above the neighbours' sets, raised to the
+                # least x a split of a side of that size costs.
+                if ylim_stale:
+                    ylim = _ylim(fx, fy, lc, x_top)
+                    ylim_stale = False
+                mid = -1
+                alive = 0
+                gap_best = INF
+                for kk in range(lo, hi + 1):
+                    p = pos[kk]
+                    xs_l = sc + sr * p + (lc if comb else 2 * lc)
+                    xs_r = sc + sr * (m - p) + (lc if comb else 2 * lc)
+                    dead = True
+                    for i in range(lbl_x.size + 1):
+                        if i == lbl_x.size:
+                            ax, ay = lc, misL[kk]
+                        else:
+                            ax, ay = max(lbl_x[i], xs_l), lbl_y[i]
+                        for j in range(lbr_x.size + 1):
+                            if j == lbr_x.size:
+                                bx_, by_ = lc, misR[kk]
+                            else:
+                                bx_, by_ = max(lbr_x[j], xs_r), lbr_y[j]
+                            if i == lbl_x.size and j == lbr_x.size:
+                                continue  # two leaves: a depth-one tree, in the seed
+                            x = split_x + (max(ax, bx_) if comb else ax + bx_)
+                            if ay + by_ < ylim[min(x, x_top) - lc]:
+                                dead = False
+                                break
+                        if not dead:
+                            break
+                    if dead:
+                        stats[S_PRUNED] += 1
+                        continue
+                    alive += 1
+                    if abs(kk - want) < gap_best:
+                        gap_best = abs(kk - want)
+                        mid = kk
+                if mid < 0:
+                    continue
             first = False
             p = pos[mid]
             stats[S_EVALUATED] += 1
             code = col[lst[p - 1]]
-            if r == 2 and one_x:
-                # Both sides at depth <= 1 in one pass per attribute, no partition: each
-                # side's front is its leaf and its best split (all of whose x are equal).
-                totL[:] = 0
-                for q in range(m):
-                    row = lst[q]
-                    if q < p:
-                        side[row] = 0
-                        totL[dec[row]] += 1
-                    else:
-                        side[row] = 1
-                for c in range(C):
-                    totR[c] = total[c] - totL[c]
-                bl, br = _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, p, totL, totR)
-                Lx, Ly = _front_1(p - totL.max(), bl, lc, sc + sr * p + (lc if comb else 2 * lc))
-                Rx, Ry = _front_1(
-                    (m - p) - totR.max(), br, lc, sc + sr * (m - p) + (lc if comb else 2 * lc)
-                )
-                cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
-                fx, fy, fk, fa, fc = _merge(fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, code)
+            for q in range(m):
+                side[lst[q]] = 0 if q < p else 1
+            two[1] = p
+            _partition(buf, level, off, m, side, two, 2)
+            # The larger side first, under the working front moved by the split and the
+            # other side's least; the other side under what remains, if anything can.
+            big_left = p >= m - p
+            if big_left:
+                o_off, o_m, s_off, s_m = off, p, off + p, m - p
+                sib_x, sib_y = lbr_x, lbr_y
             else:
-                for q in range(m):
-                    side[lst[q]] = 0 if q < p else 1
-                two[1] = p
-                _partition(buf, level, off, m, side, two, 2)
-                # The larger side first, under the working front moved by the split and the
-                # other side's least; the other side under what remains, if anything can.
-                big_left = p >= m - p
-                if big_left:
-                    o_off, o_m, s_off, s_m = off, p, off + p, m - p
-                    sib_x, sib_y = lbr_x, lbr_y
-                else:
-                    o_off, o_m, s_off, s_m = off + p, m - p, off, p
-                    sib_x, sib_y = lbl_x, lbl_y
-                ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
-                b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
-                Ox, Oy, _, _, _ = fronts(
+                o_off, o_m, s_off, s_m = off + p, m - p, off, p
+                sib_x, sib_y = lbl_x, lbl_y
+            ix, iy = _ideal(sib_x, sib_y, triv_x[:0], triv_y[:0])
+            b1x, b1y = _shifted(fx, fy, split_x + (0 if comb else ix), iy)
+            Ox, Oy, _, _, _ = fronts(
+                buf,
+                level + 1,
+                o_off,
+                o_m,
+                r - 1,
+                codes,
+                kinds,
+                dec,
+                C,
+                px,
+                b1x,
+                b1y,
+                side,
+                stats,
+            )
+            OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
+            cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
+            Sx, Sy = sib_x, sib_y
+            if Ox.size > 0 and not _all_dominated(cx + split_x, cy, fx, fy):
+                lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
+                b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
+                Sx_, Sy_, _, _, _ = fronts(
                     buf,
                     level + 1,
-                    o_off,
-                    o_m,
+                    s_off,
+                    s_m,
                     r - 1,
                     codes,
                     kinds,
                     dec,
                     C,
                     px,
-                    b1x,
-                    b1y,
+                    b2x,
+                    b2y,
                     side,
                     stats,
                 )
-                OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
-                cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
-                Sx, Sy = sib_x, sib_y
-                if Ox.size > 0 and not _all_dominated(cx + split_x, cy, fx, fy):
-                    lx, ly = _ideal(OLx, OLy, triv_x[:0], triv_y[:0])
-                    b2x, b2y = _shifted(fx, fy, split_x + (0 if comb else lx), ly)
-                    Sx_, Sy_, _, _, _ = fronts(
-                        buf,
-                        level + 1,
-                        s_off,
-                        s_m,
-                        r - 1,
-                        codes,
-                        kinds,
-                        dec,
-                        C,
-                        px,
-                        b2x,
-                        b2y,
-                        side,
-                        stats,
+                if Sx_.size > 0:
+                    rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
+                    fx, fy, fk, fa, fc = _merge(
+                        fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
                     )
-                    if Sx_.size > 0:
-                        rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
-                        fx, fy, fk, fa, fc = _merge(
-                            fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
-                        )
-                    Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
-                    cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
-                if big_left:
-                    Lx, Ly, Rx, Ry = OLx, OLy, Sx, Sy
-                else:
-                    Lx, Ly, Rx, Ry = Sx, Sy, OLx, OLy
+                    ylim_stale = True
+                Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
+                cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
+            if big_left:
+                Lx, Ly, Rx, Ry = OLx, OLy, Sx, Sy
+            else:
+                Lx, Ly, Rx, Ry = Sx, Sy, OLx, OLy
             slot[mid] = len(recL_x)
             recL_x.append(Lx)
             recL_y.append(Ly)
@@ -1503,10 +1557,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
             recR_y.append(Ry)
             recC_x.append(cx + split_x)
             recC_y.append(cy)
-            if lo <= mid - 1:
+            if alive > 1 and lo <= mid - 1:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
                 qt += 1
-            if mid + 1 <= hi:
+            if alive > 1 and mid + 1 <= hi:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = mid + 1, hi, mid, rn
                 qt += 1
     return _real(fx, fy, fk, fa, fc)
