@@ -21,9 +21,10 @@ Not here (the query goes to the binary expansion and the DAG engine): no depth c
 ``exact_only``, ``count``, and the ``baseline`` and ``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
-attributes by their best single split, each one's thresholds from that split outwards,
-nominal splits in attribute order); the tree behind a point is found again by the same
-search on its subtables. The kernels run in a worker thread (they release the GIL), so
+ordered attributes by the Gini impurity of their best single split, each one's thresholds
+from that split outwards, breadth first; nominal splits after them, in attribute order);
+the tree behind a point is found again by the same search on the subtables of its path,
+bounded to that point. The kernels run in a worker thread (they release the GIL), so
 progress is shown and Ctrl-C stops them between two splits.
 """
 
@@ -204,7 +205,6 @@ def solve_ordered(table, query) -> Relation:
             points = [(xs[0], ys[0])]
         else:
             arrays = _Arrays(table, depth, query.max_memory)
-            root = {}
             if other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
             else:
