@@ -271,3 +271,61 @@ def test_depth_two_from_counts_equals_the_pass_per_split(df, depth, spec):
         ordered.COUNTS_MAX_CODES = saved
     assert counted == passed.front.points()
     _check_trees(passed, depth)
+
+
+def _best_split_errors(codes, kinds, dec, rows):
+    """Independently: the least errors of one split into leaves of ``rows`` (a leaf's when
+    no split beats it), over every threshold of an ordered column and every nominal one."""
+    if rows.size == 0:
+        return 0
+    leaf = rows.size - np.bincount(dec[rows]).max()
+    best = leaf
+    for a in range(codes.shape[0]):
+        vals = codes[a, rows]
+        if kinds[a] == 1:
+            groups = [vals <= t for t in np.unique(vals)[:-1]]
+            groups = [(g, ~g) for g in groups]
+        else:
+            uniq = np.unique(vals)
+            groups = [tuple(vals == v for v in uniq)] if uniq.size >= 2 else []
+        for parts in groups:
+            e = sum(int(p.sum() - np.bincount(dec[rows[p]]).max()) for p in parts if p.any())
+            best = min(best, e)
+    return best
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mixed_frames(max_rows=40, max_numeric=3, max_nominal=2, max_value=12),
+    st.sampled_from([2, 3, 5]),
+    st.data(),
+)
+def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
+    """The pass behind every depth-two search (both sides' best split of a root split,
+    each side swept on its own, two classes on their own path) against the least errors of
+    one split of each side counted directly."""
+    from dagger_cli.engine import ordered
+    from dagger_cli.engine.kernels import ordered as k
+
+    n = len(df)
+    df = df.assign(d=data.draw(st.lists(st.integers(0, classes - 1), min_size=n, max_size=n)))
+    table = _table(df)
+    if not table.ordered:
+        return
+    arrays = ordered._Arrays(table, 2, None)
+    m = arrays.load(None)
+    cb, cls = k._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)
+    sa = np.empty_like(cb)
+    for a in np.flatnonzero(arrays.kinds == 1):
+        k._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa)
+        for t in np.unique(arrays.codes[a])[:-1]:
+            left = np.flatnonzero(arrays.codes[a] <= t)
+            right = np.flatnonzero(arrays.codes[a] > t)
+            totL = np.bincount(arrays.dec[left], minlength=arrays.C).astype(np.int64)
+            totR = np.bincount(arrays.dec[right], minlength=arrays.C).astype(np.int64)
+            got = k._sides_d1p(cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR)
+            want = tuple(
+                _best_split_errors(arrays.codes, arrays.kinds, arrays.dec, rows)
+                for rows in (left, right)
+            )
+            assert got == want, (a, t)

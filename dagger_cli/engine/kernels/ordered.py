@@ -15,7 +15,8 @@ Two searches share that representation:
   front, one depth at a time), below an upper bound ``ub`` or a proof that none is below
   it. Depth 1 is one sweep per attribute over prefix class counts; depth 2 evaluates a
   root split by one pass per attribute that keeps both children's best split
-  (:func:`_sides_d1`, no partition); deeper, the children are solved recursively.
+  (:func:`_sides_d1p`: the attribute's rows split into the two sides' sequences without a
+  branch, then each side swept on its own); deeper, the children are solved recursively.
 * :func:`fronts` — the whole Pareto front of (x, misclassifications) for x one of total
   path length, nodes or leaves (any cost whose leaf does not depend on errors).
 
@@ -335,94 +336,6 @@ def _side_split(cnt, tot, size, C):
 
 
 @njit(cache=True, nogil=True)
-def _sides_d1(buf, level, off, m, codes, kinds, dec, C, side, nl, totL, totR):
-    """The least misclassifications of both sides of a split (``side[row]`` 0 or 1; ``nl``
-    rows and class totals ``totL`` on side 0, ``totR`` on side 1) over depth <= 1: one pass
-    per attribute over the subtable's rows in that attribute's order, each side's splits
-    scored from its own running class counts. A split k errors worse than the side's best
-    lets the next k rows of that side go unscored (a row moved changes a split by <= 1)."""
-    A = codes.shape[0]
-    nr = m - nl
-    bestL = nl - totL.max()
-    bestR = nr - totR.max()
-    cntL = np.zeros(C, np.int64)
-    cntR = np.zeros(C, np.int64)
-    for b in range(A):
-        if bestL == 0 and bestR == 0:
-            break
-        lst = buf[level, b, off : off + m]
-        col = codes[b]
-        cntL[:] = 0
-        cntR[:] = 0
-        lastL = -1
-        lastR = -1
-        if kinds[b] == 1:
-            skipL = 0
-            skipR = 0
-            for q in range(m):
-                row = lst[q]
-                v = col[row]
-                if side[row] == 0:
-                    if skipL > 0:
-                        skipL -= 1
-                    elif v != lastL and lastL >= 0 and bestL > 0:
-                        e = _side_split(cntL, totL, nl, C)
-                        if e < bestL:
-                            bestL = e
-                        else:
-                            skipL = e - bestL
-                    cntL[dec[row]] += 1
-                    lastL = v
-                else:
-                    if skipR > 0:
-                        skipR -= 1
-                    elif v != lastR and lastR >= 0 and bestR > 0:
-                        e = _side_split(cntR, totR, nr, C)
-                        if e < bestR:
-                            bestR = e
-                        else:
-                            skipR = e - bestR
-                    cntR[dec[row]] += 1
-                    lastR = v
-        else:
-            # A nominal split of each side: its runs of equal codes, each a leaf.
-            eL = 0
-            eR = 0
-            kL = 0
-            kR = 0
-            gL = 0
-            gR = 0
-            for q in range(m + 1):
-                v = col[lst[q]] if q < m else -2
-                if v != lastL and gL > 0:
-                    eL += gL - cntL.max()
-                    kL += 1
-                    cntL[:] = 0
-                    gL = 0
-                if v != lastR and gR > 0:
-                    eR += gR - cntR.max()
-                    kR += 1
-                    cntR[:] = 0
-                    gR = 0
-                if q == m:
-                    break
-                row = lst[q]
-                if side[row] == 0:
-                    cntL[dec[row]] += 1
-                    gL += 1
-                    lastL = v
-                else:
-                    cntR[dec[row]] += 1
-                    gR += 1
-                    lastR = v
-            if kL >= 2 and eL < bestL:
-                bestL = eL
-            if kR >= 2 and eR < bestR:
-                bestR = eR
-    return bestL, bestR
-
-
-@njit(cache=True, nogil=True)
 def _packed(buf, level, off, m, codes, dec):
     """The subtable's codes and classes in each attribute's order, contiguous (``cb[b, q]``:
     the code of attribute b of the q-th row in b's order; ``cls[b, q]`` its class), so the
@@ -451,15 +364,74 @@ def _root_codes(buf, level, off, m, codes, a, sa):
 
 
 @njit(cache=True, nogil=True)
+def _sweep(vc, vk, n, tot, best, C, cnt):
+    """The least errors of a split into two leaves of the n rows (codes ``vc`` ascending,
+    classes ``vk``, class totals ``tot``) if below ``best``, else ``best``; a split that errs
+    e >= best skips the next e - best rows (moving a row changes the errors by <= 1)."""
+    cnt[:] = 0
+    last = -1
+    skip = 0
+    for q in range(n):
+        v = vc[q]
+        if skip > 0:
+            skip -= 1
+        elif v != last and last >= 0:
+            e = _side_split(cnt, tot, n, C)
+            if e < best:
+                best = e
+                if best == 0:
+                    return 0
+            else:
+                skip = e - best
+        cnt[vk[q]] += 1
+        last = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _sweep2(vc, vk, n, t1, best):
+    """:func:`_sweep` for two classes (``vk`` 0 or 1, ``t1`` rows of class 1): a split errs
+    min(l0, l1) + min(r0, r1)."""
+    t0 = n - t1
+    l1 = 0
+    last = -1
+    skip = 0
+    for q in range(n):
+        v = vc[q]
+        if skip > 0:
+            skip -= 1
+        elif v != last and last >= 0:
+            l0 = q - l1
+            e = min(l0, l1) + min(t0 - l0, t1 - l1)
+            if e < best:
+                best = e
+                if best == 0:
+                    return 0
+            else:
+                skip = e - best
+        l1 += vk[q]
+        last = v
+    return best
+
+
+@njit(cache=True, nogil=True)
 def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
-    """:func:`_sides_d1` on the packed subtable (:func:`_packed`): the split of the root
-    attribute at threshold code ``t`` (a row goes right when its code in ``sa`` exceeds t)."""
+    """The least misclassifications of both sides of a split over depth <= 1, on the packed
+    subtable (:func:`_packed`): the root attribute split at threshold code ``t`` (a row goes
+    right when its code in ``sa`` exceeds t), ``nl`` rows and class totals ``totL`` on the
+    left, ``totR`` on the right. Per ordered attribute, its rows are split into the two
+    sides' sequences (stable, without a branch) and each side is swept on its own
+    (:func:`_sweep`); a nominal attribute's groups are counted per side in one pass."""
     A, m = cb.shape
     nr = m - nl
     bestL = nl - totL.max()
     bestR = nr - totR.max()
     cntL = np.zeros(C, np.int64)
     cntR = np.zeros(C, np.int64)
+    wl_c = np.empty(m + 1, np.int32)
+    wl_k = np.empty(m + 1, np.int32)
+    wr_c = np.empty(m + 1, np.int32)
+    wr_k = np.empty(m + 1, np.int32)
     for b in range(A):
         if bestL == 0 and bestR == 0:
             break
@@ -471,32 +443,28 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
         lastL = -1
         lastR = -1
         if kinds[b] == 1:
-            skipL = 0
-            skipR = 0
+            i = 0
+            j = 0
             for q in range(m):
                 v = col[q]
-                if sd[q] <= t:
-                    if skipL > 0:
-                        skipL -= 1
-                    elif v != lastL and lastL >= 0 and bestL > 0:
-                        e = _side_split(cntL, totL, nl, C)
-                        if e < bestL:
-                            bestL = e
-                        else:
-                            skipL = e - bestL
-                    cntL[cl[q]] += 1
-                    lastL = v
-                else:
-                    if skipR > 0:
-                        skipR -= 1
-                    elif v != lastR and lastR >= 0 and bestR > 0:
-                        e = _side_split(cntR, totR, nr, C)
-                        if e < bestR:
-                            bestR = e
-                        else:
-                            skipR = e - bestR
-                    cntR[cl[q]] += 1
-                    lastR = v
+                c = cl[q]
+                s = np.int64(sd[q] > t)
+                wl_c[i] = v
+                wl_k[i] = c
+                wr_c[j] = v
+                wr_k[j] = c
+                i += 1 - s
+                j += s
+            if C == 2:
+                if bestL > 0:
+                    bestL = _sweep2(wl_c, wl_k, nl, totL[1], bestL)
+                if bestR > 0:
+                    bestR = _sweep2(wr_c, wr_k, nr, totR[1], bestR)
+            else:
+                if bestL > 0:
+                    bestL = _sweep(wl_c, wl_k, nl, totL, bestL, C, cntL)
+                if bestR > 0:
+                    bestR = _sweep(wr_c, wr_k, nr, totR, bestR, C, cntR)
         else:
             eL = 0
             eR = 0
@@ -1120,7 +1088,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
     A threshold after p rows makes at most four points: both sides leaves (the front at
     depth 1 has the best of those), one side split, the other, both. Their x are known
     from the sizes, and so are the sides' leaf errors (prefix class counts), so only the
-    sides' best splits need a pass (:func:`_sides_d1`). Thresholds are visited from the
+    sides' best splits need a pass (:func:`_sides_d1p`). Thresholds are visited from the
     hint outwards, breadth first; before a pass, each threshold of the interval is bounded
     on its own: a side's best split errs no less than the same side's at the evaluated
     neighbour it contains, and no less than the neighbour's that contains it minus the rows
