@@ -383,6 +383,8 @@ def _sweep(vc, vk, n, tot, best, C, cnt):
                     return 0
             else:
                 skip = e - best
+                if skip >= n - 1 - q:  # no row left to score
+                    return best
         cnt[vk[q]] += 1
         last = v
     return best
@@ -409,6 +411,8 @@ def _sweep2(vc, vk, n, t1, best):
                     return 0
             else:
                 skip = e - best
+                if skip >= n - 1 - q:
+                    return best
         l1 += vk[q]
         last = v
     return best
