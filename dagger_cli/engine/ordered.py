@@ -70,6 +70,12 @@ def why_not(table, query) -> str:
 COUNTS_MAX_CODES = 64
 #: The seed of the row keys that name subtables in the kernels' memo.
 SEED = 20261201
+#: Root attributes searched at once by the whole-front search (:func:`_whole_front`): each
+#: from the same working front, so the answer is the same with one thread or two.
+ROUND = 2
+#: The kernel's arguments for a search over every attribute from a bound (no subset, no
+#: provenance of the bound's points).
+_ALL = (np.empty(0, dtype=np.int64),) * 4
 
 
 def new_memo():
@@ -86,6 +92,7 @@ class _Arrays:
     def __init__(self, table, depth: int, max_memory: int | None):
         n, A = table.n_rows, table.n_attributes
         need = (depth + 2) * max(A, 1) * n * 4 + 64 * n
+        self.need, self.max_memory = need, max_memory
         if max_memory is not None and need > max_memory:
             raise LimitError(
                 f"the ordered solver's workspace needs {need / 2**20:,.0f} MiB, more than "
@@ -108,6 +115,12 @@ class _Arrays:
         self.nv[A] = COUNTS_MAX_CODES
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
+
+    def spare_buffers(self) -> int:
+        """How many more copies of the workspace ``--max-memory`` leaves room for."""
+        if self.max_memory is None:
+            return ROUND
+        return max(int(self.max_memory // self.need) - 1, 0)
 
     def name(self, rows: np.ndarray | None) -> tuple[int, int]:
         """The two key sums of a subtable (wrapping, as the kernels add them)."""
@@ -158,30 +171,53 @@ class _Arrays:
 
 def _run(kernel, args, stats: np.ndarray, progress: Progress):
     """Call a kernel in a worker thread; show progress; on Ctrl-C, stop it and re-raise."""
+    return _run_many([(kernel, args, stats)], stats, progress)[0]
+
+
+def _run_many(calls, stats: np.ndarray, progress: Progress, done: int = 0) -> list:
+    """Run the kernel calls ``(kernel, args, own_stats)`` at once, each in a worker thread
+    (the kernels release the GIL); show the splits evaluated (``done`` before them, plus
+    theirs); on Ctrl-C, set every call's abort flag, wait for them, and re-raise."""
     from .kernels import ordered as k
 
-    out: dict = {}
+    out: list[dict] = [{} for _ in calls]
 
-    def work():
+    def work(i, kernel, args):
         try:
-            out["value"] = kernel(*args)
+            out[i]["value"] = kernel(*args)
         except BaseException as err:  # handed to the caller's thread
-            out["error"] = err
+            out[i]["error"] = err
 
-    worker = threading.Thread(target=work, name="dagger-ordered", daemon=True)
+    workers = [
+        threading.Thread(target=work, args=(i, kernel, args), name="dagger-ordered", daemon=True)
+        for i, (kernel, args, _) in enumerate(calls)
+    ]
+    own = [st for _, _, st in calls]
+
+    def evaluated() -> int:
+        if len(own) == 1 and own[0] is stats:
+            return int(stats[k.S_EVALUATED])
+        return done + sum(int(st[k.S_EVALUATED]) for st in own)
+
     with progress.first_call():
-        worker.start()
+        for w in workers:
+            w.start()
         try:
-            while worker.is_alive():
-                worker.join(0.25)
-                progress.update("ordered solver", int(stats[k.S_EVALUATED]), None, unit="splits")
+            for w in workers:
+                while w.is_alive():
+                    w.join(0.25)
+                    progress.update("ordered solver", evaluated(), None, unit="splits")
         except KeyboardInterrupt:
+            for st in own:
+                st[k.S_ABORT] = 1
             stats[k.S_ABORT] = 1
-            worker.join()
+            for w in workers:
+                w.join()
             raise
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+    for o in out:
+        if "error" in o:
+            raise o["error"]
+    return [o["value"] for o in out]
 
 
 def solve_ordered(table, query) -> Relation:
@@ -302,16 +338,97 @@ def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np
 
 
 def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
+    """The whole front at depth <= D and the root's provenance of each point. At depth 3
+    and more, the root's attributes are searched :data:`ROUND` at a time, each from the
+    same working front, in threads when there are cores and memory for them; their points
+    are merged in the search's order, so the answer never depends on the threads."""
     from .kernels import ordered as k
 
     m = arrays.load(None)
-    args = (arrays.buf, 0, 0, m, depth, arrays.codes, arrays.kinds, arrays.dec, arrays.C)
-    kernel_args = (*args, _params(cost), *box, arrays.side, stats)
-    fx, fy, fk, fa, fc = _run(k.fronts, kernel_args, stats, progress)
+    px = _params(cost)
+    table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C)
+    A = arrays.codes.shape[0]
+    total = np.bincount(arrays.dec, minlength=arrays.C)
+    if depth < 3 or A < 2 or m <= 1 or total.max() == m:
+        args = (arrays.buf, 0, 0, m, depth, *table, px, *box, arrays.side, stats, *_ALL)
+        fx, fy, fk, fa, fc = _run(k.fronts, args, stats, progress)
+    else:
+        fx, fy, fk, fa, fc = _rounds(arrays, m, depth, px, box, stats, progress)
     if stats[k.S_ABORT]:
         raise KeyboardInterrupt
     points = list(zip(fx.tolist(), fy.tolist()))
     return points, dict(zip(points, zip(fk.tolist(), fa.tolist(), fc.tolist())))
+
+
+def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
+    """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, its attributes in
+    rounds (see :func:`_whole_front`)."""
+    import numba
+
+    from .kernels import ordered as k
+
+    table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C)
+    buf, side = arrays.buf, arrays.side
+    args = (buf, 0, 0, m, depth - 1, *table, px, *box, side, stats, *_ALL)
+    sx, sy, _, _, _ = _run(k.fronts, args, stats, progress)  # the front one level shallower
+    stats[k.S_SOLVED] += 1
+    ux, uy = box
+    none = -np.ones(ux.size, dtype=np.int64)
+    virtual = np.full(ux.size, k.VIRTUAL, dtype=np.int64)
+    work = k._merge(ux, uy, virtual, none, none, sx, sy, k.SHALLOWER, -1, -1)
+    hints = np.empty(arrays.codes.shape[0], dtype=np.int64)
+    score = np.empty(arrays.codes.shape[0], dtype=np.float64)
+    total = np.bincount(arrays.dec, minlength=arrays.C).astype(np.int64)
+    k._hints(buf, 0, 0, m, arrays.codes, arrays.kinds, arrays.dec, arrays.C, total, hints, score)
+    order = np.argsort(score, kind="mergesort")
+    threads = min(ROUND, numba.get_num_threads(), arrays.spare_buffers() + 1)
+    bufs = [buf] + [buf.copy() for _ in range(threads - 1)]
+    sides = [side] + [side.copy() for _ in range(threads - 1)]
+    for start in range(0, order.size, ROUND):
+        group = order[start : start + ROUND]
+        own = [np.zeros_like(stats) for _ in group]
+        calls = [
+            (
+                k.fronts,
+                (
+                    bufs[j % threads],
+                    0,
+                    0,
+                    m,
+                    depth,
+                    *table,
+                    px,
+                    *work[:2],
+                    sides[j % threads],
+                    own[j],
+                )
+                + (np.full(1, a, dtype=np.int64), *work[2:]),
+                own[j],
+            )
+            for j, a in enumerate(group)
+        ]
+        done = int(stats[k.S_EVALUATED])
+        results = []
+        for lo in range(0, len(calls), threads):  # as many at once as there are buffers
+            results += _run_many(calls[lo : lo + threads], stats, progress, done)
+            done += sum(int(st[k.S_EVALUATED]) for st in own[lo : lo + threads])
+        for st in own:
+            stats[: k.S_ABORT] += st[: k.S_ABORT]
+        if any(st[k.S_ABORT] for st in own):
+            stats[k.S_ABORT] = 1
+            break
+        for res in results:  # in the search's order: the points found first win ties
+            work = _merged(work, res)
+    return k._real(*work)
+
+
+def _merged(work, res):
+    """The working front with the points ``res`` (with their provenance) added; its own
+    points win ties."""
+    from .kernels import ordered as k
+
+    cat = [np.concatenate((w, r)).astype(np.int64) for w, r in zip(work, res)]
+    return k._pareto(*cat, cat[0].size)
 
 
 class _Extractor:
@@ -413,6 +530,7 @@ class _Extractor:
             uy,
             a.side,
             stats,
+            *_ALL,
         )
 
     def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:

@@ -1227,7 +1227,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
 
 
 @njit(cache=True, nogil=True)
-def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats):
+def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats, attrs, uk, ua, uc):
     """The front (x, misclassifications) of the subtable over the trees of depth <= r, x by
     the cost parameters ``px`` (combine, leaf_const, leaf_mis = 0, split_const,
     split_rows), without the points weakly dominated by the bound ``(ux, uy)`` (a staircase,
@@ -1240,7 +1240,12 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     skipped when all it could make is weakly dominated by it. A child is solved under the
     working front moved by what the split and its siblings add at least, so a child's
     result may leave out what cannot matter; what a child left out lies above its bound,
-    which keeps the neighbours' lower bounds valid (:func:`_lower`)."""
+    which keeps the neighbours' lower bounds valid (:func:`_lower`).
+
+    ``attrs`` empty: every attribute, in the order of :func:`_hints`. Otherwise only the
+    splits of those attributes, and ``(ux, uy)`` is the working front itself, its points'
+    provenance ``(uk, ua, uc)`` (the rounds of
+    :func:`dagger_cli.engine.ordered._whole_front`)."""
     if r == 0:
         total = _counts(buf[level, 0, off : off + m], dec, C)
         one = np.ones(1, np.int64)
@@ -1251,15 +1256,36 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     if m <= 1 or total.max() == m:  # a pure leaf: every split costs more, errs no less
         one = np.ones(1, np.int64)
         return one * px[1], one * 0, one * LEAF, -one, -one
-    stats[S_SOLVED] += 1
-    sx, sy, _, _, _ = fronts(
-        buf, level, off, m, r - 1, codes, kinds, dec, C, px, ux, uy, side, stats
-    )
-    # the working front: the bound (virtual points) and the front one level shallower
-    none = -np.ones(ux.size, np.int64)
-    fx, fy, fk, fa, fc = _merge(
-        ux, uy, np.full(ux.size, VIRTUAL, np.int64), none, none, sx, sy, SHALLOWER, -1, -1
-    )
+    noattrs = np.empty(0, np.int64)
+    if attrs.size == 0:
+        stats[S_SOLVED] += 1
+        sx, sy, _, _, _ = fronts(
+            buf,
+            level,
+            off,
+            m,
+            r - 1,
+            codes,
+            kinds,
+            dec,
+            C,
+            px,
+            ux,
+            uy,
+            side,
+            stats,
+            noattrs,
+            noattrs,
+            noattrs,
+            noattrs,
+        )
+        # the working front: the bound (virtual points) and the front one level shallower
+        none = -np.ones(ux.size, np.int64)
+        fx, fy, fk, fa, fc = _merge(
+            ux, uy, np.full(ux.size, VIRTUAL, np.int64), none, none, sx, sy, SHALLOWER, -1, -1
+        )
+    else:
+        fx, fy, fk, fa, fc = ux.copy(), uy.copy(), uk.copy(), ua.copy(), uc.copy()
     comb, lc, sc, sr = px[0], px[1], px[3], px[4]
     split_x = sc + sr * m
     alpha = sr * (r - 1)  # how far x moves per row moved (total path length)
@@ -1277,7 +1303,8 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
     score = np.empty(A, np.float64)
     _hints(buf, level, off, m, codes, kinds, dec, C, total, hints, score)
     pos = np.empty(m + 1, np.int64)
-    for a in np.argsort(score, kind="mergesort"):
+    order = np.argsort(score, kind="mergesort") if attrs.size == 0 else attrs
+    for a in order:
         if stats[S_ABORT]:
             break
         lst = buf[level, a, off : off + m]
@@ -1315,6 +1342,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                     by,
                     side,
                     stats,
+                    noattrs,
+                    noattrs,
+                    noattrs,
+                    noattrs,
                 )
                 ix, iy = _ideal(gx, gy, bx, by)
                 lo_x += max(ix, lc)
@@ -1487,6 +1518,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                 b1y,
                 side,
                 stats,
+                noattrs,
+                noattrs,
+                noattrs,
+                noattrs,
             )
             OLx, OLy = _lower(Ox, Oy, b1x, b1y, lc)
             cx, cy = _combine(OLx, OLy, sib_x, sib_y, comb)
@@ -1509,6 +1544,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats)
                     b2y,
                     side,
                     stats,
+                    noattrs,
+                    noattrs,
+                    noattrs,
+                    noattrs,
                 )
                 if Sx_.size > 0:
                     rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
