@@ -329,3 +329,33 @@ def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
                 for rows in (left, right)
             )
             assert got == want, (a, t)
+
+
+def test_the_root_steps_give_one_answer_however_many_run_at_once():
+    """The whole-front search's root steps (one per attribute, two at once in threads when
+    there are cores and memory): the same front, the same tree at every point and the same
+    counts with one thread, with two, and when --max-memory leaves room for one workspace."""
+    import numba
+
+    from dagger_cli.engine import ordered
+
+    rng = np.random.default_rng(7)
+    df = pd.DataFrame({f"a{j}": rng.normal(size=120).round(1) for j in range(4)})
+    df["d"] = np.where(df.a0 + rng.normal(scale=0.7, size=120) > df.a1, "p", "q")
+    table = _table(df)
+    need = ordered._Arrays(table, 3, None).need
+
+    def answer(threads, max_memory=None):
+        saved = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            rel = relate(table, "total-path-length", MIS, max_depth=3, max_memory=max_memory)
+        finally:
+            numba.set_num_threads(saved)
+        trees = [extract_tree(rel, k).to_text() for k in range(len(rel.front))]
+        return rel.front.points(), trees, rel.stats.as_dict()
+
+    one = answer(1)
+    assert len(one[0]) >= 5
+    assert answer(min(2, numba.config.NUMBA_NUM_THREADS)) == one
+    assert answer(2, max_memory=need + need // 2) == one

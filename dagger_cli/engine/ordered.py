@@ -70,9 +70,10 @@ def why_not(table, query) -> str:
 COUNTS_MAX_CODES = 64
 #: The seed of the row keys that name subtables in the kernels' memo.
 SEED = 20261201
-#: Root attributes searched at once by the whole-front search (:func:`_whole_front`): each
-#: from the same working front, so the answer is the same with one thread or two.
-ROUND = 2
+#: The whole-front search's steps at the root (one per attribute, :func:`_rounds`): step i
+#: starts from the working front the steps before i - LAG + 1 left, so LAG steps can run at
+#: once and the answer is the same with one thread or more.
+LAG = 2
 #: The kernel's arguments for a search over every attribute from a bound (no subset, no
 #: provenance of the bound's points).
 _ALL = (np.empty(0, dtype=np.int64),) * 4
@@ -119,7 +120,7 @@ class _Arrays:
     def spare_buffers(self) -> int:
         """How many more copies of the workspace ``--max-memory`` leaves room for."""
         if self.max_memory is None:
-            return ROUND
+            return LAG
         return max(int(self.max_memory // self.need) - 1, 0)
 
     def name(self, rows: np.ndarray | None) -> tuple[int, int]:
@@ -246,12 +247,15 @@ def solve_ordered(table, query) -> Relation:
             else:
                 # the query's bounds, as the kernel's: on (other, misclassifications)
                 max_o, max_m = (query.max_y, query.max_x) if swap else (query.max_x, query.max_y)
-                # Incumbents: the least misclassifications at each depth (the fast depth
-                # search) and the cost of the trees found there bound the whole search.
-                extractor = _Extractor(table, arrays, COSTS["depth"], False, depth)
-                best = _depth_front(arrays, depth, leaf_mis, stats, progress)
-                known = [(extractor.tree(d, mis).costs()[other.column], mis) for d, mis in best]
+                known = []
                 if query.least_y and not swap:
+                    # Only the least misclassifications and the least x there are wanted:
+                    # the fast depth search finds them, and the costs of its trees bound the
+                    # search. (For a whole front such incumbents cost more than they save:
+                    # rice's Λ vs µ took 66 s with them, 50 s without.)
+                    extractor = _Extractor(table, arrays, COSTS["depth"], False, depth)
+                    best = _depth_front(arrays, depth, leaf_mis, stats, progress)
+                    known = [(extractor.tree(d, m).costs()[other.column], m) for d, m in best]
                     max_m = best[-1][1] if max_m is None else min(max_m, best[-1][1])
                     max_o = known[-1][0] if max_o is None else min(max_o, known[-1][0])
                 box = _box(max_o, max_m, known)
@@ -339,9 +343,10 @@ def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np
 
 def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
     """The whole front at depth <= D and the root's provenance of each point. At depth 3
-    and more, the root's attributes are searched :data:`ROUND` at a time, each from the
-    same working front, in threads when there are cores and memory for them; their points
-    are merged in the search's order, so the answer never depends on the threads."""
+    and more, the root's attributes are searched one step each (:func:`_rounds`), two at
+    once in threads when there are cores and memory for them; each step starts from a
+    working front fixed by the order alone and their points are merged in that order, so
+    the answer never depends on the threads."""
     from .kernels import ordered as k
 
     m = arrays.load(None)
@@ -361,8 +366,10 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
 
 
 def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
-    """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, its attributes in
-    rounds (see :func:`_whole_front`)."""
+    """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, one step per
+    attribute in the search's order, step i searched from the working front as the steps
+    before i - :data:`LAG` + 1 left it (see :func:`_whole_front`), so two steps can run at
+    once and the answer is the same however many run."""
     import numba
 
     from .kernels import ordered as k
@@ -371,55 +378,104 @@ def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     buf, side = arrays.buf, arrays.side
     args = (buf, 0, 0, m, depth - 1, *table, px, *box, side, stats, *_ALL)
     sx, sy, _, _, _ = _run(k.fronts, args, stats, progress)  # the front one level shallower
+    if stats[k.S_ABORT]:
+        return sx, sy, sx, sx, sx
     stats[k.S_SOLVED] += 1
     ux, uy = box
     none = -np.ones(ux.size, dtype=np.int64)
     virtual = np.full(ux.size, k.VIRTUAL, dtype=np.int64)
-    work = k._merge(ux, uy, virtual, none, none, sx, sy, k.SHALLOWER, -1, -1)
+    fronts_after = [k._merge(ux, uy, virtual, none, none, sx, sy, k.SHALLOWER, -1, -1)]
     hints = np.empty(arrays.codes.shape[0], dtype=np.int64)
     score = np.empty(arrays.codes.shape[0], dtype=np.float64)
     total = np.bincount(arrays.dec, minlength=arrays.C).astype(np.int64)
     k._hints(buf, 0, 0, m, arrays.codes, arrays.kinds, arrays.dec, arrays.C, total, hints, score)
     order = np.argsort(score, kind="mergesort")
-    threads = min(ROUND, numba.get_num_threads(), arrays.spare_buffers() + 1)
-    bufs = [buf] + [buf.copy() for _ in range(threads - 1)]
-    sides = [side] + [side.copy() for _ in range(threads - 1)]
-    for start in range(0, order.size, ROUND):
-        group = order[start : start + ROUND]
-        own = [np.zeros_like(stats) for _ in group]
-        calls = [
-            (
-                k.fronts,
-                (
-                    bufs[j % threads],
-                    0,
-                    0,
-                    m,
-                    depth,
-                    *table,
-                    px,
-                    *work[:2],
-                    sides[j % threads],
-                    own[j],
-                )
-                + (np.full(1, a, dtype=np.int64), *work[2:]),
-                own[j],
-            )
-            for j, a in enumerate(group)
-        ]
-        done = int(stats[k.S_EVALUATED])
-        results = []
-        for lo in range(0, len(calls), threads):  # as many at once as there are buffers
-            results += _run_many(calls[lo : lo + threads], stats, progress, done)
-            done += sum(int(st[k.S_EVALUATED]) for st in own[lo : lo + threads])
-        for st in own:
-            stats[: k.S_ABORT] += st[: k.S_ABORT]
-        if any(st[k.S_ABORT] for st in own):
+    slots = min(LAG, numba.get_num_threads(), arrays.spare_buffers() + 1)
+    bufs = [buf] + [buf.copy() for _ in range(slots - 1)]
+    sides = [side] + [side.copy() for _ in range(slots - 1)]
+    own = [np.zeros_like(stats) for _ in order]
+    results: list = [None] * order.size
+
+    def step(i: int, slot: int):
+        work = fronts_after[max(i - LAG + 1, 0)]  # the front the steps before i - LAG + 1 left
+        attrs = np.full(1, order[i], dtype=np.int64)
+        args = (bufs[slot], 0, 0, m, depth, *table, px, *work[:2], sides[slot], own[i])
+        return k.fronts, (*args, attrs, *work[2:]), own[i]
+
+    base = int(stats[k.S_EVALUATED])
+
+    def merge_done() -> None:
+        while len(fronts_after) <= order.size and results[len(fronts_after) - 1] is not None:
+            fronts_after.append(_merged(fronts_after[-1], results[len(fronts_after) - 1]))
+
+    _schedule(step, order.size, slots, results, merge_done, own, base, stats, progress)
+    for st in own:
+        stats[: k.S_ABORT] += st[: k.S_ABORT]
+    if any(st[k.S_ABORT] for st in own):
+        stats[k.S_ABORT] = 1
+    return k._real(*fronts_after[-1])
+
+
+def _schedule(step, n: int, slots: int, results: list, merge_done, own, base, stats, progress):
+    """Run steps 0..n-1 in order, at most ``slots`` at once, step i once the steps before
+    i - LAG + 1 are merged (``merge_done`` merges what is finished, in order); each in a
+    worker thread (the kernels release the GIL). Shows the splits evaluated; on Ctrl-C sets
+    every step's abort flag, waits for them and re-raises."""
+    from .kernels import ordered as k
+
+    errors: list = []
+    running: dict[int, tuple[int, threading.Thread]] = {}  # slot -> (step, thread)
+
+    def work(i, kernel, args):
+        try:
+            results[i] = kernel(*args)
+        except BaseException as err:  # handed to the caller's thread
+            errors.append(err)
+
+    nxt = 0
+    with progress.first_call():
+        try:
+            while nxt < n or running:
+                for slot, (_i, t) in list(running.items()):
+                    if not t.is_alive():
+                        t.join()
+                        del running[slot]
+                if errors:
+                    break
+                merge_done()
+                free = [s for s in range(slots) if s not in running]
+                while free and nxt < n and len(_done_prefix(results)) >= nxt - LAG + 1:
+                    kernel, args, _ = step(nxt, free[0])
+                    t = threading.Thread(
+                        target=work, args=(nxt, kernel, args), name="dagger-ordered", daemon=True
+                    )
+                    running[free.pop(0)] = (nxt, t)
+                    t.start()
+                    nxt += 1
+                if running:
+                    next(iter(running.values()))[1].join(0.05)
+                done = base + sum(int(st[k.S_EVALUATED]) for st in own)
+                progress.update("ordered solver", done, None, unit="splits")
+        except KeyboardInterrupt:
+            for st in own:
+                st[k.S_ABORT] = 1
             stats[k.S_ABORT] = 1
-            break
-        for res in results:  # in the search's order: the points found first win ties
-            work = _merged(work, res)
-    return k._real(*work)
+            for _, t in running.values():
+                t.join()
+            raise
+    if errors:
+        for _, t in running.values():
+            t.join()
+        raise errors[0]
+    merge_done()
+
+
+def _done_prefix(results: list) -> list:
+    """The results of the steps finished in a row from the first."""
+    k = 0
+    while k < len(results) and results[k] is not None:
+        k += 1
+    return results[:k]
 
 
 def _merged(work, res):
