@@ -359,3 +359,29 @@ def test_the_root_steps_give_one_answer_however_many_run_at_once():
     assert len(one[0]) >= 5
     assert answer(min(2, numba.config.NUMBA_NUM_THREADS)) == one
     assert answer(2, max_memory=need + need // 2) == one
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mixed_frames(max_rows=70, max_numeric=3, max_nominal=1, max_value=14),
+    st.integers(4, 7),
+    st.integers(3, 4),
+    st.data(),
+)
+def test_many_classes_equal_the_dag_engine_on_the_binary_expansion(df, classes, depth, data):
+    """Four to seven classes, where a side's trees of L leaves are bounded by its rows less
+    its L largest classes: the same fronts as the DAG engine on the binary expansion."""
+    n = len(df)
+    # classes from buckets of the first column (so few-leaf trees come near the bound),
+    # some rows relabelled at random
+    noise = data.draw(st.lists(st.integers(-1, classes - 1), min_size=n, max_size=n))
+    rule = [int(v // 1.5) % classes for v in df["x0"]]
+    labels = [r if e < 0 or e % 3 else e for r, e in zip(rule, noise)]
+    table = _table(df.assign(d=[f"k{v}" for v in labels]))
+    if not table.ordered:
+        return
+    binary = table.binarized()
+    for x in ("total-path-length", "nodes", "leaves"):
+        rel = relate(table, x, MIS, max_depth=depth)
+        assert rel.front.points() == relate(binary, x, MIS, max_depth=depth).front.points(), x
+    _check_trees(rel, depth)

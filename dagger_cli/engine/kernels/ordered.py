@@ -1043,6 +1043,36 @@ def _real(fx, fy, fk, fa, fc):
     return fx[keep].copy(), fy[keep].copy(), fk[keep].copy(), fa[keep].copy(), fc[keep].copy()
 
 
+@njit(cache=True, nogil=True)
+def _leaves_x(L, n, lc, sc, sr, binary, depth):
+    """The least x (sum costs) of a tree of at least L leaves on n rows, depth <= depth."""
+    if L == 1:
+        return lc
+    if not binary:  # one split of L ways
+        return sc + sr * n + L * lc
+    if depth == 2 and L == 4:  # both children split: every row twice
+        return 3 * sc + 2 * sr * n + 4 * lc
+    return (L - 1) * sc + sr * (n + 2 * (L - 2)) + L * lc
+
+
+@njit(cache=True, nogil=True)
+def _classes_dead(cb, n_lv, nl, nr, split_x, lc, sc, sr, binary, d, misl, misr, ylim, x_top):
+    """Whether every tree of a split (``<=`` side of nl rows, the other nr, each of depth
+    <= d) deeper than two levels is weakly dominated, by the class-count bounds ``cb``
+    (:func:`_class_bounds`) and the least x of their leaves (:func:`_leaves_x`)."""
+    for i in range(n_lv):
+        yl = misl if i == 0 else cb[0, i]
+        xl = _leaves_x(i + 1, nl, lc, sc, sr, binary, d)
+        for j in range(n_lv):
+            if i <= 1 and j <= 1:
+                continue  # each side a leaf or a split into two: depth 2, in the seed
+            yr = misr if j == 0 else cb[1, j]
+            x = split_x + xl + _leaves_x(j + 1, nr, lc, sc, sr, binary, d)
+            if yl + yr < ylim[min(x, x_top) - lc]:
+                return False
+    return True
+
+
 #: Pairs of lower-bound points beyond which a threshold is not bounded on its own.
 SCREEN_PAIRS = 256
 
@@ -1065,6 +1095,33 @@ def _side_leaves(lst, dec, C, total, pos, K, misL, misR):
             misL[j] = (q + 1) - ml
             misR[j] = (m - q - 1) - mr
             j += 1
+
+
+@njit(cache=True, nogil=True)
+def _class_bounds(lst, dec, C, total, pos, K, nl):
+    """Per threshold (after ``pos[k]`` rows of ``lst``) and side, the least errors of a
+    tree of at most L leaves, L = 1..nl: its rows less the L largest class counts (each
+    leaf predicts one class). ``out[k, s, L - 1]``, s = 0 the ``<=`` side, 1 the other."""
+    m = lst.size
+    out = np.zeros((K, 2, nl), np.int64)
+    cnt = np.zeros(C, np.int64)
+    rest = np.zeros(C, np.int64)
+    j = 0
+    for q in range(m - 1):
+        cnt[dec[lst[q]]] += 1
+        if j < K and pos[j] == q + 1:
+            for c in range(C):
+                rest[c] = total[c] - cnt[c]
+            for sd in range(2):
+                top = np.sort(cnt if sd == 0 else rest)[::-1]
+                size = q + 1 if sd == 0 else m - q - 1
+                acc = 0
+                for L in range(nl):
+                    if L < C:
+                        acc += top[L]
+                    out[j, sd, L] = size - acc
+            j += 1
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -1124,6 +1181,12 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             misL[j] = (q + 1) - ml
             misR[j] = (m - q - 1) - mr
             j += 1
+    # a side's split into two leaves errs no less than its rows less its two largest classes
+    # (binary splits only: a nominal split may have more leaves)
+    if C > 2 and kinds.min() == 1:
+        two_cls = _class_bounds(lst, dec, C, total, pos, K, 2)
+    else:
+        two_cls = np.zeros((K, 2, 2), np.int64)
     d1L = np.zeros(K, np.int64)  # the sides' best errors at depth 1, where evaluated
     d1R = np.zeros(K, np.int64)
     px2 = np.empty(4, np.int64)
@@ -1163,6 +1226,8 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             if rn >= 0:
                 lb_l = max(lb_l, d1L[rn] - (pos[rn] - p))
                 lb_r = max(lb_r, d1R[rn])
+            lb_l = max(lb_l, two_cls[kk, 0, 1])
+            lb_r = max(lb_r, two_cls[kk, 1, 1])
             lb_l = min(lb_l, misL[kk])
             lb_r = min(lb_r, misR[kk])
             xl = sc + sr * p + two_leaf
@@ -1398,6 +1463,12 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
         misL = np.empty(K, np.int64)
         misR = np.empty(K, np.int64)
         _side_leaves(lst, dec, C, total, pos, K, misL, misR)
+        # Each side's trees of L leaves err no less than its rows less its L largest classes,
+        # and cost at least the x of L leaves (with binary splits only, and at depth 2, a
+        # tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
+        # (Below depth 3 the seed holds no tree whose side has two leaves: not used there.)
+        n_lv = min(C, 4 if (kinds.min() == 1 and r == 3) else C) if C > 2 and r >= 3 else 0
+        cls_lb = _class_bounds(lst, dec, C, total, pos, K, max(n_lv, 1))
         ylim = np.empty(0, np.int64)
         ylim_stale = True
         # per evaluated threshold: lower-bound sets of its sides and of their combination
@@ -1456,6 +1527,28 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
                     p = pos[kk]
                     xs_l = sc + sr * p + (lc if comb else 2 * lc)
                     xs_r = sc + sr * (m - p) + (lc if comb else 2 * lc)
+                    if (
+                        n_lv > 0
+                        and not comb
+                        and _classes_dead(
+                            cls_lb[kk],
+                            n_lv,
+                            p,
+                            m - p,
+                            split_x,
+                            lc,
+                            sc,
+                            sr,
+                            kinds.min() == 1,
+                            r - 1,
+                            misL[kk],
+                            misR[kk],
+                            ylim,
+                            x_top,
+                        )
+                    ):
+                        stats[S_PRUNED] += 1
+                        continue
                     dead = True
                     for i in range(lbl_x.size + 1):
                         if i == lbl_x.size:
