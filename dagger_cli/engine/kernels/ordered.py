@@ -1277,10 +1277,11 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
         Lx, Ly = _front_1(misL[mid], bl, lc, sc + sr * p + two_leaf)
         Rx, Ry = _front_1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf)
         cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
-        fx, fy, fk, fa, fc = _merge(
-            fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, col[lst[p - 1]]
-        )
-        ylim = _ylim(fx, fy, x_lo, x_hi)
+        if not _all_dominated(cx + split_x, cy, fx, fy):  # else the merge keeps the front
+            fx, fy, fk, fa, fc = _merge(
+                fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, col[lst[p - 1]]
+            )
+            ylim = _ylim(fx, fy, x_lo, x_hi)
         if alive > 1:
             if lo <= mid - 1:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
@@ -1644,10 +1645,11 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
                 )
                 if Sx_.size > 0:
                     rx_, ry_ = _combine(Ox, Oy, Sx_, Sy_, comb)
-                    fx, fy, fk, fa, fc = _merge(
-                        fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
-                    )
-                    ylim_stale = True
+                    if not _all_dominated(rx_ + split_x, ry_, fx, fy):
+                        fx, fy, fk, fa, fc = _merge(
+                            fx, fy, fk, fa, fc, rx_ + split_x, ry_, ORDERED, a, code
+                        )
+                        ylim_stale = True
                 Sx, Sy = _lower(Sx_, Sy_, b2x, b2y, lc)
                 cx, cy = _combine(OLx, OLy, Sx, Sy, comb)
             if big_left:
