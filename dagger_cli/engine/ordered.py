@@ -71,7 +71,7 @@ def why_not(table, query) -> str:
 COUNTS_MAX_CODES = 64
 #: The seed of the row keys that name subtables in the kernels' memo.
 SEED = 20261201
-#: The whole-front search's steps at the root (one per attribute, :func:`_rounds`): step i
+#: The whole-front search's steps at the root (one per attribute, :func:`_root_steps`): step i
 #: starts from the working front the steps before i - LAG + 1 left, so up to LAG steps can
 #: run at once and the answer is the same with one thread or more. With 4 rather than 2, a
 #: long step does not hold the other core up (segment's Λ vs µ 132 s -> 115 s, rice's
@@ -175,53 +175,13 @@ class _Arrays:
 
 def _run(kernel, args, stats: np.ndarray, progress: Progress):
     """Call a kernel in a worker thread; show progress; on Ctrl-C, stop it and re-raise."""
-    return _run_many([(kernel, args, stats)], stats, progress)[0]
 
+    def call(i: int, slot: int):
+        return kernel, args, stats
 
-def _run_many(calls, stats: np.ndarray, progress: Progress, done: int = 0) -> list:
-    """Run the kernel calls ``(kernel, args, own_stats)`` at once, each in a worker thread
-    (the kernels release the GIL); show the splits evaluated (``done`` before them, plus
-    theirs); on Ctrl-C, set every call's abort flag, wait for them, and re-raise."""
-    from .kernels import ordered as k
-
-    out: list[dict] = [{} for _ in calls]
-
-    def work(i, kernel, args):
-        try:
-            out[i]["value"] = kernel(*args)
-        except BaseException as err:  # handed to the caller's thread
-            out[i]["error"] = err
-
-    workers = [
-        threading.Thread(target=work, args=(i, kernel, args), name="dagger-ordered", daemon=True)
-        for i, (kernel, args, _) in enumerate(calls)
-    ]
-    own = [st for _, _, st in calls]
-
-    def evaluated() -> int:
-        if len(own) == 1 and own[0] is stats:
-            return int(stats[k.S_EVALUATED])
-        return done + sum(int(st[k.S_EVALUATED]) for st in own)
-
-    with progress.first_call():
-        for w in workers:
-            w.start()
-        try:
-            for w in workers:
-                while w.is_alive():
-                    w.join(0.25)
-                    progress.update("ordered solver", evaluated(), None, unit="splits")
-        except KeyboardInterrupt:
-            for st in own:
-                st[k.S_ABORT] = 1
-            stats[k.S_ABORT] = 1
-            for w in workers:
-                w.join()
-            raise
-    for o in out:
-        if "error" in o:
-            raise o["error"]
-    return [o["value"] for o in out]
+    results: list = [None]
+    _schedule(call, 1, 1, results, lambda: 1, [stats], 0, stats, progress)  # one step, one slot
+    return results[0]
 
 
 def solve_ordered(table, query) -> Relation:
@@ -346,7 +306,7 @@ def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np
 
 def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
     """The whole front at depth <= D and the root's provenance of each point. At depth 3
-    and more, the root's attributes are searched one step each (:func:`_rounds`), several at
+    and more, the root's attributes are searched one step each (:func:`_root_steps`), several at
     once in threads when there are cores and memory for them; each step starts from a
     working front fixed by the order alone and their points are merged in that order, so
     the answer never depends on the threads."""
@@ -361,14 +321,14 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
         args = (arrays.buf, 0, 0, m, depth, *table, px, *box, arrays.side, stats, *_ALL)
         fx, fy, fk, fa, fc = _run(k.fronts, args, stats, progress)
     else:
-        fx, fy, fk, fa, fc = _rounds(arrays, m, depth, px, box, stats, progress)
+        fx, fy, fk, fa, fc = _root_steps(arrays, m, depth, px, box, stats, progress)
     if stats[k.S_ABORT]:
         raise KeyboardInterrupt
     points = list(zip(fx.tolist(), fy.tolist()))
     return points, dict(zip(points, zip(fk.tolist(), fa.tolist(), fc.tolist())))
 
 
-def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
+def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, one step per
     attribute in the search's order, step i searched from the working front as the steps
     before i - :data:`LAG` + 1 left it (see :func:`_whole_front`), so up to LAG steps can run
@@ -381,8 +341,6 @@ def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     buf, side = arrays.buf, arrays.side
     args = (buf, 0, 0, m, depth - 1, *table, px, *box, side, stats, *_ALL)
     sx, sy, _, _, _ = _run(k.fronts, args, stats, progress)  # the front one level shallower
-    if stats[k.S_ABORT]:
-        return sx, sy, sx, sx, sx
     stats[k.S_SOLVED] += 1
     ux, uy = box
     none = -np.ones(ux.size, dtype=np.int64)
@@ -407,29 +365,30 @@ def _rounds(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
         args = (bufs[slot], 0, 0, m, depth, *table, px, *work[:2], sides[slot], own[i])
         return k.fronts, (*args, attrs, *work[2:]), own[i]
 
-    base = int(stats[k.S_EVALUATED])
-
-    def merge_done() -> None:
+    def merge_done() -> int:
+        """Merge the finished steps that follow the merged ones; how many are merged."""
         while len(fronts_after) <= order.size and results[len(fronts_after) - 1] is not None:
             fronts_after.append(_merged(fronts_after[-1], results[len(fronts_after) - 1]))
+        return len(fronts_after) - 1
 
+    base = int(stats[k.S_EVALUATED])
     _schedule(step, order.size, slots, results, merge_done, own, base, stats, progress)
     for st in own:
         stats[: k.S_ABORT] += st[: k.S_ABORT]
-    if any(st[k.S_ABORT] for st in own):
-        stats[k.S_ABORT] = 1
     return k._real(*fronts_after[-1])
 
 
 def _schedule(step, n: int, slots: int, results: list, merge_done, own, base, stats, progress):
-    """Run steps 0..n-1 in order, at most ``slots`` at once, step i once the steps before
-    i - LAG + 1 are merged (``merge_done`` merges what is finished, in order); each in a
-    worker thread (the kernels release the GIL). Shows the splits evaluated; on Ctrl-C sets
-    every step's abort flag, waits for them and re-raises."""
+    """Run steps 0..n-1 in order, each in a worker thread (the kernels release the GIL), at
+    most ``slots`` at once, step i once ``merge_done()`` (which merges what is finished, in
+    order) counts i - LAG + 1 steps merged; ``step(i, slot)`` gives its call ``(kernel,
+    args, own stats)`` and ``results[i]`` gets its value. Shows the splits evaluated
+    (``base`` plus the steps'); on Ctrl-C sets every step's abort flag, waits for them and
+    re-raises."""
     from .kernels import ordered as k
 
     errors: list = []
-    running: dict[int, tuple[int, threading.Thread]] = {}  # slot -> (step, thread)
+    running: dict[int, threading.Thread] = {}  # slot -> its thread
 
     def work(i, kernel, args):
         try:
@@ -441,46 +400,38 @@ def _schedule(step, n: int, slots: int, results: list, merge_done, own, base, st
     with progress.first_call():
         try:
             while nxt < n or running:
-                for slot, (_i, t) in list(running.items()):
+                for slot, t in list(running.items()):
                     if not t.is_alive():
                         t.join()
                         del running[slot]
                 if errors:
                     break
-                merge_done()
+                merged = merge_done()
                 free = [s for s in range(slots) if s not in running]
-                while free and nxt < n and len(_done_prefix(results)) >= nxt - LAG + 1:
+                while free and nxt < n and merged >= nxt - LAG + 1:
                     kernel, args, _ = step(nxt, free[0])
                     t = threading.Thread(
                         target=work, args=(nxt, kernel, args), name="dagger-ordered", daemon=True
                     )
-                    running[free.pop(0)] = (nxt, t)
+                    running[free.pop(0)] = t
                     t.start()
                     nxt += 1
                 if running:
-                    next(iter(running.values()))[1].join(0.05)
+                    next(iter(running.values())).join(0.05)
                 done = base + sum(int(st[k.S_EVALUATED]) for st in own)
                 progress.update("ordered solver", done, None, unit="splits")
         except KeyboardInterrupt:
             for st in own:
                 st[k.S_ABORT] = 1
             stats[k.S_ABORT] = 1
-            for _, t in running.values():
+            for t in running.values():
                 t.join()
             raise
     if errors:
-        for _, t in running.values():
+        for t in running.values():
             t.join()
         raise errors[0]
     merge_done()
-
-
-def _done_prefix(results: list) -> list:
-    """The results of the steps finished in a row from the first."""
-    k = 0
-    while k < len(results) and results[k] is not None:
-        k += 1
-    return results[:k]
 
 
 def _merged(work, res):

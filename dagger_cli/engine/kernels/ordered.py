@@ -442,10 +442,6 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
         col = cb[b]
         cl = cls[b]
         sd = sa[b]
-        cntL[:] = 0
-        cntR[:] = 0
-        lastL = -1
-        lastR = -1
         if kinds[b] == 1:
             i = 0
             j = 0
@@ -470,6 +466,10 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
                 if bestR > 0:
                     bestR = _sweep(wr_c, wr_k, nr, totR, bestR, C, cntR)
         else:
+            cntL[:] = 0
+            cntR[:] = 0
+            lastL = -1
+            lastR = -1
             eL = 0
             eR = 0
             kL = 0
@@ -1171,19 +1171,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
     # the sides' leaf errors at every threshold, from prefix class counts
     misL = np.empty(K, np.int64)
     misR = np.empty(K, np.int64)
-    cnt = np.zeros(C, np.int64)
-    j = 0
-    for q in range(m - 1):
-        cnt[dec[lst[q]]] += 1
-        if j < K and pos[j] == q + 1:
-            ml = 0
-            mr = 0
-            for c in range(C):
-                ml = max(ml, cnt[c])
-                mr = max(mr, total[c] - cnt[c])
-            misL[j] = (q + 1) - ml
-            misR[j] = (m - q - 1) - mr
-            j += 1
+    _side_leaves(lst, dec, C, total, pos, K, misL, misR)
     # a side's split into two leaves errs no less than its rows less its two largest classes
     # (binary splits only: a nominal split may have more leaves)
     if C > 2 and kinds.min() == 1:
@@ -1313,8 +1301,8 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
 
     ``attrs`` empty: every attribute, in the order of :func:`_hints`. Otherwise only the
     splits of those attributes, and ``(ux, uy)`` is the working front itself, its points'
-    provenance ``(uk, ua, uc)`` (the rounds of
-    :func:`dagger_cli.engine.ordered._whole_front`)."""
+    provenance ``(uk, ua, uc)`` (the steps of
+    :func:`dagger_cli.engine.ordered._root_steps`)."""
     if r == 0:
         total = _counts(buf[level, 0, off : off + m], dec, C)
         one = np.ones(1, np.int64)
@@ -1472,7 +1460,10 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
         # tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
         # (Below depth 3 the seed holds no tree whose side has two leaves: not used there.)
         n_lv = min(C, 4 if (kinds.min() == 1 and r == 3) else C) if C > 2 and r >= 3 else 0
-        cls_lb = _class_bounds(lst, dec, C, total, pos, K, max(n_lv, 1))
+        if n_lv > 0:
+            cls_lb = _class_bounds(lst, dec, C, total, pos, K, n_lv)
+        else:
+            cls_lb = np.zeros((K, 2, 1), np.int64)  # (not read)
         ylim = np.empty(0, np.int64)
         ylim_stale = True
         # per evaluated threshold: lower-bound sets of its sides and of their combination
