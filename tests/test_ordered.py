@@ -385,3 +385,25 @@ def test_many_classes_equal_the_dag_engine_on_the_binary_expansion(df, classes, 
         rel = relate(table, x, MIS, max_depth=depth)
         assert rel.front.points() == relate(binary, x, MIS, max_depth=depth).front.points(), x
     _check_trees(rel, depth)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), st.integers(1, 8), st.integers(1, 6))
+def test_the_class_count_bounds_are_each_side_less_its_largest_classes(data, classes, leaves):
+    """The class-count bounds (``out[k, side, L - 1]``: a side's rows less its L largest
+    class counts) at every threshold, against the counts sorted directly."""
+    from dagger_cli.engine.kernels import ordered as k
+
+    m = data.draw(st.integers(2, 40))
+    dec = np.array(data.draw(st.lists(st.integers(0, classes - 1), min_size=m, max_size=m)))
+    lst = np.array(data.draw(st.permutations(range(m))), dtype=np.int64)
+    cuts = sorted(data.draw(st.sets(st.integers(1, m - 1), min_size=1)))
+    pos = np.array(cuts + [0], dtype=np.int64)
+    total = np.bincount(dec, minlength=classes).astype(np.int64)
+    got = k._class_bounds(lst, dec, classes, total, pos, len(cuts), leaves)
+    for j, p in enumerate(cuts):
+        left = np.bincount(dec[lst[:p]], minlength=classes)
+        for sd, (cnt, size) in enumerate(((left, p), (total - left, m - p))):
+            largest = np.cumsum(np.sort(cnt)[::-1])
+            want = [size - largest[min(L, classes - 1)] for L in range(leaves)]
+            assert got[j, sd].tolist() == want, (p, sd)

@@ -1104,25 +1104,32 @@ def _side_leaves(lst, dec, C, total, pos, K, misL, misR):
 def _class_bounds(lst, dec, C, total, pos, K, nl):
     """Per threshold (after ``pos[k]`` rows of ``lst``) and side, the least errors of a
     tree of at most L leaves, L = 1..nl: its rows less the L largest class counts (each
-    leaf predicts one class). ``out[k, s, L - 1]``, s = 0 the ``<=`` side, 1 the other."""
+    leaf predicts one class). ``out[k, s, L - 1]``, s = 0 the ``<=`` side, 1 the other.
+    The L largest are selected in place (no sort, no allocation per threshold: this runs
+    for every attribute of every subtable solved at depth 2)."""
     m = lst.size
     out = np.zeros((K, 2, nl), np.int64)
     cnt = np.zeros(C, np.int64)
-    rest = np.zeros(C, np.int64)
+    top = np.empty(C, np.int64)
     j = 0
     for q in range(m - 1):
         cnt[dec[lst[q]]] += 1
         if j < K and pos[j] == q + 1:
-            for c in range(C):
-                rest[c] = total[c] - cnt[c]
             for sd in range(2):
-                top = np.sort(cnt if sd == 0 else rest)[::-1]
-                size = q + 1 if sd == 0 else m - q - 1
-                acc = 0
+                for c in range(C):
+                    top[c] = cnt[c] if sd == 0 else total[c] - cnt[c]
+                acc = q + 1 if sd == 0 else m - q - 1
                 for L in range(nl):
-                    if L < C:
-                        acc += top[L]
-                    out[j, sd, L] = size - acc
+                    if L < C:  # the largest of top[L:] into top[L]
+                        b = L
+                        for c in range(L + 1, C):
+                            if top[c] > top[b]:
+                                b = c
+                        v = top[b]
+                        top[b] = top[L]
+                        top[L] = v
+                        acc -= v
+                    out[j, sd, L] = acc
             j += 1
     return out
 
