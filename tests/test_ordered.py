@@ -407,3 +407,43 @@ def test_the_class_count_bounds_are_each_side_less_its_largest_classes(data, cla
             largest = np.cumsum(np.sort(cnt)[::-1])
             want = [size - largest[min(L, classes - 1)] for L in range(leaves)]
             assert got[j, sd].tolist() == want, (p, sd)
+
+
+_POINTS = st.lists(st.tuples(st.integers(-3, 12), st.integers(0, 8)), max_size=9)
+
+
+def _staircase(points):
+    """The points' front, x up and y strictly down (what the kernels keep)."""
+    out: list = []
+    for x, y in sorted(set(points)):
+        if not out or y < out[-1][1]:
+            out.append((x, y))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(_POINTS, _POINTS, st.booleans(), st.booleans(), st.sampled_from([1, 2, 5, 4000]))
+def test_the_fast_combine_and_merge_equal_sorting_every_candidate(a, b, comb, stair, spread):
+    """The pairs' front (a table per x, when the x are few) and the front with new points
+    merged in (one pass, when the front is a staircase) against sorting every candidate
+    (:func:`_pareto`): the same points, in the same order, with the same provenance."""
+    from dagger_cli.engine.kernels import ordered as k
+
+    def arr(values):
+        return np.array(values, dtype=np.int64)
+
+    f = _staircase(a) if stair else a
+    ax, ay = arr([p[0] for p in f]), arr([p[1] for p in f])
+    bx, by = arr([p[0] * spread for p in b]), arr([p[1] for p in b])
+    pairs = [(max(x, u) if comb else x + u, y + v) for x, y in zip(ax, ay) for u, v in zip(bx, by)]
+    z = np.zeros(len(pairs), dtype=np.int64)
+    want = k._pareto(arr([p[0] for p in pairs]), arr([p[1] for p in pairs]), z, z, z, len(pairs))
+    got = k._combine(ax, ay, bx, by, int(comb))
+    assert [g.tolist() for g in got] == [w.tolist() for w in want[:2]]
+    fk, fa, fc = arr(range(ax.size)), arr(range(100, 100 + ax.size)), arr(range(ax.size))
+    new = np.full(bx.size, 1, dtype=np.int64)
+    cat = [np.concatenate(pair) for pair in ((ax, bx), (ay, by), (fk, 7 * new), (fa, 8 * new))]
+    cat.append(np.concatenate((fc, 9 * new)))
+    want = k._pareto(*cat, cat[0].size)
+    got = k._merge(ax, ay, fk, fa, fc, bx, by, 7, 8, 9)
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]

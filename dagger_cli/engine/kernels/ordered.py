@@ -108,8 +108,34 @@ def _all_dominated(px, py, fx, fy):
 
 @njit(cache=True, nogil=True)
 def _combine(ax, ay, bx, by, comb):
-    """The front of the pairs a + b (x: sum, or max if ``comb``; y: sum)."""
+    """The front of the pairs a + b (x: sum, or max if ``comb``; y: sum). When the pairs'
+    x span no more than a few times their number, the least y per x is kept in a table and
+    read off in x order (no sort); otherwise the pairs are sorted (:func:`_pareto`)."""
     n = ax.size * bx.size
+    if n == 0:
+        e = np.empty(0, np.int64)
+        return e, e.copy()
+    lo = max(ax.min(), bx.min()) if comb else ax.min() + bx.min()
+    hi = max(ax.max(), bx.max()) if comb else ax.max() + bx.max()
+    if hi - lo <= 4 * n + 64:
+        least = np.full(hi - lo + 1, INF, np.int64)
+        for i in range(ax.size):
+            for j in range(bx.size):
+                x = (max(ax[i], bx[j]) if comb else ax[i] + bx[j]) - lo
+                y = ay[i] + by[j]
+                if y < least[x]:
+                    least[x] = y
+        rx = np.empty(min(n, hi - lo + 1), np.int64)
+        ry = np.empty(rx.size, np.int64)
+        k = 0
+        top = INF
+        for x in range(hi - lo + 1):
+            if least[x] < top:
+                top = least[x]
+                rx[k] = x + lo
+                ry[k] = top
+                k += 1
+        return rx[:k].copy(), ry[:k].copy()
     xs = np.empty(n, np.int64)
     ys = np.empty(n, np.int64)
     k = 0
@@ -125,8 +151,47 @@ def _combine(ax, ay, bx, by, comb):
 
 @njit(cache=True, nogil=True)
 def _merge(fx, fy, fk, fa, fc, px, py, kind, attr, code):
-    """The front with the points (px, py) added; its own points win ties."""
+    """The front with the points (px, py) added; its own points win ties. A front sorted
+    by x (each point's y below the one before) is merged with the few new points sorted
+    in one pass; any other is sorted with them (:func:`_pareto`)."""
     n = fx.size + px.size
+    staircase = True
+    for i in range(1, fx.size):
+        if fx[i] <= fx[i - 1] or fy[i] >= fy[i - 1]:
+            staircase = False
+            break
+    if staircase and px.size <= 16:
+        order = np.arange(px.size)  # the new points by (x, y), stable (insertion sort)
+        for i in range(1, order.size):
+            q = order[i]
+            j = i - 1
+            while j >= 0 and (px[order[j]], py[order[j]]) > (px[q], py[q]):
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = q
+        ox = np.empty(n, np.int64)
+        oy = np.empty(n, np.int64)
+        ok = np.empty(n, np.int64)
+        oa = np.empty(n, np.int64)
+        oc = np.empty(n, np.int64)
+        i = 0
+        j = 0
+        k = 0
+        least = INF
+        while i < fx.size or j < px.size:
+            own = j == px.size or (i < fx.size and (fx[i], fy[i]) <= (px[order[j]], py[order[j]]))
+            if own:
+                x, y, kk, aa, cc = fx[i], fy[i], fk[i], fa[i], fc[i]
+                i += 1
+            else:
+                q = order[j]
+                x, y, kk, aa, cc = px[q], py[q], kind, attr, code
+                j += 1
+            if y < least:
+                least = y
+                ox[k], oy[k], ok[k], oa[k], oc[k] = x, y, kk, aa, cc
+                k += 1
+        return ox[:k].copy(), oy[:k].copy(), ok[:k].copy(), oa[:k].copy(), oc[:k].copy()
     xs = np.empty(n, np.int64)
     ys = np.empty(n, np.int64)
     ks = np.empty(n, np.int64)
@@ -1151,6 +1216,18 @@ def _ylim(fx, fy, x_lo, x_hi):
 
 
 @njit(cache=True, nogil=True)
+def _ylim_add(ylim, px, py, x_lo, x_hi):
+    """:func:`_ylim` of a front after the points (px, py) are merged into it (a point the
+    merge drops is dominated by one it adds, so only the new points lower the table)."""
+    for i in range(px.size):
+        if px[i] <= x_hi:
+            j = max(px[i], x_lo) - x_lo
+            while j < ylim.size and ylim[j] > py[i]:
+                ylim[j] = py[i]
+                j += 1
+
+
+@njit(cache=True, nogil=True)
 def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packed, stats, fr):
     """The trees of depth 2 rooted at a split of ordered attribute ``a`` of the subtable,
     merged into the working front ``fr`` (x, y, kind, attribute, code), when every split
@@ -1279,7 +1356,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             fx, fy, fk, fa, fc = _merge(
                 fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, col[lst[p - 1]]
             )
-            ylim = _ylim(fx, fy, x_lo, x_hi)
+            _ylim_add(ylim, cx + split_x, cy, x_lo, x_hi)
         if alive > 1:
             if lo <= mid - 1:
                 qlo[qt], qhi[qt], qln[qt], qrn[qt] = lo, mid - 1, ln, mid
