@@ -302,8 +302,9 @@ def _best_split_errors(codes, kinds, dec, rows):
 )
 def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
     """The pass behind every depth-two search (both sides' best split of a root split,
-    each side swept on its own, two classes on their own path) against the least errors of
-    one split of each side counted directly."""
+    each side swept on its own, two classes on their own path; or one side alone, the other
+    getting its leaf) against the least errors of one split of each side counted
+    directly."""
     from dagger_cli.engine import ordered
     from dagger_cli.engine.kernels import ordered as k
 
@@ -323,12 +324,21 @@ def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
             right = np.flatnonzero(arrays.codes[a] > t)
             totL = np.bincount(arrays.dec[left], minlength=arrays.C).astype(np.int64)
             totR = np.bincount(arrays.dec[right], minlength=arrays.C).astype(np.int64)
-            got = k._sides_d1p(cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR)
             want = tuple(
                 _best_split_errors(arrays.codes, arrays.kinds, arrays.dec, rows)
                 for rows in (left, right)
             )
-            assert got == want, (a, t)
+            leaves = (left.size - totL.max(), right.size - totR.max())
+            # both sides; the left alone (the right gets its leaf); the right alone
+            for which, expect in (
+                (k.BOTH, want),
+                (k.LEFT, (want[0], leaves[1])),
+                (k.RIGHT, (leaves[0], want[1])),
+            ):
+                got = k._sides_d1p(
+                    cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR, which
+                )
+                assert got == expect, (a, t, which)
 
 
 def test_the_root_steps_give_one_answer_however_many_run_at_once():

@@ -52,6 +52,8 @@ LEAF, ORDERED, NOMINAL, SHALLOWER, VIRTUAL = 0, 1, 2, 3, -1
 NEG = -(1 << 40)
 #: ``stats`` slots: deep subproblems solved, splits evaluated, splits pruned, abort flag.
 S_SOLVED, S_EVALUATED, S_PRUNED, S_ABORT = 0, 1, 2, 3
+#: The sides a depth-two pass sweeps (:func:`_sides_d1p`)
+LEFT, RIGHT, BOTH = 1, 2, 3
 #: Parameters of the depth front's misclassification search (depth: max, split costs 1).
 _DEPTH = (1, 0, 0, 1, 0)
 
@@ -484,17 +486,21 @@ def _sweep2(vc, vk, n, t1, best):
 
 
 @njit(cache=True, nogil=True)
-def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
+def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR, which=BOTH):
     """The least misclassifications of both sides of a split over depth <= 1, on the packed
     subtable (:func:`_packed`): the root attribute split at threshold code ``t`` (a row goes
     right when its code in ``sa`` exceeds t), ``nl`` rows and class totals ``totL`` on the
     left, ``totR`` on the right. Per ordered attribute, its rows are split into the two
     sides' sequences (stable, without a branch) and each side is swept on its own
-    (:func:`_sweep`); a nominal attribute's groups are counted per side in one pass."""
+    (:func:`_sweep`); a nominal attribute's groups are counted per side in one pass.
+    ``which`` (:data:`LEFT`, :data:`RIGHT`, :data:`BOTH`): the sides to pass; a side not
+    passed gets its leaf's errors."""
     A, m = cb.shape
     nr = m - nl
-    bestL = nl - totL.max()
-    bestR = nr - totR.max()
+    doL = which != RIGHT
+    doR = which != LEFT
+    bestL = nl - totL.max() if doL else 0
+    bestR = nr - totR.max() if doR else 0
     cntL = np.zeros(C, np.int64)
     cntR = np.zeros(C, np.int64)
     wl_c = np.empty(m + 1, np.int32)
@@ -508,18 +514,29 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
         cl = cls[b]
         sd = sa[b]
         if kinds[b] == 1:
-            i = 0
-            j = 0
-            for q in range(m):
-                v = col[q]
-                c = cl[q]
-                s = np.int64(sd[q] > t)
-                wl_c[i] = v
-                wl_k[i] = c
-                wr_c[j] = v
-                wr_k[j] = c
-                i += 1 - s
-                j += s
+            if which == BOTH:
+                i = 0
+                j = 0
+                for q in range(m):
+                    v = col[q]
+                    c = cl[q]
+                    s = np.int64(sd[q] > t)
+                    wl_c[i] = v
+                    wl_k[i] = c
+                    wr_c[j] = v
+                    wr_k[j] = c
+                    i += 1 - s
+                    j += s
+            else:  # one side's sequence only
+                keep = np.int64(which == RIGHT)
+                i = 0
+                for q in range(m):
+                    wl_c[i] = col[q]
+                    wl_k[i] = cl[q]
+                    i += np.int64(sd[q] > t) == keep
+                if which == RIGHT:
+                    wl_c, wr_c = wr_c, wl_c
+                    wl_k, wr_k = wr_k, wl_k
             if C == 2:
                 if bestL > 0:
                     bestL = _sweep2(wl_c, wl_k, nl, totL[1], bestL)
@@ -563,10 +580,14 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR):
                     cntR[cl[q]] += 1
                     gR += 1
                     lastR = v
-            if kL >= 2 and eL < bestL:
+            if doL and kL >= 2 and eL < bestL:
                 bestL = eL
-            if kR >= 2 and eR < bestR:
+            if doR and kR >= 2 and eR < bestR:
                 bestR = eR
+    if not doL:
+        bestL = nl - totL.max()
+    if not doR:
+        bestR = nr - totR.max()
     return bestL, bestR
 
 
@@ -1228,6 +1249,17 @@ def _ylim_add(ylim, px, py, x_lo, x_hi):
 
 
 @njit(cache=True, nogil=True)
+def _ylim_at(ylim, x, x_lo, x_hi):
+    """The least y of the front's points with an x <= x (the table of :func:`_ylim`)."""
+    return ylim[min(x, x_hi) - x_lo]
+
+
+@njit(cache=True, nogil=True)
+def _sum_x(a, b, comb):
+    return max(a, b) if comb else a + b
+
+
+@njit(cache=True, nogil=True)
 def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packed, stats, fr):
     """The trees of depth 2 rooted at a split of ordered attribute ``a`` of the subtable,
     merged into the working front ``fr`` (x, y, kind, attribute, code), when every split
@@ -1288,9 +1320,15 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             break
         # screen every threshold of the interval on its own bounds
         pick = -1
+        pick_l = 0  # the bounds of the picked threshold's sides' best splits
+        pick_r = 0
         best_gap = INF
         want = hint if first and lo <= hint <= hi else (lo + hi) // 2
         alive = 0
+        uses_l = 0  # the alive thresholds with a point of a split of their left side alive
+        uses_r = 0
+        pick_uses_l = False
+        pick_uses_r = False
         for kk in range(lo, hi + 1):
             p = pos[kk]
             lb_l = 0
@@ -1318,20 +1356,23 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             py2[0] = lb_l + misR[kk]
             py2[1] = misL[kk] + lb_r
             py2[2] = lb_l + lb_r
-            dead = True
-            for i in range(3):
-                xi = min(px2[i], x_hi) - x_lo
-                if py2[i] < ylim[xi]:
-                    dead = False
-                    break
-            if dead:
+            l0 = py2[0] < ylim[min(px2[0], x_hi) - x_lo]
+            l1 = py2[1] < ylim[min(px2[1], x_hi) - x_lo]
+            l2 = py2[2] < ylim[min(px2[2], x_hi) - x_lo]
+            if not (l0 or l1 or l2):
                 stats[S_PRUNED] += 1
                 continue
             alive += 1
+            uses_l += l0 or l2
+            uses_r += l1 or l2
             gap = abs(kk - want)
             if gap < best_gap:
                 best_gap = gap
                 pick = kk
+                pick_l = lb_l
+                pick_r = lb_r
+                pick_uses_l = l0 or l2
+                pick_uses_r = l1 or l2
         if pick < 0:
             continue
         first = False
@@ -1346,9 +1387,42 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             totL[dec[lst[q]]] += 1
         for c in range(C):
             totR[c] = total[c] - totL[c]
-        bl, br = _sides_d1p(cb, cls, sa, col[lst[p - 1]], kinds, C, p, totL, totR)
-        d1L[mid] = bl
-        d1R[mid] = br
+        # A side is passed if a point with its split can be on the front, or if another
+        # threshold of the interval can use the side's errors as a bound: the side that gains
+        # more first, then the other (if still needed) with its sibling's exact errors. A
+        # side not passed keeps its bound for the neighbours, and its leaf.
+        t = col[lst[p - 1]]
+        xl = sc + sr * p + two_leaf
+        xr = sc + sr * (m - p) + two_leaf
+        lim_l = _ylim_at(ylim, split_x + _sum_x(xl, lc, comb), x_lo, x_hi)
+        lim_r = _ylim_at(ylim, split_x + _sum_x(lc, xr, comb), x_lo, x_hi)
+        lim_b = _ylim_at(ylim, split_x + _sum_x(xl, xr, comb), x_lo, x_hi)
+        keep_l = uses_l > pick_uses_l
+        keep_r = uses_r > pick_uses_r
+        bl, br = misL[mid], misR[mid]
+        d1L[mid], d1R[mid] = pick_l, pick_r
+        if keep_l and keep_r:
+            bl, br = _sides_d1p(cb, cls, sa, t, kinds, C, p, totL, totR, BOTH)
+            d1L[mid], d1R[mid] = bl, br
+        else:
+            if keep_l or keep_r:
+                left_first = keep_l
+            elif pick_uses_l and pick_uses_r:
+                left_first = lim_l - (pick_l + misR[mid]) >= lim_r - (misL[mid] + pick_r)
+            else:
+                left_first = pick_uses_l
+            if left_first:
+                bl, _ = _sides_d1p(cb, cls, sa, t, kinds, C, p, totL, totR, LEFT)
+                d1L[mid] = bl
+                if keep_r or misL[mid] + pick_r < lim_r or bl + pick_r < lim_b:
+                    _, br = _sides_d1p(cb, cls, sa, t, kinds, C, p, totL, totR, RIGHT)
+                    d1R[mid] = br
+            else:
+                _, br = _sides_d1p(cb, cls, sa, t, kinds, C, p, totL, totR, RIGHT)
+                d1R[mid] = br
+                if keep_l or pick_l + misR[mid] < lim_l or pick_l + br < lim_b:
+                    bl, _ = _sides_d1p(cb, cls, sa, t, kinds, C, p, totL, totR, LEFT)
+                    d1L[mid] = bl
         Lx, Ly = _front_1(misL[mid], bl, lc, sc + sr * p + two_leaf)
         Rx, Ry = _front_1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf)
         cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
