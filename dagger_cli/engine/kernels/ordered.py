@@ -18,7 +18,8 @@ Two searches share that representation:
   (:func:`_sides_d1p`: the attribute's rows split into the two sides' sequences without a
   branch, then each side swept on its own); deeper, the children are solved recursively.
 * :func:`fronts` — the whole Pareto front of (x, misclassifications) for x one of total
-  path length, nodes or leaves (any cost whose leaf does not depend on errors).
+  path length, nodes or leaves (any cost whose leaf does not depend on errors); at depth 2
+  each side of a threshold is swept only where it can matter (:func:`_front2_ordered`).
 
 Both skip thresholds by bounds that lose nothing (ConTree's interval pruning, generalised
 to fronts in :func:`fronts`). For a threshold between two evaluated ones ``lo < t < hi``:
@@ -1268,7 +1269,9 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
     A threshold after p rows makes at most four points: both sides leaves (the front at
     depth 1 has the best of those), one side split, the other, both. Their x are known
     from the sizes, and so are the sides' leaf errors (prefix class counts), so only the
-    sides' best splits need a pass (:func:`_sides_d1p`). Thresholds are visited from the
+    sides' best splits need a pass (:func:`_sides_d1p`), and a side is swept only if a
+    point with its split can be on the front or another threshold of the interval can use
+    its errors as a bound (else it keeps its bound). Thresholds are visited from the
     hint outwards, breadth first; before a pass, each threshold of the interval is bounded
     on its own: a side's best split errs no less than the same side's at the evaluated
     neighbour it contains, and no less than the neighbour's that contains it minus the rows
