@@ -958,14 +958,39 @@ def best(
                 two = np.array((0, p), np.int64)
                 _partition(buf, level, off, m, side, two, 2)
                 half = max(p - pos[lo], pos[hi] - p)
-                if p >= m - p:
-                    vl, _ = best(
+                # the larger side first under UB, the other under what it leaves
+                big_left = p >= m - p
+                f_off, f_m, f1, f2 = (off, p, l1, l2) if big_left else (off + p, m - p, r1, r2)
+                s_off, s_m, s1, s2 = (off + p, m - p, r1, r2) if big_left else (off, p, l1, l2)
+                vf, _ = best(
+                    buf,
+                    level + 1,
+                    f_off,
+                    f_m,
+                    r - 1,
+                    UB,
+                    codes,
+                    kinds,
+                    nv,
+                    dec,
+                    C,
+                    side,
+                    stats,
+                    sub,
+                    keys,
+                    f1,
+                    f2,
+                    memo,
+                )
+                vs = lbr if big_left else lbl
+                if UB - vf + half > 0:
+                    vs, _ = best(
                         buf,
                         level + 1,
-                        off,
-                        p,
+                        s_off,
+                        s_m,
                         r - 1,
-                        UB,
+                        UB - vf + half,
                         codes,
                         kinds,
                         nv,
@@ -975,75 +1000,11 @@ def best(
                         stats,
                         sub,
                         keys,
-                        l1,
-                        l2,
+                        s1,
+                        s2,
                         memo,
                     )
-                    vr = lbr
-                    if UB - vl + half > 0:
-                        vr, _ = best(
-                            buf,
-                            level + 1,
-                            off + p,
-                            m - p,
-                            r - 1,
-                            UB - vl + half,
-                            codes,
-                            kinds,
-                            nv,
-                            dec,
-                            C,
-                            side,
-                            stats,
-                            sub,
-                            keys,
-                            r1,
-                            r2,
-                            memo,
-                        )
-                else:
-                    vr, _ = best(
-                        buf,
-                        level + 1,
-                        off + p,
-                        m - p,
-                        r - 1,
-                        UB,
-                        codes,
-                        kinds,
-                        nv,
-                        dec,
-                        C,
-                        side,
-                        stats,
-                        sub,
-                        keys,
-                        r1,
-                        r2,
-                        memo,
-                    )
-                    vl = lbl
-                    if UB - vr + half > 0:
-                        vl, _ = best(
-                            buf,
-                            level + 1,
-                            off,
-                            p,
-                            r - 1,
-                            UB - vr + half,
-                            codes,
-                            kinds,
-                            nv,
-                            dec,
-                            C,
-                            side,
-                            stats,
-                            sub,
-                            keys,
-                            l1,
-                            l2,
-                            memo,
-                        )
+                vl, vr = (vf, vs) if big_left else (vs, vf)
             recL[mid] = max(vl, lbl)
             recR[mid] = max(vr, lbr)
             if vl == 0:
