@@ -422,15 +422,6 @@ def test_the_class_count_bounds_are_each_side_less_its_largest_classes(data, cla
 _POINTS = st.lists(st.tuples(st.integers(-3, 12), st.integers(0, 8)), max_size=9)
 
 
-def _staircase(points):
-    """The points' front, x up and y strictly down (what the kernels keep)."""
-    out: list = []
-    for x, y in sorted(set(points)):
-        if not out or y < out[-1][1]:
-            out.append((x, y))
-    return out
-
-
 @settings(max_examples=200, deadline=None)
 @given(_POINTS, _POINTS, st.booleans(), st.booleans(), st.sampled_from([1, 2, 5, 4000]))
 def test_the_fast_combine_and_merge_equal_sorting_every_candidate(a, b, comb, stair, spread):
@@ -442,7 +433,7 @@ def test_the_fast_combine_and_merge_equal_sorting_every_candidate(a, b, comb, st
     def arr(values):
         return np.array(values, dtype=np.int64)
 
-    f = _staircase(a) if stair else a
+    f = pareto_front(a) if stair else a
     ax, ay = arr([p[0] for p in f]), arr([p[1] for p in f])
     bx, by = arr([p[0] * spread for p in b]), arr([p[1] for p in b])
     pairs = [(max(x, u) if comb else x + u, y + v) for x, y in zip(ax, ay) for u, v in zip(bx, by)]

@@ -343,9 +343,7 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     sx, sy, _, _, _ = _run(k.fronts, args, stats, progress)  # the front one level shallower
     stats[k.S_SOLVED] += 1
     ux, uy = box
-    none = -np.ones(ux.size, dtype=np.int64)
-    virtual = np.full(ux.size, k.VIRTUAL, dtype=np.int64)
-    fronts_after = [k._merge(ux, uy, virtual, none, none, sx, sy, k.SHALLOWER, -1, -1)]
+    fronts_after = [k._working_front(ux, uy, sx, sy)]
     hints = np.empty(arrays.codes.shape[0], dtype=np.int64)
     score = np.empty(arrays.codes.shape[0], dtype=np.float64)
     total = np.bincount(arrays.dec, minlength=arrays.C).astype(np.int64)

@@ -1033,6 +1033,15 @@ def best(
 
 # ------------------------------------------------------------------ whole fronts
 @njit(cache=True, nogil=True)
+def _working_front(ux, uy, sx, sy):
+    """A search's first working front: the bound ``(ux, uy)`` (:data:`VIRTUAL` points) and
+    the front one level shallower ``(sx, sy)`` (:data:`SHALLOWER`)."""
+    none = -np.ones(ux.size, np.int64)
+    virtual = np.full(ux.size, VIRTUAL, np.int64)
+    return _merge(ux, uy, virtual, none, none, sx, sy, SHALLOWER, -1, -1)
+
+
+@njit(cache=True, nogil=True)
 def _ideal(fx, fy, bx, by):
     """The least x and the least y of a child's trees: over its front ``(fx, fy)`` and the
     bound ``(bx, by)`` that ruled out the rest (every other tree is above a bound point)."""
@@ -1211,17 +1220,6 @@ def _ylim_add(ylim, px, py, x_lo, x_hi):
 
 
 @njit(cache=True, nogil=True)
-def _ylim_at(ylim, x, x_lo, x_hi):
-    """The least y of the front's points with an x <= x (the table of :func:`_ylim`)."""
-    return ylim[min(x, x_hi) - x_lo]
-
-
-@njit(cache=True, nogil=True)
-def _sum_x(a, b, comb):
-    return max(a, b) if comb else a + b
-
-
-@njit(cache=True, nogil=True)
 def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packed, stats, fr):
     """The trees of depth 2 rooted at a split of ordered attribute ``a`` of the subtable,
     merged into the working front ``fr`` (x, y, kind, attribute, code), when every split
@@ -1293,6 +1291,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
         uses_r = 0
         pick_uses_l = False
         pick_uses_r = False
+        lim_l = lim_r = lim_b = 0  # the picked threshold's (the front's y at its points' x)
         for kk in range(lo, hi + 1):
             p = pos[kk]
             lb_l = 0
@@ -1320,9 +1319,12 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
             py2[0] = lb_l + misR[kk]
             py2[1] = misL[kk] + lb_r
             py2[2] = lb_l + lb_r
-            l0 = py2[0] < ylim[min(px2[0], x_hi) - x_lo]
-            l1 = py2[1] < ylim[min(px2[1], x_hi) - x_lo]
-            l2 = py2[2] < ylim[min(px2[2], x_hi) - x_lo]
+            lim0 = ylim[min(px2[0], x_hi) - x_lo]  # the front's least y at each point's x
+            lim1 = ylim[min(px2[1], x_hi) - x_lo]
+            lim2 = ylim[min(px2[2], x_hi) - x_lo]
+            l0 = py2[0] < lim0
+            l1 = py2[1] < lim1
+            l2 = py2[2] < lim2
             if not (l0 or l1 or l2):
                 stats[S_PRUNED] += 1
                 continue
@@ -1337,6 +1339,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
                 pick_r = lb_r
                 pick_uses_l = l0 or l2
                 pick_uses_r = l1 or l2
+                lim_l, lim_r, lim_b = lim0, lim1, lim2
         if pick < 0:
             continue
         first = False
@@ -1356,11 +1359,6 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
         # more first, then the other (if still needed) with its sibling's exact errors. A
         # side not passed keeps its bound for the neighbours, and its leaf.
         t = col[lst[p - 1]]
-        xl = sc + sr * p + two_leaf
-        xr = sc + sr * (m - p) + two_leaf
-        lim_l = _ylim_at(ylim, split_x + _sum_x(xl, lc, comb), x_lo, x_hi)
-        lim_r = _ylim_at(ylim, split_x + _sum_x(lc, xr, comb), x_lo, x_hi)
-        lim_b = _ylim_at(ylim, split_x + _sum_x(xl, xr, comb), x_lo, x_hi)
         keep_l = uses_l > pick_uses_l
         keep_r = uses_r > pick_uses_r
         bl, br = misL[mid], misR[mid]
@@ -1391,9 +1389,7 @@ def _front2_ordered(buf, level, off, m, a, hint, codes, kinds, dec, C, px, packe
         Rx, Ry = _front_1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf)
         cx, cy = _combine(Lx, Ly, Rx, Ry, comb)
         if not _all_dominated(cx + split_x, cy, fx, fy):  # else the merge keeps the front
-            fx, fy, fk, fa, fc = _merge(
-                fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, col[lst[p - 1]]
-            )
+            fx, fy, fk, fa, fc = _merge(fx, fy, fk, fa, fc, cx + split_x, cy, ORDERED, a, t)
             _ylim_add(ylim, cx + split_x, cy, x_lo, x_hi)
         if alive > 1:
             if lo <= mid - 1:
@@ -1458,11 +1454,7 @@ def fronts(buf, level, off, m, r, codes, kinds, dec, C, px, ux, uy, side, stats,
             noattrs,
             noattrs,
         )
-        # the working front: the bound (virtual points) and the front one level shallower
-        none = -np.ones(ux.size, np.int64)
-        fx, fy, fk, fa, fc = _merge(
-            ux, uy, np.full(ux.size, VIRTUAL, np.int64), none, none, sx, sy, SHALLOWER, -1, -1
-        )
+        fx, fy, fk, fa, fc = _working_front(ux, uy, sx, sy)
     else:
         fx, fy, fk, fa, fc = ux.copy(), uy.copy(), uk.copy(), ua.copy(), uc.copy()
     comb, lc, sc, sr = px[0], px[1], px[3], px[4]
