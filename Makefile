@@ -25,7 +25,8 @@ export MPLBACKEND := Agg
 help: ## List the targets
 	@grep -E '^[a-zA-Z_%-]+:.*?## ' $(MAKEFILE_LIST) | awk -F ':.*?## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-$(VENV)/.installed: pyproject.toml
+# The compiled core is rebuilt (incrementally, build/) when its sources change.
+$(VENV)/.installed: pyproject.toml CMakeLists.txt $(wildcard core/*.cpp core/*.hpp)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'

@@ -275,12 +275,19 @@ def run(kernel: Callable[..., T], *args) -> T:
     threads = current_choice()
     import numba
 
+    from .. import _core
+
     before = numba.get_num_threads()
-    CALLS[before if threads is None else threads] += 1
-    if threads is None or threads == before:
-        return kernel(*args)
-    numba.set_num_threads(threads)
+    count = before if threads is None else threads
+    CALLS[count] += 1
+    core_before = _core.set_threads(count)  # the compiled core's count, for this thread
     try:
-        return kernel(*args)
+        if threads is None or threads == before:
+            return kernel(*args)
+        numba.set_num_threads(threads)
+        try:
+            return kernel(*args)
+        finally:
+            numba.set_num_threads(before)
     finally:
-        numba.set_num_threads(before)
+        _core.set_threads(core_before)

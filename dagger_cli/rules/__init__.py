@@ -577,49 +577,35 @@ class _Run:
             dec,
             max(len(table.decision_values), 1),
         )
-        state = [
-            np.full(n, np.iinfo(np.int64).max, np.int64),  # cur: best tracked cost so far
-            np.zeros(n, np.int64),  # g_k1: the group's best, tracked cost
-            np.zeros(n, np.int64),  # g_k2: its tie cost
-            np.full(n, -1, np.int64),  # g_node: its node (-1: row not in the group)
-            np.zeros(n, np.int32),  # g_mis
-            np.zeros(n, np.int64),  # touched: the group's rows
-        ]
+        state = k.RowState(
+            cur=np.full(n, np.iinfo(np.int64).max, np.int64),  # best tracked cost so far
+            g_k1=np.zeros(n, np.int64),  # the group's best, tracked cost
+            g_k2=np.zeros(n, np.int64),  # its tie cost
+            g_node=np.full(n, -1, np.int64),  # its node (-1: row not in the group)
+            g_mis=np.zeros(n, np.int32),
+            touched=np.zeros(n, np.int64),  # the group's rows
+        )
+        rule_nodes = k.RuleNodes(
+            dag.node_start, dag.node_size, dag.node_level, dag.node_mis, dag.row_pool, dec
+        )
+        candidates = k.Candidates(order, gstart, mode, cidx, counts, bound)
         room = max(4 * n, 1024)
-        e_row, e_node, e_mis = (np.zeros(room, np.int32) for _ in range(3))
+        emitted = k.Emitted(*(np.zeros(room, np.int32) for _ in range(3)))
         counters = np.zeros(k.N_COUNTERS, np.int64)
         total = int(dag.node_size[order].sum())
         first = prog.first_call()
         while True:
             with first:
                 status = threads.run(
-                    k.pair_fronts,
-                    order,
-                    gstart,
-                    mode,
-                    dag.node_start,
-                    dag.node_size,
-                    dag.node_level,
-                    dag.node_mis,
-                    dag.row_pool,
-                    dec,
-                    cidx,
-                    counts,
-                    bound,
-                    *state,
-                    e_row,
-                    e_node,
-                    e_mis,
-                    counters,
-                    BUDGET,
+                    k.pair_fronts, rule_nodes, candidates, state, emitted, counters, BUDGET
                 )
             first = contextlib.nullcontext()
             if status == k.MUST_GROW:
-                need = max(int(counters[k.C_NEED]), 2 * e_row.size)
+                need = max(int(counters[k.C_NEED]), 2 * emitted.row.size)
                 used = int(counters[k.C_EMIT])
-                e_row, e_node, e_mis = (_grown(a, need, used) for a in (e_row, e_node, e_mis))
+                emitted = k.Emitted(*(_grown(a, need, used) for a in emitted))
             used_bytes = (
-                dag.nbytes() + counts.nbytes + 3 * e_row.nbytes + sum(a.nbytes for a in state)
+                dag.nbytes() + counts.nbytes + 3 * emitted.row.nbytes + sum(a.nbytes for a in state)
             )
             if ceiling is not None and used_bytes > ceiling:
                 raise LimitError(
@@ -631,14 +617,14 @@ class _Run:
             if status == k.DONE:
                 break
         m = int(counters[k.C_EMIT])
-        rows_of = e_row[:m]
+        rows_of = emitted.row[:m]
         perm = np.argsort(rows_of, kind="stable")
         rows_sorted = rows_of[perm]
         front_start = np.searchsorted(rows_sorted, np.arange(n + 1)).astype(np.int64)
         if pair != (x, y):  # the kernel lists the natural order: reverse each row's front
             pos = np.arange(m)
             perm = perm[front_start[rows_sorted] + front_start[rows_sorted + 1] - 1 - pos]
-        nodes = e_node[:m][perm]
+        nodes = emitted.node[:m][perm]
         return RuleFronts(
             table=table,
             x=x,
@@ -649,7 +635,7 @@ class _Run:
             point_node=nodes,
             point_length=dag.node_level[nodes].astype(np.int32),
             point_coverage=dag.node_size[nodes].astype(np.int32),
-            point_mis=e_mis[:m][perm],
+            point_mis=emitted.mis[:m][perm],
             conflict=conflicts(table),
             stats=dag.stats,
             seconds=time.perf_counter() - self.t0,
