@@ -1,0 +1,799 @@
+"""Counting optimal trees and staged (lexicographic) optimisation over the DAG Δ(T).
+
+A tree is the DAG's model: at a subtable, a leaf (its most common decision; under
+``exact_only`` only where no attribute splits the subtable) or a split on a non-constant
+attribute with one child tree per value present. Two mechanisms, both exact with Python
+integers for the counts:
+
+**Two sum costs** (total path length, nodes, leaves, misclassifications): if a tree has a
+Pareto-optimal point P at a node and splits there, each child's contribution is Pareto-optimal
+at the child, and so is every partial sum over the first k children (otherwise swapping a
+subtree gives a dominating point). So the trees at P decompose over the same one-child-at-a-time
+combination the fronts are computed with: ``count(node, P) = [leaf is P] +
+sum over bundles of count_bundle(P - split constants)``, a bundle's count being a sum of products
+over the pairs (partial point, child point) adding up to each point. :func:`_sum_pair_counts`
+does this only for the (node, point) pairs some root point needs (found top-down first).
+
+**Depth involved** (combine = max), and staged optimisation: a child tree need not be
+Pareto-optimal at the child, but with a depth bound d and a sum cost S: the trees with
+depth <= d at a node ``T(v, d)`` are a leaf or a split whose children are in
+``T(c, d - 1)``, and the least S over a product of sets is the sum of the least values,
+reached exactly by the products of minimisers. So ``N(v, d)``, the number of trees of
+``T(v, d)`` with the least S, is ``[leaf is least] + sum over tight bundles of the product of
+N(c, d - 1)``. The least S for every (node, d) is the front of (depth, S) that the fronts
+kernel already computes. Lexicographic order over several sum costs is one sum cost
+(weights above each cost's bound), so "least vector of later costs" is a least S too.
+
+* ``relate --count`` with (depth, s) or (s, depth): at a Pareto point (D, S) the trees are
+  exactly those with depth <= D and s = S = F(D), so the count is N(root, D).
+* ``optimize`` with costs c1, ..., ck: without depth, the least S over all trees
+  (lexicographic order is compatible with addition). With depth at stage j, let A be the
+  sum costs before it and B after: the least A is reached first at depth bound D* (the
+  least d with lexmin A over T(root, d) = the unconstrained lexmin), and the trees left after
+  each later stage are the minimisers in T(root, D*) of (A, B's first costs): every tree of
+  T(root, D*) with the least A has depth exactly D*.
+
+Only the (node, depth bound) states that some requested root state needs are visited
+(marked top-down by a kernel, numbered and linked bottom-up by another); Python then
+multiplies and adds the counts along those links.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from dagger_cli.costs import COSTS, MAX, SUM, Cost, get_cost
+from dagger_cli.errors import InputError
+from dagger_cli.text import abbreviate
+from .kernels.common import _grow
+
+#: No tree (a depth bound below the least depth under ``exact_only``).
+NONE = np.int64(1) << np.int64(62)
+#: The state bit of "any depth" (a bound at or above the node's longest path).
+ANY = 62
+#: A depth bound that means "unbounded".
+UNBOUNDED = 1 << 40
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True)
+def _longest(order, node_bundle_start, bundle_edge_start, edge_child):
+    """Longest path below every node (edges): no tree there is deeper."""
+    out = np.zeros(order.size, dtype=np.int64)
+    for t in range(order.size):
+        v = order[t]
+        best = -1
+        for b in range(node_bundle_start[v], node_bundle_start[v + 1]):
+            for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
+                best = max(best, out[edge_child[e]])
+        out[v] = best + 1
+    return out
+
+
+@njit(cache=True)
+def _least(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child, p, exact):
+    """The least value of one cost (``p``: Cost.params()) over every node's trees."""
+    out = np.empty(order.size, dtype=np.int64)
+    for t in range(order.size):
+        v = order[t]
+        b0, b1 = node_bundle_start[v], node_bundle_start[v + 1]
+        best = NONE
+        if exact == 0 or b0 == b1:
+            best = p[1] + p[2] * node_mis[v]
+        for b in range(b0, b1):
+            acc = np.int64(0)
+            for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
+                c = out[edge_child[e]]
+                if c >= NONE:
+                    acc = NONE
+                    break
+                acc = max(acc, c) if p[0] == 1 else acc + c
+            if acc < NONE:
+                best = min(best, acc + p[3] + p[4] * node_size[v])
+        out[v] = best
+    return out
+
+
+@njit(cache=True, inline="always")
+def _f(fref, fxy, v, d):
+    """Least S over the node's trees of depth <= d (front of (depth, S)); NONE if none."""
+    s = fref[2 * v]
+    k = fref[2 * v + 1]
+    best = NONE
+    for j in range(k):
+        if fxy[2 * (s + j)] <= d:
+            best = fxy[2 * (s + j) + 1]
+        else:
+            break
+    return best
+
+
+@njit(cache=True, inline="always")
+def _bit(longest, c, d):
+    return ANY if d >= longest[c] else d
+
+
+@njit(cache=True, inline="always")
+def _depth_of(bit):
+    return UNBOUNDED if bit == ANY else bit
+
+
+@njit(cache=True, inline="always")
+def _popcount_below(m, bit):
+    x = m & ((np.int64(1) << np.int64(bit)) - 1)
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _tight(v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target):
+    """Is bundle ``b`` of node ``v`` a minimiser of S // q among the trees of depth <= d?"""
+    s = p[3] + p[4] * n
+    for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
+        f = _f(fref, fxy, edge_child[e], d - 1)
+        if f >= NONE:
+            return False
+        s += f
+    return s // q == target
+
+
+@njit(cache=True)
+def _mark(
+    order,
+    node_size,
+    node_bundle_start,
+    bundle_edge_start,
+    edge_child,
+    fref,
+    fxy,
+    longest,
+    p,
+    q,
+    mask,
+):
+    """Top-down (largest subtables first): the states (node, depth bit) that the states
+    already in ``mask`` reach through tight bundles."""
+    for t in range(order.size - 1, -1, -1):
+        v = order[t]
+        mk = mask[v]
+        if mk == 0:
+            continue
+        n = node_size[v]
+        for bit in range(ANY + 1):
+            if (mk >> bit) & 1 == 0:
+                continue
+            d = _depth_of(bit)
+            if d == 0:
+                continue
+            target = _f(fref, fxy, v, d) // q
+            for b in range(node_bundle_start[v], node_bundle_start[v + 1]):
+                if _tight(v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target):
+                    for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
+                        c = edge_child[e]
+                        mask[c] |= np.int64(1) << np.int64(_bit(longest, c, d - 1))
+
+
+@njit(cache=True)
+def _link(
+    order,
+    node_size,
+    node_mis,
+    node_bundle_start,
+    bundle_edge_start,
+    edge_child,
+    fref,
+    fxy,
+    longest,
+    p,
+    q,
+    exact,
+    mask,
+):
+    """Number the marked states bottom-up (``base[v]``: the id of node v's first state)
+    and write, for each, its leaf flag and its tight bundles' child states (CSR).
+    Returns (base, leaf flags, state -> first tight bundle, tight bundle -> first edge,
+    edge -> child state)."""
+    base = np.zeros(order.size, dtype=np.int64)
+    st_leaf = np.zeros(1024, dtype=np.int8)
+    st_tb = np.zeros(1025, dtype=np.int64)
+    tb_e = np.zeros(1025, dtype=np.int64)
+    cs = np.zeros(2048, dtype=np.int64)
+    sid = 0
+    ntb = 0
+    ne = 0
+    for t in range(order.size):
+        v = order[t]
+        mk = mask[v]
+        if mk == 0:
+            continue
+        base[v] = sid
+        n = node_size[v]
+        b0, b1 = node_bundle_start[v], node_bundle_start[v + 1]
+        leaf_ok = exact == 0 or b0 == b1
+        leaf = p[1] + p[2] * node_mis[v]
+        for bit in range(ANY + 1):
+            if (mk >> bit) & 1 == 0:
+                continue
+            d = _depth_of(bit)
+            target = _f(fref, fxy, v, d) // q
+            st_leaf = _grow(st_leaf, sid + 1)
+            st_tb = _grow(st_tb, sid + 2)
+            st_leaf[sid] = 1 if leaf_ok and leaf // q == target else 0
+            st_tb[sid] = ntb
+            if d >= 1:
+                for b in range(b0, b1):
+                    if not _tight(
+                        v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target
+                    ):
+                        continue
+                    tb_e = _grow(tb_e, ntb + 2)
+                    tb_e[ntb] = ne
+                    e0, e1 = bundle_edge_start[b], bundle_edge_start[b + 1]
+                    cs = _grow(cs, ne + e1 - e0)
+                    for e in range(e0, e1):
+                        c = edge_child[e]
+                        cs[ne] = base[c] + _popcount_below(mask[c], _bit(longest, c, d - 1))
+                        ne += 1
+                    ntb += 1
+            sid += 1
+    st_tb = _grow(st_tb, sid + 1)
+    tb_e = _grow(tb_e, ntb + 1)
+    st_tb[sid] = ntb
+    tb_e[ntb] = ne
+    return base, st_leaf[:sid], st_tb[: sid + 1], tb_e[: ntb + 1], cs[:ne]
+
+
+# ----------------------------------------------------------------------------- helpers
+def _int_digits() -> None:
+    """Counts have hundreds of thousands of digits; Python >= 3.11 limits int -> str."""
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+
+
+@dataclass
+class _Graph:
+    """What the state kernels need of a DAG, computed once per DAG."""
+
+    dag: Any
+    order: np.ndarray
+    longest: np.ndarray
+
+    @classmethod
+    def of(cls, dag):
+        assert getattr(dag, "max_depth", None) is None, "the state kernels need the whole DAG"
+        order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
+        longest = _longest(order, dag.node_bundle_start, dag.bundle_edge_start, dag.edge_child)
+        return cls(dag, order, longest)
+
+    def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
+        d = self.dag
+        p = np.array(cost.params(), dtype=np.int64)
+        return _least(
+            self.order,
+            d.node_size,
+            d.node_mis,
+            d.node_bundle_start,
+            d.bundle_edge_start,
+            d.edge_child,
+            p,
+            int(exact_only),
+        )
+
+
+def _root_bit(graph: _Graph, d: int) -> int:
+    if d >= graph.longest[0]:
+        return ANY
+    if d >= ANY:
+        raise InputError(
+            f"counting with a depth bound of {d} is not supported (at most {ANY - 1}): "
+            "the table's trees are too deep"
+        )
+    return d
+
+
+def count_min_trees(
+    graph: _Graph, store, s_cost: Cost, bounds, q: int, exact_only: bool, guard=None
+):
+    """For each depth bound d in ``bounds`` (None: unbounded), the number of trees at the
+    root with depth <= d whose S // q is the least among those trees (S: ``s_cost``, whose
+    (depth, S) fronts are ``store``)."""
+    _int_digits()
+    d = graph.dag
+    fref = store.fref.reshape(-1)
+    fxy = store.fxy.reshape(-1)
+    p = np.array(s_cost.params(), dtype=np.int64)
+    q = np.int64(q)
+    nodes = d.node_size.size
+    mask = np.zeros(nodes, dtype=np.int64)
+    bits = [ANY if b is None else _root_bit(graph, int(b)) for b in bounds]
+    for b in bits:
+        mask[0] |= np.int64(1) << np.int64(b)
+    args = (d.node_bundle_start, d.bundle_edge_start, d.edge_child, fref, fxy, graph.longest)
+    _mark(graph.order, d.node_size, *args, p, q, mask)
+    base, st_leaf, st_tb, tb_e, cs = _link(
+        graph.order, d.node_size, d.node_mis, *args, p, q, int(exact_only), mask
+    )
+    counts = _multiply(st_leaf, st_tb, tb_e, cs, guard)
+    root_mask = int(mask[0])
+    out = []
+    for b in bits:
+        below = bin(root_mask & ((1 << b) - 1)).count("1")
+        out.append(counts[int(base[0]) + below])
+    return out
+
+
+def _multiply(st_leaf, st_tb, tb_e, cs, guard=None) -> list[int]:
+    """counts[s] = leaf[s] + sum over tight bundles of the product of their child states'
+    (``guard``: an :class:`dagger_cli.engine.MemoryGuard` stepped once per state)."""
+    leaf = st_leaf.tolist()
+    tb = st_tb.tolist()
+    te = tb_e.tolist()
+    ch = cs.tolist()
+    counts = [0] * len(leaf)
+    for s in range(len(leaf)):
+        if guard is not None:
+            guard.step(s, len(leaf))
+        total = leaf[s]
+        for b in range(tb[s], tb[s + 1]):
+            e0, e1 = te[b], te[b + 1]
+            prod = counts[ch[e0]]
+            for e in range(e0 + 1, e1):
+                prod *= counts[ch[e]]
+            total += prod
+        counts[s] = total
+    return counts
+
+
+# ----------------------------------------------------------------------------- two sums
+def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None) -> list[int]:
+    """The number of trees at each point of the root's front of two sum costs.
+
+    A state is (node, remaining depth r): r is None without a depth cap; under a cap the
+    fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
+    at r combines its children's fronts at r - 1, and r = 0 is the leaf only."""
+    _int_digits()
+    from dagger_cli.fronts import pareto
+
+    capped = store.sub_start is not None
+    depth = int(dag.node_attr_len.max(initial=0))
+    if max(_bound(cx, int(dag.node_size[0]), depth), _bound(cy, int(dag.node_size[0]), depth)) >= (
+        1 << 31
+    ):
+        raise InputError("counting two sum costs supports costs below 2^31 (a smaller table)")
+
+    def norm(v, r):
+        return None if not capped else min(r, store.subproblem_depth(v))
+
+    order = np.argsort(dag.node_size, kind="stable")
+    r0 = norm(0, store.subproblem_depth(0)) if capped else None
+    need: dict[int, dict] = {0: {r0: set(range(len(store.front(0, r0)[0])))}}
+    plans: dict[tuple, list] = {}
+    big = np.int64(1) << np.int64(31)
+
+    def key(x, y):
+        return x * big + y
+
+    nodes = int(order.size)
+    for done, v in enumerate(order[::-1].tolist()):
+        if guard is not None:
+            guard.step(done, 2 * nodes)
+        for r, pts in need.get(v, {}).items():
+            fx, fy, _ = store.front(v, r)
+            n = int(dag.node_size[v])
+            plan = []
+            bundles = dag.bundles(v) if r is None or r > 0 else range(0)
+            rc_of = {}
+            for b in bundles:
+                kids = [int(c) for c in dag.children(b)]
+                ax = np.zeros(1, dtype=np.int64)
+                ay = np.zeros(1, dtype=np.int64)
+                levels = []
+                for c in kids:
+                    rc_of[c] = None if r is None else norm(c, r - 1)
+                    gx, gy, _ = store.front(c, rc_of[c])
+                    px = ax[:, None] + gx[None, :]
+                    py = ay[:, None] + gy[None, :]
+                    keep = pareto(px.ravel(), py.ravel())
+                    levels.append((ax, ay, px, py))
+                    ax, ay = px.ravel()[keep], py.ravel()[keep]
+                # The state's needed points that this bundle makes (indices of its front).
+                sx = cx.split_const + cx.split_rows * n
+                sy = cy.split_const + cy.split_rows * n
+                k_final = key(ax, ay)
+                targets = {}
+                for j in sorted(pts):
+                    hit = np.flatnonzero(k_final == key(fx[j] - sx, fy[j] - sy))
+                    if hit.size:
+                        targets[j] = int(hit[0])
+                if not targets:
+                    continue
+                wanted = np.array(sorted(set(targets.values())), dtype=np.int64)
+                steps = []
+                for c, (bx, by, px, py) in zip(reversed(kids), reversed(levels)):
+                    keys = key(px, py)
+                    wkeys = key(ax[wanted], ay[wanted])
+                    i, jj = np.nonzero(np.isin(keys, wkeys))
+                    pos = {int(k): t for t, k in zip(wanted.tolist(), wkeys.tolist())}
+                    t = np.array([pos[int(k)] for k in keys[i, jj].tolist()], dtype=np.int64)
+                    steps.append(((c, rc_of[c]), i, jj, t, ax.size))
+                    need.setdefault(c, {}).setdefault(rc_of[c], set()).update(jj.tolist())
+                    wanted = np.unique(i)
+                    ax, ay = bx, by
+                steps.reverse()
+                plan.append((targets, steps))
+            plans[(v, r)] = plan
+    counts: dict[tuple, dict] = {}
+    for done, v in enumerate(order.tolist()):
+        if guard is not None:
+            guard.step(nodes + done, 2 * nodes)
+        for r, pts in need.get(v, {}).items():
+            fx, fy, _ = store.front(v, r)
+            leaf_ok = not exact_only or not dag.node_split[v]
+            mis = int(dag.node_mis[v])
+            lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
+            mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
+            for targets, steps in plans.get((v, r), ()):
+                acc = [1]
+                for state, i, jj, t, size in steps:
+                    child = counts[state]
+                    nxt = [0] * size
+                    for a, g, w in zip(i.tolist(), jj.tolist(), t.tolist()):
+                        if acc[a]:
+                            nxt[w] += acc[a] * child[g]
+                    acc = nxt
+                for j, w in targets.items():
+                    mine[j] += acc[w]
+            counts[(v, r)] = mine
+    root = counts[(0, r0)]
+    return [root[j] for j in range(len(root))]
+
+
+# ----------------------------------------------------------------------------- relate
+def front_counts(relation, *, exact_only: bool = False, max_memory: int | None = None) -> list[int]:
+    """The number of trees at each point of ``relation.front`` (fast engine). Stops with
+    :class:`LimitError` when its Python pass grows the process by more than
+    ``max_memory`` bytes (:class:`dagger_cli.engine.MemoryGuard`)."""
+    from dagger_cli.engine.dag import compute_fronts
+    from dagger_cli.engine.memory import MemoryGuard
+
+    guard = MemoryGuard(max_memory, "counting the trees")
+
+    if relation.dag is None or relation.store is None:
+        raise InputError("counting needs the fast engine (--engine fast)")
+    front = relation.front
+    cx, cy = front.x_cost, front.y_cost
+    dag = relation.dag
+    if cx.combine == SUM and cy.combine == SUM:
+        return _sum_pair_counts(dag, relation.store, cx, cy, exact_only, guard)
+    depth_on_x = cx.combine == MAX
+    s_cost = cy if depth_on_x else cx
+    if dag.max_depth is not None:
+        # The points of a capped front have depth <= the cap: N(root, D) counts their
+        # trees over the whole DAG, which the (node, depth bound) states need.
+        from dagger_cli.engine.dag import build_dag
+
+        dag = build_dag(relation.table)
+        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
+    elif depth_on_x:
+        store = relation.store
+    else:
+        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
+    depths = front.x if depth_on_x else front.y
+    graph = _Graph.of(dag)
+    return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
+
+
+# ----------------------------------------------------------------------------- optimize
+def _bound(cost: Cost, n_rows: int, depth: int) -> int:
+    """The largest value a sum cost takes on a tree of a table of ``n_rows`` rows whose
+    trees are at most ``depth`` deep (at most n leaves, n - 1 splits)."""
+    n = n_rows
+    return (
+        (cost.leaf_const + cost.leaf_mis) * n
+        + cost.split_const * max(n - 1, 0)
+        + (cost.split_rows * n * depth)
+    )
+
+
+def _weighted(costs: list[Cost], weights: list[int]) -> Cost:
+    """The sum cost sum_i w_i c_i (itself a cost of the same form: the rules are linear)."""
+    p = [sum(w * c.params()[k] for c, w in zip(costs, weights)) for k in range(1, 5)]
+    name = "+".join(c.name for c in costs) or "none"
+    return Cost(name, name, name, SUM, p[0], p[1], p[2], p[3], "lexicographic combination")
+
+
+@dataclass
+class Stage:
+    """One stage of :func:`optimize`: the least ``value`` of ``cost`` among the trees left
+    by the stages before, and the number of ``trees`` that reach it."""
+
+    cost: str
+    value: int
+    trees: int
+
+    def as_dict(self) -> dict:
+        return {"cost": self.cost, "value": self.value, "trees": self.trees}
+
+
+@dataclass
+class Optimum:
+    """Result of :func:`optimize`."""
+
+    table: Any
+    order: tuple
+    exact_only: bool
+    stages: list
+    least: dict  #: cost name -> its least value over all trees
+    tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`)
+    stats: Any = None
+    seconds: float = 0.0
+    max_depth: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def total_optimality(self) -> list[dict]:
+        """For each later cost: is its unconstrained least value reached by the final set?"""
+        out = []
+        for st in self.stages[1:]:
+            least = self.least[st.cost]
+            out.append(
+                {
+                    "cost": st.cost,
+                    "least": least,
+                    "final": st.value,
+                    "totally_optimal": st.value == least,
+                }
+            )
+        return out
+
+    def as_dict(self) -> dict:
+        t = self.table
+        doc = {
+            "table": {"name": t.name, "rows": t.n_rows, "attributes": t.n_attributes},
+            "order": list(self.order),
+            "exact_only": self.exact_only,
+            "max_depth": self.max_depth,
+            "stages": [s.as_dict() for s in self.stages],
+            "total_optimality": self.total_optimality,
+            "tree": self.tree.to_dict(),
+        }
+        if self.stats is not None:
+            doc["stats"] = self.stats.as_dict()
+        return doc
+
+    def to_text(self) -> str:
+        t = self.table
+        over = "trees without avoidable misclassifications" if self.exact_only else "all trees"
+        if self.max_depth is not None:
+            over += f" of depth <= {self.max_depth}"
+        lines = [
+            f"{t.name}: {t.n_rows} rows, {t.n_attributes} attributes; staged optimisation "
+            f"over {over}"
+        ]
+        cells = [["stage", "cost", "least", "trees left"]] + [
+            [str(k + 1), s.cost, str(s.value), abbreviate(s.trees)]
+            for k, s in enumerate(self.stages)
+        ]
+        widths = [max(len(r[j]) for r in cells) for j in range(4)]
+        for r in cells:
+            lines.append(
+                "  ".join(
+                    v.ljust(w) if j == 1 else v.rjust(w) for j, (v, w) in enumerate(zip(r, widths))
+                )
+            )
+        first = self.stages[0].cost
+        for rec in self.total_optimality:
+            verdict = "yes" if rec["totally_optimal"] else "no"
+            lines.append(
+                f"totally optimal for ({first}, {rec['cost']}): {verdict} (least {rec['cost']} "
+                f"{rec['least']}, final {rec['final']})"
+            )
+        if self.stats is not None:
+            from dagger_cli.text import stats_text
+
+            lines.append(stats_text(self.stats))
+        return "\n".join(lines) + "\n"
+
+
+def check_order(order) -> list[Cost]:
+    """Cost names (a list or ``"a,b,c"``) -> Cost objects; distinct, at least one."""
+    if isinstance(order, str):
+        order = [s for s in order.split(",")]
+    names = [s.strip() for s in order]
+    if not names or any(not s for s in names):
+        raise InputError(
+            "--order needs cost names separated by commas, e.g. "
+            "misclassifications,depth,total-path-length"
+        )
+    costs = [get_cost(s) for s in names]
+    seen = set()
+    for c in costs:
+        if c.name in seen:
+            raise InputError(f"--order names {c.name!r} twice")
+        seen.add(c.name)
+    return costs
+
+
+def optimize(
+    table,
+    order,
+    *,
+    exact_only: bool = False,
+    max_subtables: int | None = None,
+    max_memory="auto",
+    progress: bool = False,
+    max_depth: int | None = None,
+) -> Optimum:
+    """Staged optimisation: stage by stage, the least value of each cost in ``order``
+    among the trees the stages before left, and how many trees are left.
+
+    Parameters
+    ----------
+    table : DecisionTable
+    order : list of str or str
+        Cost names, first stage first (``"misclassifications,depth,total-path-length"``).
+    exact_only : bool
+        Only trees without avoidable misclassifications (see :func:`dagger_cli.relate`).
+    max_subtables, max_memory, progress
+        As for :func:`dagger_cli.relate`.
+    max_depth : int, optional
+        Only trees of depth <= ``max_depth`` (every stage, count and least value is
+        over those trees).
+
+    Returns
+    -------
+    Optimum
+        ``stages`` (cost, least value, trees left), ``least`` (each cost's unconstrained
+        least value: total optimality), ``tree`` (one tree of the final set).
+    """
+    import time
+
+    from dagger_cli.engine.dag import build_dag, compute_fronts
+    from dagger_cli.engine.memory import MemoryGuard, memory_ceiling
+    from dagger_cli.engine.progress import Progress
+
+    costs = check_order(order)
+    if max_depth is not None and max_depth < 0:
+        raise InputError(f"the depth bound must be >= 0, not {max_depth}")
+    ceiling = memory_ceiling(max_memory)[0]
+    guard = MemoryGuard(ceiling, "counting the optimal trees")
+    t0 = time.perf_counter()
+    prog = Progress(progress)
+    try:
+        dag = build_dag(table, max_subtables=max_subtables, max_memory=ceiling, progress=prog)
+        graph = _Graph.of(dag)
+        sums = [c for c in costs if c.combine == SUM]
+        j = next((k for k, c in enumerate(costs) if c.combine == MAX), None)
+        depth_max = int(graph.longest[0])
+        bounds = [_bound(c, table.n_rows, depth_max) for c in sums]
+        weights = [1] * len(sums)
+        for k in range(len(sums) - 2, -1, -1):
+            weights[k] = weights[k + 1] * (bounds[k + 1] + 1)
+        top = weights[0] * (bounds[0] + 1) if sums else 1
+        if top * (dag.n_attributes + 2) >= 2**62:
+            raise InputError(
+                f"{len(sums)} sum costs in stages need numbers beyond 64 bits on this table; "
+                "give fewer costs in --order"
+            )
+        s_cost = _weighted(sums, weights)
+        store = compute_fronts(
+            dag, COSTS["depth"], s_cost, progress=prog, max_memory=ceiling, exact_only=exact_only
+        )
+        fx, fy, _ = store.front(0)
+        fx, fy = fx.tolist(), fy.tolist()
+        if max_depth is not None:
+            if max_depth < fx[0]:
+                raise InputError(
+                    f"no tree has depth <= {max_depth} (--max-depth); the least depth is {fx[0]}"
+                )
+            fy = [y for x, y in zip(fx, fy) if x <= max_depth]
+            fx = fx[: len(fy)]
+
+        def f_at(d):
+            return [y for x, y in zip(fx, fy) if x <= d][-1]
+
+        s_inf = fy[-1]  # the least S over the trees allowed (depth <= max_depth)
+        # Divisors: S // q[k] is the lexicographic code of the sums up to the k-th.
+        qs = [weights[k] for k in range(len(sums))]
+        if j is None:
+            d_star = None
+            s_star = s_inf
+        else:
+            q_a = qs[j - 1] if j > 0 else top
+            d_star = next(x for x, y in zip(fx, fy) if y // q_a == s_inf // q_a)
+            s_star = f_at(d_star)
+        plan = []  # (cost, value, depth bound, divisor) of each stage
+        k_sum = 0
+        for k, c in enumerate(costs):
+            if c.combine == MAX:
+                assert d_star is not None
+                plan.append((c, d_star, d_star, qs[k_sum - 1] if k_sum > 0 else top))
+                continue
+            after_depth = j is not None and k > j
+            s_val = s_star if after_depth or j is None else s_inf
+            value = (s_val // weights[k_sum]) % (bounds[k_sum] + 1)
+            plan.append((c, value, d_star if after_depth else max_depth, qs[k_sum]))
+            k_sum += 1
+        # One counting pass per divisor, for all the depth bounds that use it.
+        trees = {}
+        for q in dict.fromkeys(qd for *_, qd in plan):
+            bnds = list(dict.fromkeys(b for *_, b, qd in plan if qd == q))
+            for b, cnt in zip(
+                bnds, count_min_trees(graph, store, s_cost, bnds, q, exact_only, guard)
+            ):
+                trees[(b, q)] = cnt
+        stages = [Stage(c.name, int(v), trees[(b, q)]) for c, v, b, q in plan]
+        least = {}
+        for c in costs[1:]:
+            # The least depth is the first point of the (depth, S) front.
+            if c.combine == MAX:
+                least[c.name] = fx[0]
+            elif max_depth is None:
+                least[c.name] = int(graph.least(c, exact_only)[0])
+            else:  # the least c among trees of depth <= max_depth: its (depth, c) front
+                cf = compute_fronts(dag, COSTS["depth"], c, exact_only=exact_only)
+                cx_, cy_, _ = cf.front(0)
+                least[c.name] = int(cy_[cx_ <= max_depth][-1])
+        top_bound = d_star if d_star is not None else max_depth
+        tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
+    finally:
+        prog.close()
+    return Optimum(
+        table=table,
+        order=tuple(c.name for c in costs),
+        exact_only=exact_only,
+        stages=stages,
+        least=least,
+        tree=tree,
+        stats=dag.stats,
+        seconds=time.perf_counter() - t0,
+        max_depth=max_depth,
+    )
+
+
+def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
+    """One tree of the final set: from the root with depth bound ``d_star``, the first
+    minimiser of S listed (the leaf, then bundles in attribute order), as tree extraction
+    breaks ties."""
+    from dagger_cli.trees import Tree, TreeNode, node_labels
+
+    fref = store.fref.reshape(-1)
+    fxy = store.fxy.reshape(-1)
+    p = s_cost.params()
+
+    def f(v, d):
+        return int(_f(fref, fxy, np.int64(v), np.int64(d)))
+
+    def build(v, d):
+        counts, decision = node_labels(table, dag, v)
+        target = f(v, d)
+        b0, b1 = int(dag.node_bundle_start[v]), int(dag.node_bundle_start[v + 1])
+        if (not exact_only or b0 == b1) and p[1] + p[2] * int(dag.node_mis[v]) == target:
+            return TreeNode(counts, decision)
+        n = int(dag.node_size[v])
+        for b in range(b0, b1):
+            kids = [int(c) for c in dag.children(b)]
+            vals = [f(c, d - 1) for c in kids] if d >= 1 else [int(NONE)]
+            if any(x >= NONE for x in vals) or p[3] + p[4] * n + sum(vals) != target:
+                continue
+            attr = int(dag.bundle_attr[b])
+            children = tuple(
+                (table.values[attr][int(table.codes[attr][dag.rows(c)[0]])], build(c, d - 1))
+                for c in kids
+            )
+            return TreeNode(counts, decision, table.attributes[attr], children)
+        raise AssertionError("no minimiser at a node (a bug in dagger)")
+
+    root = build(0, UNBOUNDED if d_star is None else d_star)
+    return Tree.for_table(table, root)
+
+
+__all__ = ["Optimum", "Stage", "abbreviate", "front_counts", "optimize"]
