@@ -50,6 +50,7 @@ from numba import njit
 from dagger_cli.costs import COSTS, MAX, SUM, Cost, get_cost
 from dagger_cli.errors import InputError
 from dagger_cli.text import abbreviate
+
 from .kernels.common import _grow
 
 #: No tree (a depth bound below the least depth under ``exact_only``).

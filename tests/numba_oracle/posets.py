@@ -25,10 +25,11 @@ from itertools import combinations
 import numpy as np
 from numba import njit, prange
 
+from dagger_cli.engine.structures import Dag
 from dagger_cli.errors import LimitError
 from dagger_cli.text import size_text
+
 from .kernels.common import _grow, _prefetch
-from dagger_cli.engine.structures import Dag
 
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
 MAX_N = 8
