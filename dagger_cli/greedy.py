@@ -76,6 +76,7 @@ from __future__ import annotations
 import numpy as np
 
 from .costs import COSTS, DEFAULT_X, DEFAULT_Y, MAX, Cost, check_pair
+from .data.thresholds import NO, YES
 from .errors import InputError
 from .fronts import Front, pareto
 from .trees import TreeNode
@@ -123,40 +124,61 @@ def choose_attribute(cont: np.ndarray, criterion: str) -> int | None:
     >>> choose_attribute(cont, "entropy")
     0
     """
-    _check_criterion(criterion)
     cont = np.asarray(cont, dtype=np.int64)
-    nv = cont.sum(axis=2)  # (m, V)
-    ok = (nv > 0).sum(axis=1) >= 2
+    scores, ok = split_scores(cont, criterion, cont[0].sum(axis=0))
     if not ok.any():
         return None
+    return _first_best(scores, ok, **_SENSE[criterion])
+
+
+#: How each criterion's scores rank (maximised or not, compared exactly or not).
+_SENSE = {
+    "error": {"maximize": False, "exact": True},
+    "entropy": {"maximize": False, "exact": False},
+    "gini": {"maximize": False, "exact": False},
+    "gain-ratio": {"maximize": True, "exact": False},
+}
+
+
+def split_scores(cont: np.ndarray, criterion: str, counts: np.ndarray):
+    """The scores of candidate splits ``cont[i, v, k]`` (rows of the node in child ``v``
+    of split ``i`` with decision ``k``) of a node whose class counts are ``counts``, and
+    which splits make two children or more. See :data:`_SENSE` for how they rank."""
+    _check_criterion(criterion)
+    nv = cont.sum(axis=2)  # (m, V)
+    ok = (nv > 0).sum(axis=1) >= 2
     if criterion == "error":
-        scores = (nv - cont.max(axis=2)).sum(axis=1)
-        return _first_best(scores, ok, maximize=False, exact=True)
+        return (nv - cont.max(axis=2, initial=0)).sum(axis=1), ok
     # n * weighted child entropy (natural log)
     wh = _xlogx(nv).sum(axis=1) - _xlogx(cont).sum(axis=(1, 2))
     if criterion == "entropy":
-        return _first_best(wh, ok, maximize=False, exact=False)
+        return wh, ok
     if criterion == "gini":
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = np.where(
                 nv > 0, (cont.astype(np.float64) ** 2).sum(axis=2) / np.maximum(nv, 1), 0.0
             )
         n = nv.sum(axis=1).astype(np.float64)
-        scores = n - sq.sum(axis=1)
-        return _first_best(scores, ok, maximize=False, exact=False)
+        return n - sq.sum(axis=1), ok
     # gain ratio
-    n = float(nv[0].sum())
-    counts = cont[0].sum(axis=0)
+    n = float(counts.sum())
     parent = float(_xlogx(np.array([n]))[0] - _xlogx(counts).sum())  # n * H(parent)
     gain = np.maximum(parent - wh, 0.0)
     split = float(_xlogx(np.array([n]))[0]) - _xlogx(nv).sum(axis=1)  # n * split info
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(ok & (split > 0), gain / np.where(split > 0, split, 1.0), 0.0)
-    return _first_best(ratio, ok, maximize=True, exact=False)
+    return ratio, ok
 
 
 class _Grown:
-    """A greedy tree as flat preorder arrays (node 0 is the root)."""
+    """A greedy tree as flat preorder arrays (node 0 is the root).
+
+    A nominal attribute splits a node into one child per value present; an ordered
+    attribute (a numeric column kept whole, :mod:`dagger_cli.data.thresholds`) offers one
+    binary split ``col <= t`` per threshold, its ``<=`` child first. The candidates are
+    scored in column order, an ordered attribute's thresholds ascending in its place:
+    the splits, order and ties of the same table's binary expansion
+    (:meth:`~dagger_cli.data.table.DecisionTable.binarized`), without making it."""
 
     def __init__(self, table, criterion, threshold=0.0, max_depth=None):
         _check_criterion(criterion)
@@ -166,12 +188,53 @@ class _Grown:
         dec = np.asarray(table.decisions, dtype=np.int64)
         m = codes.shape[0]
         k = len(table.decision_values)
-        vmax = max((len(v) for v in table.values), default=1) or 1
-        # key of (attribute i, value v, decision d) in one bincount
-        base = (np.arange(m, dtype=np.int64) * vmax)[:, None]
-        self.size = vmax * k
+        ordered = [table.ordered.get(a) for a in table.attributes]
+        nominal = np.array([o is None for o in ordered], dtype=bool)
+        nom = np.flatnonzero(nominal)
+        vmax = max((len(table.values[i]) for i in nom), default=1) or 1
+        # key of (nominal attribute i, value v, decision d) in one bincount
+        base = (np.arange(nom.size, dtype=np.int64) * vmax)[:, None]
         self.n, self.mis, self.depth, self.major, self.attr = [], [], [], [], []
         self.counts, self.kids, self.parent = [], [], []
+        self.cut: list[int] = []  # an ordered split's code j (col <= t_j); -1: nominal
+        #: the threshold tests of the tree's ordered splits: name -> Threshold
+        self.splits: dict = {}
+
+        def candidates(idx, cnt):
+            """Every split's (attribute, code) and score at the node of rows ``idx``, in
+            column order; None when nothing splits it."""
+            scores, oks, where = [], [], []
+            if nom.size:
+                sub = codes[nom][:, idx]
+                keys = ((base + sub) * k + dec[idx][None, :]).ravel()
+                cont = np.bincount(keys, minlength=nom.size * vmax * k)
+                sc, ok = split_scores(cont.reshape(nom.size, vmax, k), criterion, cnt)
+                for j, i in enumerate(nom.tolist()):
+                    where.append((i, -1, sc[j : j + 1], ok[j : j + 1]))
+            for i, o in enumerate(ordered):
+                if o is None:
+                    continue
+                kk = len(o.thresholds)
+                c = np.bincount(codes[i, idx] * k + dec[idx], minlength=(kk + 1) * k)
+                left = np.cumsum(c.reshape(kk + 1, k), axis=0)[:-1]  # codes <= j
+                cont = np.stack([left, cnt[None, :] - left], axis=1)
+                sc, ok = split_scores(cont, criterion, cnt)
+                where.append((i, 0, sc, ok))
+            where.sort(key=lambda w: w[0])
+            for _, _, sc, ok in where:
+                scores.append(sc)
+                oks.append(ok)
+            if not where:
+                return None
+            allok = np.concatenate(oks)
+            if not allok.any():
+                return None
+            best = _first_best(np.concatenate(scores), allok, **_SENSE[criterion])
+            for i, kind, sc, _ in where:
+                if best < sc.size:
+                    return i, (best if kind == 0 else -1)
+                best -= sc.size
+            raise AssertionError("no candidate at the best index (a bug)")
 
         def grow(idx, depth, parent):
             v = len(self.n)
@@ -186,6 +249,7 @@ class _Grown:
             self.counts.append(tuple(int(c) for c in cnt))
             self.parent.append(parent)
             self.attr.append(-1)
+            self.cut.append(-1)
             self.kids.append(())
             if (
                 mis == 0
@@ -194,21 +258,26 @@ class _Grown:
                 or (max_depth is not None and depth >= max_depth)
             ):
                 return v
-            sub = codes[:, idx]
-            keys = ((base + sub) * k + dec[idx][None, :]).ravel()
-            cont = np.bincount(keys, minlength=m * vmax * k).reshape(m, vmax, k)
-            a = choose_attribute(cont, criterion)
-            if a is None:
+            pick = candidates(idx, cnt)
+            if pick is None:
                 return v
-            col = sub[a]
-            order = np.argsort(col, kind="stable")
-            sc = col[order]
-            cuts = np.flatnonzero(np.diff(sc)) + 1
+            a, cut = pick
+            col = codes[a, idx]
             kids = []
-            for part in np.split(order, cuts):
-                code = int(col[part[0]])
-                kids.append((code, grow(idx[part], depth + 1, v)))
+            if cut >= 0:
+                below = col <= cut
+                test = ordered[a].split(cut)
+                self.splits[test.name] = test
+                for value, part in ((YES, idx[below]), (NO, idx[~below])):
+                    kids.append((value, grow(part, depth + 1, v)))
+            else:
+                order = np.argsort(col, kind="stable")
+                cuts = np.flatnonzero(np.diff(col[order])) + 1
+                for part in np.split(order, cuts):
+                    code = int(col[part[0]])
+                    kids.append((table.values[a][code], grow(idx[part], depth + 1, v)))
             self.attr[v] = a
+            self.cut[v] = cut
             self.kids[v] = tuple(kids)
             return v
 
@@ -237,12 +306,11 @@ class _Grown:
             if self.attr[v] < 0 or leaf(v):
                 return TreeNode(self.counts[v], decision)
             a = self.attr[v]
-            vals = t.values[a]
+            name = t.attributes[a]
+            if self.cut[v] >= 0:
+                name = t.ordered[name].split(self.cut[v]).name
             return TreeNode(
-                self.counts[v],
-                decision,
-                t.attributes[a],
-                tuple((vals[c], build(u)) for c, u in self.kids[v]),
+                self.counts[v], decision, name, tuple((val, build(u)) for val, u in self.kids[v])
             )
 
         return build(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .text import abbreviate, stats_text
+from .text import abbreviate, stats_text, table_doc, table_line
 
 FORMATS = ("text", "csv", "json")
 
@@ -30,13 +30,7 @@ def front_json(
 ) -> str:
     doc = {}
     if table is not None:
-        doc["table"] = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
-        report = getattr(table, "report", None)
-        if report is not None and report.merged_rows:
-            # Misclassifications count merged rows: say what they were merged from, and how
-            # many rows read no tree can classify (their decision lost their group's vote).
-            doc["table"]["rows_read"] = report.rows_read
-            doc["table"]["unclassifiable_rows"] = getattr(report, "outvoted_rows", 0)
+        doc["table"] = table_doc(table)
     doc["x"] = front.x_cost.name
     doc["y"] = front.y_cost.name
     if max_depth is not None:
@@ -61,8 +55,7 @@ def front_text(front, *, table=None, stats=None, queries=None, max_depth=None) -
     out = []
     if table is not None:
         out.append(
-            f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} "
-            f"attributes; {len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs "
+            f"{table_line(table)}; {len(front)} Pareto-optimal point(s) of {front.x_cost.name} vs "
             f"{front.y_cost.name}"
             + ("" if max_depth is None else f" over the trees of depth <= {max_depth}")
         )
@@ -73,24 +66,6 @@ def front_text(front, *, table=None, stats=None, queries=None, max_depth=None) -
     if stats is not None:
         out.append(stats_text(stats))
     return "\n".join(out) + "\n"
-
-
-def merge_text(table) -> str:
-    """`` (merged from R rows read; K of them outvoted)`` when merging changed the rows.
-
-    Misclassifications count the merged rows: a row whose decision lost its group's vote
-    is misclassified by every tree, and the summary must say so.
-    """
-    report = getattr(table, "report", None)
-    if report is None or not report.merged_rows:
-        return ""
-    outvoted = getattr(report, "outvoted_rows", 0)
-    lost = (
-        f"; {outvoted} of them outvoted in their group, so no tree classifies them"
-        if outvoted
-        else ""
-    )
-    return f" (merged from {report.rows_read} rows read{lost})"
 
 
 def _cell_text(column: str, v) -> str:

@@ -66,3 +66,49 @@ def stats_text(stats) -> str:
             "(the last two levels, from class counts)"
         )
     return text
+
+
+def table_doc(table) -> dict:
+    """The table's summary in a JSON document: its name, rows and attributes, the rule
+    that applied to equal rows, and how it changed the counts."""
+    doc = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
+    report = getattr(table, "report", None)
+    if report is None:
+        return doc
+    doc["duplicates"] = report.duplicates
+    if report.equal_rows:
+        # Kept: every count is of the rows read; some no tree can classify.
+        doc["equal_rows"] = report.equal_rows
+        doc["unclassifiable_rows"] = report.unavoidable_rows
+    if report.merged_rows:
+        # Misclassifications count merged rows: say what they were merged from, and how
+        # many rows read no tree can classify (their decision lost their group's vote).
+        doc["rows_read"] = report.rows_read
+        doc["unclassifiable_rows"] = report.outvoted_rows
+    return doc
+
+
+def table_line(table) -> str:
+    """``name: N rows (how equal rows counted), M attributes``: the head of a summary."""
+    return f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} attributes"
+
+
+def merge_text(table) -> str:
+    """`` (merged from R rows read; K of them outvoted)`` when merging changed the rows,
+    `` (K equal to an earlier row, each counted)`` when equal rows were kept.
+
+    Misclassifications count the merged rows: a row whose decision lost its group's vote
+    is misclassified by every tree, and the summary must say so.
+    """
+    report = getattr(table, "report", None)
+    if report is not None and report.equal_rows:
+        return f" ({report.equal_rows} equal to an earlier row, each counted)"
+    if report is None or not report.merged_rows:
+        return ""
+    outvoted = getattr(report, "outvoted_rows", 0)
+    lost = (
+        f"; {outvoted} of them outvoted in their group, so no tree classifies them"
+        if outvoted
+        else ""
+    )
+    return f" (merged from {report.rows_read} rows read{lost})"

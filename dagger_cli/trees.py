@@ -65,6 +65,31 @@ class TreeNode:
         }
 
 
+def _ordered_tests(table, root: TreeNode) -> dict:
+    """The threshold tests ``col<=t`` of ``root``'s splits on the table's ordered
+    attributes (numeric columns kept whole, :class:`dagger_cli.data.thresholds.Ordered`):
+    ``{name: Threshold}``."""
+    ordered = getattr(table, "ordered", None)
+    if not ordered:
+        return {}
+    tests = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_leaf:
+            continue
+        stack.extend(c for _, c in node.children)
+        name = node.attribute
+        if name in tests or name in ordered:
+            continue
+        for o in ordered.values():
+            test = o.test_named(name)
+            if test is not None:
+                tests[name] = test
+                break
+    return tests
+
+
 def _branch_order(node: TreeNode, splits) -> tuple:
     """The children in print order: a threshold split's ``<=`` branch first."""
     if node.attribute in (splits or {}):
@@ -97,7 +122,7 @@ class Tree:
             table.decision_name,
             tuple(table.decision_values),
             tree_costs(root, table.n_rows),
-            dict(getattr(table, "splits", {}) or {}),
+            {**(getattr(table, "splits", {}) or {}), **_ordered_tests(table, root)},
         )
 
     # ------------------------------------------------------------------ evaluation

@@ -85,9 +85,16 @@ def test_csv_path_with_decision_and_drop(run, tmp_path):
 
 def test_preprocessing_reported_on_stderr(run, tmp_path):
     path = write(tmp_path, "a,b,d\n0,?,x\n0,1,y\n0,1,y\n")
-    r = run("relate", path)
+    r = run("relate", path, "--duplicates", "merge")
     assert "filled 1 missing value(s) of 'b' with '1'" in r.stderr
     assert "merged 2 equal row(s): 3 -> 1 rows" in r.stderr
+    # By default equal rows are kept, each counted, and the summary says so.
+    r = run("relate", path)
+    assert (
+        "kept 2 row(s) equal to an earlier row on every attribute (1 group(s) with "
+        "different decisions: every tree misclassifies at least 1 row(s))"
+    ) in r.stderr
+    assert r.stdout.startswith("t: 3 rows (2 equal to an earlier row, each counted)")
 
 
 def test_one_decision_front_is_origin(run, tmp_path):

@@ -79,9 +79,13 @@ def test_many_columns_renumber_the_row_keys(tmp_path, monkeypatch):
     path = tmp_path / "wide.csv"
     head = ",".join(f"a{j}" for j in range(70))
     path.write_text(head + "\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    a, _ = read(path, "python", monkeypatch, duplicates="merge")
+    b, _ = read(path, "columnar", monkeypatch, duplicates="merge")
+    assert a.n_rows == 200
+    assert_same(a, b)
     a, _ = read(path, "python", monkeypatch)
     b, _ = read(path, "columnar", monkeypatch)
-    assert a.n_rows == 200
+    assert a.n_rows == 400 and a.report.equal_rows == 200
     assert_same(a, b)
 
 

@@ -452,9 +452,9 @@ def test_resolve_table_by_name_and_by_path(cache, tmp_path, monkeypatch):
     assert resolve_table("zoo", data_home=cache, drop=["animal_name", "legs"]).n_attributes == 15
     # An existing file wins over the registered name.
     Path("zoo").write_text("a,b,d\n1,2,x\n1,2,y\n3,4,x\n")
-    local = resolve_table("zoo")
+    local = resolve_table("zoo", duplicates="merge")
     assert (local.n_rows, local.attributes, local.name) == (2, ("a", "b"), "zoo")
-    assert resolve_table("zoo", duplicates="keep", decision="a").n_rows == 3
+    assert resolve_table("zoo", decision="a").n_rows == 3
     with pytest.raises(InputError, match="no such file"):
         resolve_table("no-such-table.csv")
 

@@ -20,7 +20,7 @@ from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import build_dag, compute_fronts, relate
 
 
-def random_table(m, n, values, decisions, seed, structured=False):
+def random_table(m, n, values, decisions, seed, structured=False, duplicates="keep"):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, values, size=(n, m))
     if structured:
@@ -29,7 +29,7 @@ def random_table(m, n, values, decisions, seed, structured=False):
         y[flip] = rng.integers(0, decisions, size=int(flip.sum()))
     else:
         y = rng.integers(0, decisions, size=n)
-    return DecisionTable.from_rows(X.tolist(), y.tolist(), name=f"t{seed}")
+    return DecisionTable.from_rows(X.tolist(), y.tolist(), name=f"t{seed}", duplicates=duplicates)
 
 
 MEDIUM = [

@@ -58,7 +58,9 @@ def test_user_fields_win_where_set():
     assert Recipe(drop=()).over(base).drop == ()
     assert Recipe().over(base) == base
     assert Recipe().resolved() == DEFAULTS
-    assert (DEFAULTS.missing, DEFAULTS.duplicates) == (MISSING_CHOICES[0], DUPLICATES_CHOICES[0])
+    # Missing values filled; equal rows kept, so that counts are of the rows read.
+    assert (DEFAULTS.missing, DEFAULTS.duplicates) == (MISSING_CHOICES[0], "keep")
+    assert set(DUPLICATES_CHOICES) == {"merge", "keep"}
 
 
 def test_keyword_options_build_the_same_recipe():

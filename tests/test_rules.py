@@ -293,8 +293,15 @@ def test_compare_tree(t, point):
     s = cmp.summary()
     has = cmp.shortest >= 0
     assert s["rows"] == int(has.sum())
-    if has.any():
-        assert s["tree_length"] == pytest.approx(cmp.tree_length[has].mean())
+    # The averages compare only the tree rules within the fronts' bound (exact rules: no
+    # misclassification), and there a rule covers at least as many rows at the same length.
+    within = has & (cmp.tree_misclassifications == 0)
+    assert s["within_bound"] == int(within.sum())
+    if within.any():
+        assert s["tree_length"] == pytest.approx(cmp.tree_length[within].mean())
+        assert s["coverage_gained"] >= 0 and s["length_saved"] >= 0
+    else:
+        assert s["tree_length"] is None and s["coverage_gained"] is None
 
 
 def test_compare_tree_refuses_other_fronts_and_tables():

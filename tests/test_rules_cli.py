@@ -15,7 +15,8 @@ from dagger_cli.cli import main
 from dagger_cli.data.table import DecisionTable
 from dagger_cli.rules import rules
 
-# Rows 2 and 3 are equal with different decisions (kept with --duplicates keep).
+# Rows 2 and 3 are equal with different decisions (kept by default, merged with
+# --duplicates merge).
 TABLE = 'a,b,c,d\n0,1,0,x\n1,0,0,y\n1,1,1,y\n1,1,1,x\n0,0,1,x\n0,1,1,"y,z"\n'
 
 
@@ -45,19 +46,25 @@ def no_engine(monkeypatch):
     monkeypatch.setattr(rules_lib, "build_dag", refuse)
 
 
-def lib_table(duplicates="merge"):
+def lib_table(duplicates="keep"):
     return DecisionTable.from_csv("t.csv", duplicates=duplicates)
 
 
 def test_summary_on_stdout_report_on_stderr(here):
     r = invoke("t.csv")
     assert r.exit_code == 0
-    assert r.stdout.startswith("t: 5 rows, 3 attributes; Pareto fronts of length vs coverage")
+    assert r.stdout.startswith(
+        "t: 6 rows (1 equal to an earlier row, each counted), 3 attributes; Pareto fronts of "
+        "length vs coverage"
+    )
     assert "best length, then coverage" in r.stdout and "best coverage, then length" in r.stdout
-    assert "merged 1 equal row(s): 6 -> 5 rows" in r.stderr
+    assert "kept 1 row(s) equal to an earlier row on every attribute" in r.stderr
     assert "Pareto" not in r.stderr
     q = invoke("t.csv", "-q")
     assert q.stderr == "" and q.stdout == r.stdout
+    merged = invoke("t.csv", "--duplicates", "merge")
+    assert merged.stdout.startswith("t: 5 rows (merged from 6 rows read; 1 of them outvoted")
+    assert "merged 1 equal row(s): 6 -> 5 rows" in merged.stderr
 
 
 def test_csv_matches_the_library_and_is_quoted(here):
@@ -66,6 +73,8 @@ def test_csv_matches_the_library_and_is_quoted(here):
     lines = list(csv.DictReader(io.StringIO(r.stdout)))
     assert list(lines[0]) == ["row", "length", "coverage", "misclassifications", "rule"]
     res = rules(lib_table())
+    assert [x["row"] for x in lines if not x["rule"]] == ["2", "3"]  # no exact rule
+    lines = [x for x in lines if x["rule"]]
     assert len(lines) == len(res)
     got = [(int(x["row"]), int(x["length"]), int(x["coverage"]), x["rule"]) for x in lines]
     want = [(r_, f.length, f.coverage, f.text) for r_ in range(res.n_rows) for f in res.front(r_)]
@@ -94,8 +103,9 @@ def test_one_row_in_full_and_a_conflict(here):
     lines = invoke("t.csv", "--duplicates", "keep", "--row", "2", "--format", "csv").stdout
     assert lines.splitlines() == ["row,length,coverage,misclassifications,rule", "2,,,,"]
     summary = invoke("t.csv", "--duplicates", "keep", "-q").stdout
-    assert "rows without a rule: 2, 3; 2 of them have an equal row with another decision" in (
-        summary
+    assert (
+        "rows without a rule: 2 (rows 2, 3, 0-based as `dagger prepare` writes them); 2 of them "
+        "have an equal row with another decision" in summary
     )
     approx = invoke("t.csv", "--duplicates", "keep", "--row", "2", "--y", "misclassifications")
     assert "true -> y" in approx.stdout
@@ -104,14 +114,21 @@ def test_one_row_in_full_and_a_conflict(here):
 def test_json(here):
     r = invoke("t.csv", "--format", "json", "--stats", "-q", "--max-length", "1")
     doc = json.loads(r.stdout)
-    assert doc["table"] == {"name": "t", "rows": 5, "attributes": 3}
+    assert doc["table"] == {
+        "name": "t",
+        "rows": 6,
+        "attributes": 3,
+        "duplicates": "keep",
+        "equal_rows": 1,
+        "unclassifiable_rows": 1,
+    }
     assert (doc["x"], doc["y"], doc["max_length"], doc["max_misclassifications"]) == (
         "length",
         "coverage",
         1,
         0,
     )
-    assert len(doc["fronts"]) == 5 and doc["stats"]["max_depth"] == 1
+    assert len(doc["fronts"]) == 6 and doc["stats"]["max_depth"] == 1
     assert all(rule["length"] <= 1 for f in doc["fronts"] for rule in f["rules"])
     assert [s["name"] for s in doc["systems"]] == [
         "best length, then coverage",
@@ -120,13 +137,15 @@ def test_json(here):
 
 
 def test_optimize(here):
-    r = invoke("t.csv", "--optimize", "coverage,length", "-o", "o.csv", "-q")
+    r = invoke(
+        "t.csv", "--optimize", "coverage,length", "-o", "o.csv", "-q", "--duplicates", "merge"
+    )
     assert r.exit_code == 0
     assert "sequential optimisation" in r.stdout and "totally optimal for (coverage, length)" in (
         r.stdout
     )
     lines = list(csv.DictReader(io.StringIO((here / "o.csv").read_text())))
-    res = rules(lib_table(), "coverage", "length")
+    res = rules(lib_table("merge"), "coverage", "length")
     assert [(int(x["row"]), int(x["coverage"])) for x in lines] == [
         (k, res.front(k)[0].coverage) for k in range(5)
     ]
@@ -140,14 +159,15 @@ def test_compare_tree(here):
     one = invoke("t.csv", "--compare-tree", "--row", "1", "--tree-max-depth", "1", "-q")
     assert "the tree's rule: length" in one.stdout
     doc = json.loads(invoke("t.csv", "--compare-tree", "--format", "json", "-q").stdout)
-    assert doc["tree_comparison"]["summary"]["rows"] == 5
+    # Rows 2 and 3 (equal, with different decisions) have no exact rule.
+    assert doc["tree_comparison"]["summary"]["rows"] == 4
 
 
 @pytest.mark.parametrize(
     "args,message",
     [
         (["--x", "length", "--y", "length"], "--x and --y must differ"),
-        (["--row", "9"], "--row 9: the prepared table has rows 0 to 4"),
+        (["--row", "9"], "--row 9: the prepared table has rows 0 to 5"),
         (["--compare-tree", "--y", "misclassifications"], "needs the fronts of length vs coverage"),
         (["--tree-max-depth", "2"], "--tree-max-depth is the depth cap of --compare-tree"),
         (["--compare-tree", "--optimize", "length"], "not --optimize"),

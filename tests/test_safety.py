@@ -477,24 +477,45 @@ def test_identifier_like_column_is_warned_about(here):
 
 def test_summary_says_what_merging_did(here):
     (here / "m.csv").write_text("a,b,d\n1,0,x\n1,0,y\n1,0,x\n2,1,y\n2,1,y\n3,0,x\n")
-    r = invoke("relate", "m.csv")
+    r = invoke("relate", "m.csv", "--duplicates", "merge")
     head = r.stdout.splitlines()[0]
     assert head.startswith("m: 3 rows (merged from 6 rows read; 1 of them outvoted")
     assert "1 row(s) read can be classified by no tree" in r.stderr
     assert invoke("relate", "t.csv").stdout.startswith("t: 4 rows, 2 attributes;")
     # With -q (nothing on stderr) the summary still says it, and so does the JSON.
-    quiet = invoke("relate", "m.csv", "-q")
+    quiet = invoke("relate", "m.csv", "-q", "--duplicates", "merge")
     assert quiet.stderr == "" and quiet.stdout.splitlines()[0] == head
-    doc = json.loads(invoke("relate", "m.csv", "-q", "--format", "json").stdout)
+    doc = json.loads(
+        invoke("relate", "m.csv", "-q", "--format", "json", "--duplicates", "merge").stdout
+    )
     assert doc["table"] == {
         "name": "m",
         "rows": 3,
         "attributes": 2,
+        "duplicates": "merge",
         "rows_read": 6,
         "unclassifiable_rows": 1,
     }
     assert (
         "rows_read" not in json.loads(invoke("relate", "t.csv", "--format", "json").stdout)["table"]
+    )
+    # Kept (the default): every count is of the rows read, and the summary says so.
+    kept = invoke("relate", "m.csv", "-q")
+    assert kept.stdout.startswith("m: 6 rows (3 equal to an earlier row, each counted), 2 ")
+    doc = json.loads(invoke("relate", "m.csv", "-q", "--format", "json").stdout)
+    assert doc["table"] == {
+        "name": "m",
+        "rows": 6,
+        "attributes": 2,
+        "duplicates": "keep",
+        "equal_rows": 3,
+        "unclassifiable_rows": 1,
+    }
+    assert (
+        json.loads(invoke("relate", "m.csv", "-q", "--format", "json").stdout)["points"][-1][
+            "misclassifications"
+        ]
+        == 1
     )
 
 

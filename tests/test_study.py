@@ -219,7 +219,7 @@ def test_hash_follows_the_prepared_table_and_the_options(tmp_path):
     # Same prepared table from different bytes (a duplicate row is merged): same digest.
     (tmp_path / "b.csv").write_text(SMALL + "0,0,0,n\n")
     (tmp_path / "c.csv").write_text(SMALL.replace("2,1,1,n", "2,1,1,y"))
-    a, b, c = (DecisionTable.from_csv(tmp_path / f"{n}.csv") for n in "abc")
+    a, b, c = (DecisionTable.from_csv(tmp_path / f"{n}.csv", duplicates="merge") for n in "abc")
     assert st.table_digest(a) == st.table_digest(b) != st.table_digest(c)
     spec = st.TableSpec(str(tmp_path / "a.csv"), "a")
     base = st.Task(spec, "depth", "misclassifications", None)

@@ -64,7 +64,7 @@ def test_missing_error_policy_names_line_and_column(tmp_path):
 
 def test_merge_equal_rows_most_common_then_smallest_decision(tmp_path):
     text = "a,b,d\n0,0,2\n0,0,1\n0,0,2\n1,1,3\n1,1,1\n2,2,5\n"
-    t = DecisionTable.from_csv(write(tmp_path, text))
+    t = DecisionTable.from_csv(write(tmp_path, text), duplicates="merge")
     assert t.n_rows == 3
     assert t.decision_labels() == ["2", "1", "5"]  # majority 2; tie 3 vs 1 -> 1 (numeric order)
     assert t.report.merged_rows == 3 and t.report.conflicting_groups == 2

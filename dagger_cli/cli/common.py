@@ -125,8 +125,10 @@ def table_options(func):
             "--duplicates",
             type=click.Choice(DUPLICATES_CHOICES),
             default=None,
-            help="Equal rows: merge into one row with the most common decision (merge, "
-            "default) or keep them all (keep).",
+            help="Equal rows (on every attribute, as prepared): keep them all, so that "
+            "every count is of the rows read (keep, default), or merge them into one row "
+            "with their most common decision (merge: the paper's convention, the default "
+            "of its registered tables).",
         ),
         click.option(
             "--bins",

@@ -36,6 +36,13 @@ class PreprocessReport:
     #: misclassified by every tree: merging made them unclassifiable)
     outvoted_rows: int = 0
     filled: dict = field(default_factory=dict)  # column -> (count, fill value)
+    #: the policy for equal rows that was applied: "merge" or "keep"
+    duplicates: str = "merge"
+    #: kept rows equal on every attribute to an earlier row ("keep"), and how many rows
+    #: every tree misclassifies because of them (in each group of equal rows, those not of
+    #: the group's most common decision)
+    equal_rows: int = 0
+    unavoidable_rows: int = 0
     dropped: tuple = ()
     notes: tuple = ()  # discretization notes and warnings
 
@@ -63,7 +70,46 @@ class PreprocessReport:
                     else ""
                 )
             )
+        if self.equal_rows:
+            out.append(
+                f"kept {self.equal_rows} row(s) equal to an earlier row on every attribute"
+                + (
+                    f" ({self.conflicting_groups} group(s) with different decisions: every "
+                    f"tree misclassifies at least {self.unavoidable_rows} row(s))"
+                    if self.conflicting_groups
+                    else ""
+                )
+                + "; every count is of the rows read (--duplicates merge merges equal rows "
+                "into one with their most common decision, as the paper does)"
+            )
         return out
+
+
+def equal_rows(codes, decisions) -> tuple[int, int, int]:
+    """Of a table's rows (``codes``: attribute-major, ``decisions``): how many equal an
+    earlier row on every attribute, in how many groups of equal rows the decisions differ,
+    and how many rows every tree misclassifies for it (in each group, those not of its
+    most common decision).
+
+    >>> equal_rows(np.array([[0, 0, 1, 0]]), np.array([0, 1, 0, 1]))
+    (2, 1, 1)
+    """
+    codes = np.asarray(codes)
+    n = int(np.asarray(decisions).shape[0])
+    if n == 0:
+        return 0, 0, 0
+    rows = codes.T if codes.size else np.zeros((n, 0), dtype=np.int32)
+    _, gid = np.unique(rows, axis=0, return_inverse=True)
+    gid = gid.reshape(-1)
+    groups = int(gid.max()) + 1
+    if groups == n:
+        return 0, 0, 0
+    dec = np.asarray(decisions, dtype=np.int64)
+    k = int(dec.max()) + 1
+    per = np.bincount(gid * k + dec, minlength=groups * k).reshape(groups, k)
+    size = per.sum(axis=1)
+    conflicting = int(((per > 0).sum(axis=1) > 1).sum())
+    return n - groups, conflicting, int((size - per.max(axis=1)).sum())
 
 
 def decision_note(header, decision, defaulted: bool) -> str:

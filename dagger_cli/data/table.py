@@ -365,7 +365,12 @@ def _read_columnar(path, recipe: Recipe, name, header, sep):
         missing=recipe.missing,
         duplicates=recipe.duplicates,
     )
-    return None if fields is None else _with_note(DecisionTable(**fields), note)
+    if fields is None:
+        return None
+    table = DecisionTable(**fields)
+    if recipe.duplicates == "keep":
+        table = with_kept_duplicates(table)
+    return _with_note(table, note)
 
 
 def _with_note(table: DecisionTable, note: str | tuple | None) -> DecisionTable:
@@ -836,8 +841,9 @@ def _build(
         filled=filled,
         dropped=tuple(dropped),
         notes=tuple(notes),
+        duplicates=duplicates,
     )
-    return DecisionTable(
+    table = DecisionTable(
         name=name,
         attributes=tuple(attributes),
         decision_name=decision_name,
@@ -848,6 +854,27 @@ def _build(
         report=report,
         ordered=ordered,
     )
+    return with_kept_duplicates(table) if duplicates == "keep" else table
+
+
+def with_kept_duplicates(table: DecisionTable) -> DecisionTable:
+    """``table`` with its report counting the rows it kept that equal an earlier row on
+    every attribute (under ``duplicates="keep"``: every count is of the rows read, and the
+    summary says so; :func:`dagger_cli.data.report.equal_rows`)."""
+    from .report import equal_rows
+
+    report = table.report
+    equal, conflicting, unavoidable = equal_rows(table.codes, table.decisions)
+    if not equal:
+        return replace(table, report=replace(report, duplicates="keep"))
+    kept = replace(
+        report,
+        duplicates="keep",
+        equal_rows=equal,
+        conflicting_groups=conflicting,
+        unavoidable_rows=unavoidable,
+    )
+    return replace(table, report=kept)
 
 
 def _most_common(counter: Counter) -> str:

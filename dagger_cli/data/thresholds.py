@@ -103,6 +103,25 @@ class Ordered:
         """The test ``column <= t`` that sends codes up to ``code`` to its ``<=`` branch."""
         return Threshold(self.column, float(self.thresholds[code]))
 
+    def test_named(self, name: str) -> Threshold | None:
+        """The test of one of this attribute's thresholds by its name (``age<=40``), or
+        None.
+
+        >>> Ordered("age", (30.5, 40.0)).test_named("age<=40")
+        Threshold(column='age', threshold=40.0)
+        """
+        prefix = f"{self.column}<="
+        if not name.startswith(prefix):
+            return None
+        try:
+            t = float(name[len(prefix) :])
+        except ValueError:
+            return None
+        j = int(np.searchsorted(np.asarray(self.thresholds, dtype=np.float64), t))
+        if j < len(self.thresholds) and self.split(j).name == name:
+            return self.split(j)
+        return None
+
     def labels(self) -> tuple:
         """A label per code (its interval), for outputs."""
         ts = [format_threshold(t) for t in self.thresholds]

@@ -665,6 +665,8 @@ def optimize(
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
     guard = MemoryGuard(ceiling, "counting the optimal trees")
+    # Numeric columns split by thresholds are binary tests col <= t here, as in relate.
+    table = table.binarized(max_bytes=ceiling)
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:

@@ -42,19 +42,21 @@ class TreeComparison:
     optimal: np.ndarray
 
     def summary(self) -> dict:
-        """Averages over the rows that have a rule (``rows``)."""
+        """Averages over the rows that have a rule (``rows``) and whose tree rule is within
+        the fronts' bound on misclassifications (``within_bound``): a tree rule past the
+        bound is no rule of the fronts, so it is not compared with them."""
         has = self.shortest != NONE
         n = int(has.sum())
+        bound = self.rules.max_misclassifications
+        within = has & (
+            self.tree_misclassifications <= (bound if bound is not None else np.iinfo(np.int64).max)
+        )
 
-        def avg(a, mask=has):
+        def avg(a, mask=within):
             return float(a[mask].mean()) if mask.any() else None
 
-        lac = has & (self.length_at_coverage != NONE)
-        cal = has & (self.coverage_at_length != NONE)
-        bound = self.rules.max_misclassifications
-        within = self.tree_misclassifications <= (
-            bound if bound is not None else np.iinfo(np.int64).max
-        )
+        lac = within & (self.length_at_coverage != NONE)
+        cal = within & (self.coverage_at_length != NONE)
         return {
             "rows": n,
             "tree_length": avg(self.tree_length),
@@ -62,8 +64,8 @@ class TreeComparison:
             "tree_coverage": avg(self.tree_coverage),
             "most_coverage": avg(self.most_coverage),
             "tree_misclassifications": avg(self.tree_misclassifications),
-            "within_bound": int((has & within).sum()),
-            "pareto_optimal": int((has & self.optimal).sum()),
+            "within_bound": int(within.sum()),
+            "pareto_optimal": int((within & self.optimal).sum()),
             "length_saved": avg(self.tree_length - self.length_at_coverage, lac),
             "coverage_gained": avg(self.coverage_at_length - self.tree_coverage, cal),
         }

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+from ..text import table_doc, table_line
+
 #: The CSV columns of a rule (one line per Pareto point, or per row's chosen rule).
 CSV_COLUMNS = ("row", "length", "coverage", "misclassifications", "rule")
 
@@ -46,10 +48,6 @@ def rules_csv(fronts, rows=None, first_only: bool = False) -> str:
     return buf.getvalue()
 
 
-def _table_doc(table) -> dict:
-    return {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
-
-
 def _row_doc(fronts, r: int, first_only: bool = False) -> dict:
     table = fronts.table
     doc = {"row": r, "decision": table.decision_values[int(table.decisions[r])]}
@@ -67,7 +65,7 @@ def rules_json(fronts, *, rows=None, stats=None, comparison=None) -> str:
     """The whole result: the fronts (of ``rows``, else every row), the systems, the
     one-bound system front, optionally the DAG's statistics and a tree comparison."""
     doc = {
-        "table": _table_doc(fronts.table),
+        "table": table_doc(fronts.table),
         "x": fronts.x,
         "y": fronts.y,
         "max_length": fronts.max_length,
@@ -134,7 +132,7 @@ def rules_text(fronts, *, stats=None) -> str:
     has = fronts.has_rule()
     sizes = (fronts.front_start[1:] - fronts.front_start[:-1])[has]
     lines = [
-        f"{t.name}: {t.n_rows} rows, {t.n_attributes} attributes; Pareto fronts of "
+        f"{table_line(t)}; Pareto fronts of "
         f"{fronts.x} vs {fronts.y} over {_what(fronts)}, for every row"
     ]
     span = f" ({sizes.min()} to {sizes.max()} per row)" if sizes.size else ""
@@ -147,7 +145,10 @@ def rules_text(fronts, *, stats=None) -> str:
         shown = ", ".join(str(r) for r in missing[:10]) + (", ..." if len(missing) > 10 else "")
         conflict = int(fronts.conflict[~has].sum()) if fronts.exact else 0
         why = f"; {conflict} of them have an equal row with another decision" if conflict else ""
-        lines.append(f"rows without a rule: {shown}{why} (--row K says why)")
+        lines.append(
+            f"rows without a rule: {len(missing):,} (row{'s' if len(missing) > 1 else ''} "
+            f"{shown}, 0-based as `dagger prepare` writes them){why}; --row K says why"
+        )
     lines += _systems_lines(fronts)
     if stats is not None:
         lines.append(stats_line(stats))
@@ -195,10 +196,7 @@ def row_text(fronts, r: int, first_only: bool = False, comparison=None) -> str:
 def optimum_text(opt) -> str:
     t = opt.table
     f = opt.fronts
-    lines = [
-        f"{t.name}: {t.n_rows} rows, {t.n_attributes} attributes; sequential optimisation "
-        f"of each row's rule over {_what(f)}"
-    ]
+    lines = [f"{table_line(t)}; sequential optimisation of each row's rule over {_what(f)}"]
     has = int(f.has_rule().sum())
     lines.append(f"rows with a rule: {has:,} of {t.n_rows:,}")
     cells = [["stage", "cost", "average", ""]]
@@ -216,7 +214,7 @@ def optimum_text(opt) -> str:
 def optimum_json(opt, rows=None, stats=None) -> str:
     f = opt.fronts
     doc = {
-        "table": _table_doc(opt.table),
+        "table": table_doc(opt.table),
         "order": list(opt.order),
         "max_length": f.max_length,
         "max_misclassifications": f.max_misclassifications,
@@ -254,11 +252,12 @@ def comparison_text(c, tree_what: str) -> str:
         return "-" if s[key] is None else _avg(s[key])
 
     lines = [
-        f"the tree's rules ({tree_what}) against the optimal rules, over {s['rows']:,} rows:",
+        f"the tree's rules ({tree_what}) against the optimal rules: of {s['rows']:,} rows with "
+        f"a rule, {s['within_bound']:,} have a tree rule within the bound on "
+        f"misclassifications, {s['pareto_optimal']:,} of them Pareto-optimal; over those "
+        f"{s['within_bound']:,}:",
         f"average length: tree {v('tree_length')}, shortest rule {v('shortest_length')}; "
         f"average coverage: tree {v('tree_coverage')}, most covering rule {v('most_coverage')}",
-        f"tree rules within the bound on misclassifications: {s['within_bound']:,}; "
-        f"Pareto-optimal: {s['pareto_optimal']:,}",
         f"at the tree's coverage a rule is shorter by {v('length_saved')} on average; "
         f"at the tree's length it covers {v('coverage_gained')} more rows on average",
     ]
