@@ -24,6 +24,11 @@ class LimitError(DaggerError):
     exit_code = 3
 
 
+class CostWarning(UserWarning):
+    """A query that will take long or much memory, said before the work, with what to
+    change (the CLI prints it as ``dagger: warning: ...``)."""
+
+
 class DownloadError(DaggerError):
     """A dataset could not be downloaded or failed its verification."""
 

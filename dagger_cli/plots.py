@@ -231,6 +231,7 @@ def plot_front(
     n_attributes: int | None = None,
     ax=None,
     extra: Iterable[tuple[str, Sequence[float], Sequence[float]]] | None = None,
+    max_depth: int | None = None,
 ):
     """Draw a computed Pareto front.
 
@@ -262,6 +263,9 @@ def plot_front(
         table the front was computed on.
     n_attributes : int, optional
         Attribute count shown in the default title.
+    max_depth : int, optional
+        The depth cap the front is over, shown in the default title
+        (``"..., trees of depth <= 3"``).
     ax : matplotlib.axes.Axes, optional
         Axes to draw into; a new figure of 6.4 x 4.8 inches is created when None.
     extra : iterable of (label, xs, ys), optional
@@ -384,6 +388,8 @@ def plot_front(
             title = _build_title(
                 table_name, n_attributes, front.n_rows if n_rows is None else n_rows
             )
+        if max_depth is not None:
+            title += f"{', ' if title else ''}trees of depth <= {max_depth}"
     if title:
         ax.set_title(title)
     ax.grid(True, alpha=0.2)
@@ -532,13 +538,16 @@ def draw_tree(tree, *, title: str | None = None):
         (x0, y0), (x1, y1) = pos[id(parent)], pos[id(child)]
         ax.plot([x0, x1], [y0, y1], color="0.6", lw=1, zorder=1)
         # Nearer the parent than the child: a leaf's box (two lines, decision and counts) is
-        # taller than a split's, and a label at the middle of the edge ran into it.
+        # taller than a split's, and a label at the middle of the edge ran into it. A label
+        # of an edge going left ends at the edge, one going right starts there: siblings'
+        # labels (``<= 4.9``, ``> 4.9``) grow apart, never into each other.
+        side = "center" if abs(x1 - x0) < 1e-9 else ("right" if x1 < x0 else "left")
         ax.text(
             x0 + EDGE_LABEL_AT * (x1 - x0),
             y0 + EDGE_LABEL_AT * (y1 - y0),
             str(value),
             fontsize=8,
-            ha="center",
+            ha=side,
             va="center",
             gid="edge",
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},

@@ -20,8 +20,11 @@ expansion), and the estimator keeps the tree of one point: by default the least
 misclassifications (ties: the least ``x``); or G(K), F(N), or the least
 ``misclassifications + alpha * x``.
 
-Missing values (NaN, None) are refused, in fit and predict: fill them first (e.g.
-``sklearn.impute.SimpleImputer``).
+Missing values (NaN, None) are filled as ``dagger relate --missing mode`` fills them: a
+numeric column's with its median over the training rows (the lower middle of its present
+numbers), a categorical column's with its most common training value (the smallest on a
+tie); ``fill_values_`` keeps them, and ``predict`` fills a missing value with the same
+value, so a row with one goes down the same branch as a training row with it.
 
 Prediction routes each row down the tree on its raw values. A row whose value at a split is
 one the training rows of that node never had (an unseen category, or any value of a nominal
@@ -32,6 +35,7 @@ numeric column that was not there) stops at that node and gets its most common t
 from __future__ import annotations
 
 import numbers
+import re
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -137,6 +141,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True  # filled as fill_values_ says
         return tags
 
     # ------------------------------------------------------------------ fit
@@ -166,10 +171,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"give at most one of max_misclassifications, max_x and alpha, got {chosen}"
             )
         kinds = _column_kinds(X)
-        X, y = validate_data(self, X, y, dtype=None)
+        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
+        self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
         self.table_ = self._table(X, y_codes)
         kwargs: dict = {} if self.max_depth is None else {"max_depth": self.max_depth}
         # Only the part of the front the choice reads (the engine computes less for it).
@@ -198,10 +204,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                     **kwargs,
                 )
         except LimitError as err:
+            depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
             raise LimitError(
-                f"{err} The table is too big for an exact front over trees of "
-                f"{'any depth' if self.max_depth is None else f'depth <= {self.max_depth}'}: "
-                "give a smaller max_depth (e.g. 2 or 3) or fewer thresholds (e.g. 8)."
+                f"{_estimator_terms(str(err))} The table is too big for an exact front over "
+                f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
+                "thresholds (e.g. 8)."
             ) from None
         self.solver_ = "ordered" if rel.engine == "ordered" else "dag"
         self.front_ = rel.front
@@ -237,6 +244,28 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             return [str(n) for n in names]
         return [f"x{j}" for j in range(self.n_features_in_)]
 
+    def _fill_value(self, column, j):
+        """What fills column ``j``'s missing values: its median (numeric) or its most
+        common value (categorical), over the training rows."""
+        if self._kinds[j] == "numeric":
+            xs = np.asarray(column, dtype=np.float64)
+            xs = np.sort(xs[~np.isnan(xs)])
+            if xs.size == 0:
+                raise ValueError(f"column {self._names()[j]!r} has no value, only NaN")
+            return float(xs[(xs.size - 1) // 2])
+        present = [str(v) for v in column if not _missing(v)]
+        if not present:
+            raise ValueError(f"column {self._names()[j]!r} has no value, only missing ones")
+        values, counts = np.unique(np.array(present, dtype=object), return_counts=True)
+        best = [str(v) for v, c in zip(values, counts) if c == counts.max()]
+        return value_order(best)[0]
+
+    def _numbers_of(self, column, j) -> np.ndarray:
+        """Column ``j``'s numbers, missing ones filled (:attr:`fill_values_`)."""
+        xs = np.array(column, dtype=np.float64)
+        xs[np.isnan(xs)] = self.fill_values_[j]
+        return xs
+
     def _table(self, X, y_codes) -> DecisionTable:
         """The training table, built straight from the arrays (no strings for numbers)."""
         n = X.shape[0]
@@ -246,7 +275,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         ordered: dict[str, Ordered] = {}
         for j, name in enumerate(self._names()):
             if self._kinds[j] == "numeric" and self.thresholds is not None:
-                xs = _numbers(X[:, j])
+                xs = self._numbers_of(X[:, j], j)
                 ts = candidate_thresholds(xs, self.thresholds)
                 if ts:
                     attr = Ordered(name, tuple(ts))
@@ -279,19 +308,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
     def _keys(self, column, j) -> list[str]:
         """A nominal column's values as the strings the tree stores."""
         if self._kinds[j] == "numeric":
-            return [format_threshold(v) for v in _numbers(column)]
-        if any(v is None for v in column):
-            raise ValueError(
-                f"Input X contains None (column {self._names()[j]!r}); fill missing values "
-                "first (e.g. sklearn.impute.SimpleImputer)"
-            )
-        return [str(v) for v in column]
+            return [format_threshold(v) for v in self._numbers_of(column, j)]
+        fill = self.fill_values_[j]
+        return [fill if _missing(v) else str(v) for v in column]
 
     # ------------------------------------------------------------------ predict
     def _leaves(self, X) -> list:
         """The node where each row stops (a leaf, or a split that never saw its value)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=None, reset=False)
+        X = validate_data(self, X, dtype=None, reset=False, ensure_all_finite="allow-nan")
         tree = self.tree_
         index = {name: j for j, name in enumerate(self._names())}
         numeric: dict[int, np.ndarray] = {}
@@ -309,7 +334,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             if split is not None:
                 j = index[split.column]
                 if j not in numeric:
-                    numeric[j] = _numbers(X[:, j])
+                    numeric[j] = self._numbers_of(X[:, j], j)
                 below = numeric[j][rows] <= split.threshold
                 stack.append((children[YES], rows[below]))
                 stack.append((children[NO], rows[~below]))
@@ -359,8 +384,35 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(counts.reshape(len(nodes), -1), axis=1)]
 
 
-def _numbers(column) -> np.ndarray:
-    return np.asarray(column, dtype=np.float64)
+#: The engine's messages name command-line options; the estimator's say its parameters.
+_TERMS = (
+    (re.compile(r"--max-depth( D)?"), "max_depth"),
+    (re.compile(r"--max-subtables( N)?"), "max_subtables"),
+    (re.compile(r"--thresholds( K)?"), "thresholds=K"),
+    (re.compile(r"\(--max-memory\)"), "(the memory ceiling: 80 % of the memory available)"),
+    (re.compile(r"--max-memory( SIZE)?"), "the memory ceiling"),
+)
+
+
+def _estimator_terms(text: str) -> str:
+    """An engine message in the estimator's terms: its parameters, not the CLI's options.
+
+    >>> _estimator_terms("more than 10 (--max-subtables); try --max-depth D")
+    'more than 10 (max_subtables); try max_depth'
+    """
+    for pattern, term in _TERMS:
+        text = pattern.sub(term, text)
+    return text
+
+
+def _missing(value) -> bool:
+    """None or NaN (pandas' NA too)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN, pd.NA's comparisons
+    except TypeError:
+        return True
 
 
 def _column_kinds(X) -> list[str] | None:
@@ -383,9 +435,11 @@ def _column_kinds(X) -> list[str] | None:
 
 
 def _all_numbers(values) -> bool:
-    return all(
+    """Whether every present value is a number (and one is): missing ones do not count."""
+    present = [v for v in values if not _missing(v)]
+    return bool(present) and all(
         isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
-        for v in values
+        for v in present
     )
 
 

@@ -76,8 +76,12 @@ STUDY_KEYS = (
     "max_memory",
     "max_subtables",
 )
+#: The table options of a study's table entry: those of the command line's TABLE (the
+#: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``),
+#: with the same defaults.
+TABLE_OPTIONS = ("decision", "drop", "missing", "duplicates", "bins", "thresholds", "sep")
 #: Keys of a table entry given as a TOML table; exactly one of the first three.
-TABLE_KEYS = ("name", "path", "suite", "label", "decision", "drop", "missing", "duplicates", "bins")
+TABLE_KEYS = ("name", "path", "suite", "label", *TABLE_OPTIONS)
 #: Retries of a task whose code raised (not a user error); a worker's death is retried by
 #: the scheduler itself (``distributed.scheduler.allowed-failures``).
 RETRIES = 2
@@ -107,9 +111,11 @@ class TableSpec:
         from .data.datasets import is_registered, load_table
         from .data.table import DecisionTable
 
+        options = dict(self.options)
+        sep = options.pop("sep", None)
         if is_registered(self.source) and not Path(self.source).is_absolute():
-            return load_table(self.source, **dict(self.options))
-        return DecisionTable.from_csv(self.source, **dict(self.options))
+            return load_table(self.source, **options)
+        return DecisionTable.from_csv(self.source, sep=sep, **options)
 
 
 @dataclass(frozen=True)
@@ -315,27 +321,31 @@ def _is_name(text: str, folder: Path, is_registered: Callable[[str], bool]) -> b
 
 
 def _table_options(entry: dict, where: _Where, source: str) -> tuple:
-    choices = {"missing": ("mode", "value", "error"), "duplicates": ("merge", "keep")}
-    options: dict[str, Any] = {}
-    for key in ("decision", "missing", "duplicates"):
-        if key not in entry:
-            continue
-        value = entry[key]
-        if not isinstance(value, str) or (key in choices and value not in choices[key]):
-            allowed = f"one of {', '.join(choices[key])}" if key in choices else "a column name"
-            raise where.error("tables", f"{key} of {source!r}: expected {allowed}", value)
-        options[key] = value
-    if "drop" in entry:
-        drop = entry["drop"]
+    """A table entry's options, checked as the command line checks them: the recipe's
+    fields by :class:`~dagger_cli.data.recipe.Recipe` (the same messages), ``sep`` by
+    :func:`~dagger_cli.data.table.parse_separator`."""
+    from .data.recipe import Recipe
+    from .data.table import parse_separator
+
+    options: dict[str, Any] = {k: entry[k] for k in TABLE_OPTIONS if k in entry}
+    if "drop" in options:
+        drop = options["drop"]
         drop = [drop] if isinstance(drop, str) else drop
         if not isinstance(drop, list) or not all(isinstance(c, str) for c in drop):
             raise where.error("tables", f"drop of {source!r}: expected column names", source)
         options["drop"] = tuple(drop)
-    if "bins" in entry:
-        bins = entry["bins"]
-        if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
-            raise where.error("tables", f"bins of {source!r}: expected an integer >= 2", source)
-        options["bins"] = bins
+    sep = options.get("sep")
+    try:
+        if sep is not None:
+            if not isinstance(sep, str):
+                raise InputError(f"sep: expected one character or tab, not {sep!r}")
+            options["sep"] = parse_separator(sep)
+        recipe = Recipe(**{k: v for k, v in options.items() if k != "sep"})
+    except InputError as err:
+        key = next((k for k in options if k in str(err)), next(iter(options), source))
+        raise where.error("tables", f"{source!r}: {err}", options.get(key, source)) from None
+    if recipe.thresholds is not None:
+        options["thresholds"] = recipe.thresholds  # "16" read as 16, as on the command line
     return tuple(sorted(options.items()))
 
 
@@ -881,10 +891,38 @@ def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, 
                 last_save = time.perf_counter()
         show(force=True)
     finally:
-        with _quiet_dask():
+        with _interrupt_after(), _quiet_dask():
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+@contextlib.contextmanager
+def _interrupt_after():
+    """Ctrl-C during the block (the cluster's shutdown) is held until the block ends, then
+    raised as KeyboardInterrupt (exit 130, "interrupted"): inside distributed's shutdown
+    it would print distributed's own traceback, and the run would end as if it had
+    finished. A second Ctrl-C stops the process at once (exit 130)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    hits: list[int] = []
+
+    def held(signum, frame):
+        if hits:
+            os._exit(130)
+        hits.append(signum)
+
+    before = signal.signal(signal.SIGINT, held)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if hits:
+        raise KeyboardInterrupt
 
 
 def _result_of(fut) -> dict:

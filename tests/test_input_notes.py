@@ -100,8 +100,13 @@ def test_one_filled_line_per_column_of_the_file(tmp_path):
     t = read(tmp_path, rows, thresholds=8)
     filled = [ln for ln in t.report.lines() if ln.startswith("filled")]
     assert len(filled) == 1
-    # the column's most common number: its interval between two thresholds
-    assert filled[0].startswith("filled 3 missing value(s) of 'x' with '(")
+    # the median of the column's numbers, not an interval's label (nor, where the numbers
+    # are all distinct, the smallest of them)
+    present = sorted(float(r.split(",")[0]) for r in rows[1:] if not r.startswith("?"))
+    median = present[(len(present) - 1) // 2]
+    assert filled[0].startswith("filled 3 missing value(s) of 'x' with '")
+    assert float(filled[0].split("'")[3]) == median
+    assert "the median of its numbers" in filled[0]
 
 
 def test_decision_note_counts_the_columns_of_the_file(tmp_path):

@@ -183,6 +183,8 @@ def test_title(front):
     assert ax.get_title() == "lymphography (18 attributes and 148 rows)"
     ax = plot_front(front, title="custom", table_name="ignored").axes[0]
     assert ax.get_title() == "custom"
+    ax = plot_front(front, table_name="lymphography", n_attributes=18, max_depth=3).axes[0]
+    assert ax.get_title() == "lymphography (18 attributes and 148 rows), trees of depth <= 3"
 
 
 def test_extra_overlays_in_legend(front):

@@ -397,6 +397,37 @@ def test_tree_drawing_keeps_edge_labels_off_the_boxes():
             assert not edge.overlaps(box)
 
 
+def test_tree_drawing_keeps_sibling_edge_labels_apart(tmp_path):
+    """Threshold splits label their edges ``<= t`` and ``> t``: long labels close
+    together, which ran into each other."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from dagger_cli.data.table import DecisionTable
+    from dagger_cli.plots import draw_tree
+    from dagger_cli.trees import tree_for
+
+    rng = np.random.default_rng(5)
+    x = np.round(rng.random((80, 3)) * 10, 2)
+    y = (x[:, 0] > 4.93).astype(int) + (x[:, 1] > 6.11).astype(int) * (x[:, 2] < 3.3)
+    path = tmp_path / "n.csv"
+    path.write_text("a,b,c,d\n" + "\n".join(f"{r[0]},{r[1]},{r[2]},{v}" for r, v in zip(x, y)))
+    table = DecisionTable.from_csv(path, thresholds="all")
+    tree = tree_for(engine.relate(table, max_depth=3), max_y=0)
+    fig = draw_tree(tree, title="t")
+    FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    edges = [
+        t.get_bbox_patch().get_window_extent(renderer)
+        for t in fig.axes[0].texts
+        if t.get_gid() == "edge"
+    ]
+    assert len(edges) >= 4
+    for i, a in enumerate(edges):
+        for b in edges[i + 1 :]:
+            assert not a.overlaps(b)
+
+
 # ---------------------------------------------------------------- 5. honest input
 def front_csv_of(*args):
     r = invoke("relate", *args, "--format", "csv", "-q")

@@ -231,8 +231,10 @@ def test_pipeline_cross_validation_and_grid_search():
 
 def test_too_big_a_table_stops_with_a_limit_error_that_suggests_max_depth():
     X, y = load_iris(return_X_y=True)
-    with pytest.raises(LimitError, match="max_depth"):
+    with pytest.raises(LimitError, match="max_depth") as err:
         DaggerTreeClassifier(max_depth=None, thresholds="all", max_subtables=1000).fit(X, y)
+    # In the estimator's terms: its parameters, no command-line option.
+    assert "max_subtables" in str(err.value) and "--" not in str(err.value)
 
 
 def test_deterministic():
@@ -244,10 +246,33 @@ def test_deterministic():
     assert a.front_.points() == b.front_.points()
 
 
-def test_missing_values_are_refused():
+def test_missing_values_are_filled_as_the_command_line_fills_them(tmp_path):
+    """A numeric column's missing values take its median, a categorical one's its most
+    common value, in fit and in predict, the same as `dagger relate --missing mode`."""
     pd = pytest.importorskip("pandas")
-    df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": ["x", "y", None, "x"]})
-    with pytest.raises(ValueError, match="None|NaN"):
-        DaggerTreeClassifier(**SMALL).fit(df, [0, 1, 0, 1])
-    with pytest.raises(ValueError, match="NaN"):
-        DaggerTreeClassifier(**SMALL).fit([[1.0], [np.nan]], [0, 1])
+    from dagger_cli.data.table import DecisionTable
+    from dagger_cli.engine import relate
+
+    rng = np.random.default_rng(4)
+    n = 40
+    a = rng.integers(0, 30, n).astype(float)
+    a[[3, 7, 11, 20]] = np.nan
+    b = rng.choice(["x", "y", "z"], n).astype(object)
+    b[[5, 9]] = None
+    y = (np.nan_to_num(a, nan=13) > 12).astype(int) ^ (b == "y")
+    df = pd.DataFrame({"a": a, "b": b})
+    clf = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(df, y)
+    present = np.sort(a[~np.isnan(a)])
+    assert clf.fill_values_[0] == float(present[(present.size - 1) // 2])
+    counts = pd.Series(b[b != None]).value_counts()  # noqa: E711
+    assert clf.fill_values_[1] == sorted(counts[counts == counts.max()].index)[0]
+    path = tmp_path / "t.csv"
+    df.assign(d=y).to_csv(path, index=False)
+    table = DecisionTable.from_csv(path, thresholds="all")
+    cli = relate(table, max_depth=2)
+    assert clf.front_.points() == cli.front.points()[-1:]  # the fit computes the last point
+    filled = df.fillna({"a": clf.fill_values_[0], "b": clf.fill_values_[1]})
+    assert (clf.predict(df) == clf.predict(filled)).all()
+    # Infinity is no missing value: refused.
+    with pytest.raises(ValueError, match="inf"):
+        DaggerTreeClassifier(**SMALL).fit([[1.0], [np.inf]], [0, 1])

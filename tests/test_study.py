@@ -160,8 +160,14 @@ def test_an_existing_file_wins_over_a_dataset_name(tmp_path):
         ('tables = [{name = "zoo", path = "z.csv"}]\n', r"exactly one of name, path or suite"),
         ('tables = [{name = "zooo"}]\n', r"'zooo' is not a registered dataset"),
         ('tables = [{suite = "all"}]\n', r"unknown suite 'all'"),
-        ('tables = [{name = "zoo", missing = "drop"}]\n', r"missing of 'zoo': expected one of"),
-        ('tables = [{path = "z.csv", bins = 1}]\n', r"bins of 'z.csv': expected an integer >= 2"),
+        (
+            'tables = [{name = "zoo", missing = "drop"}]\n',
+            r"'zoo': unknown missing-value policy 'drop'; expected one of",
+        ),
+        (
+            'tables = [{path = "z.csv", bins = 1}]\n',
+            r"'z.csv': the number of bins must be an integer of at least 2, got 1",
+        ),
         ('tables = [{name = "zoo", colour = 1}]\n', r"unknown option 'colour'"),
         ('tables = [{path = "a b.csv"}]\n', r"label 'a b' cannot name a file"),
         ('tables = ["zoo"]\nexact_only = "yes"\n', r"line 2: exact_only: expected true or"),

@@ -223,6 +223,7 @@ def relate(
             n_rows=tab.n_rows,
             n_attributes=tab.n_attributes,
             extra=extra,
+            max_depth=max_depth,
         )
         written.append((plot_path, figure_bytes(fig, _extension(plot_path, "png"))))
     if report_path is not None:

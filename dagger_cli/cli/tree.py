@@ -73,8 +73,13 @@ def tree(
     (x) among trees with at most K misclassifications (y), i.e. G(K). With
     --max-total-path-length N (or --max-x N): one with the least y among trees with x <= N,
     i.e. F(N). With --least-y: one with the least y, the least x among those. Only the
-    part of the front the query needs is computed. Ties are broken by a fixed rule (see
-    the README).
+    part of the front the query needs is computed.
+
+    Ties between equally good trees go to the first one listed, so the output is the same
+    byte for byte every run: the leaf before any split, splits in column order, each
+    split's children in value order. Numeric columns under --thresholds and --max-depth
+    are searched in the ordered solver's fixed order instead (its best single split's
+    column first, thresholds outwards from there; docs/commands/tree.md).
     """
     from ..costs import check_pair
     from ..engine import relate as run

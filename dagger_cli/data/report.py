@@ -36,6 +36,8 @@ class PreprocessReport:
     #: misclassified by every tree: merging made them unclassifiable)
     outvoted_rows: int = 0
     filled: dict = field(default_factory=dict)  # column -> (count, fill value)
+    #: the numeric columns of ``filled`` filled with their median (not their mode)
+    medians: tuple = ()
     #: the policy for equal rows that was applied: "merge" or "keep"
     duplicates: str = "merge"
     #: kept rows equal on every attribute to an earlier row ("keep"), and how many rows
@@ -55,6 +57,11 @@ class PreprocessReport:
                 out.append(
                     f"filled {count} missing value(s) of '{col}': each of its threshold "
                     "attributes takes its more common side there (as a middle value would)"
+                )
+            elif col in self.medians:
+                out.append(
+                    f"filled {count} missing value(s) of '{col}' with '{value}', the median of "
+                    "its numbers (a numeric column split by --thresholds or --bins)"
                 )
             else:
                 out.append(f"filled {count} missing value(s) of '{col}' with '{value}'")

@@ -476,6 +476,7 @@ def from_columns(
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
     ordered: dict[str, Ordered] = {}
+    filled_numbers: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
     notes = [decision_note(header, decision, defaulted)]
     if thresholds is not None or bins is not None:
@@ -490,6 +491,8 @@ def from_columns(
             missing=recipe.missing,
         )
         notes += stray
+        if recipe.missing == "mode":
+            columns, filled_numbers = fill_numbers(header, columns, skip=skip)
     if thresholds is not None:
         columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip)
     elif bins is not None:
@@ -521,7 +524,45 @@ def from_columns(
         dropped=tuple(d for d in header if d in drop),
         notes=tuple(notes),
         ordered=ordered,
+        filled=filled_numbers,
     )
+
+
+def fill_numbers(header, columns, *, skip) -> tuple[list, dict]:
+    """Fill each numeric column's missing cells with its median: the lower middle of its
+    present numbers (so the fill is one of the column's own numbers, written as in the
+    file). What ``--missing mode`` does to a numeric column that ``--thresholds`` or
+    ``--bins`` splits (its most common value would be an arbitrary number where the
+    numbers are all distinct); the estimator fills the same way
+    (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns and
+    ``{column: (cells filled, the median's text)}``.
+
+    >>> cols, filled = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")], skip=["d"])
+    >>> cols[0], filled
+    (['3', '3', '1', '10'], {'x': (1, '3')})
+    """
+    from .discretize import numeric_values
+
+    out = list(columns)
+    filled = {}
+    for j, (name, col) in enumerate(zip(header, columns)):
+        if name in skip:
+            continue
+        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        if not holes or numeric_values(col) is None:
+            continue
+        present = sorted(
+            (number, i)
+            for i, v in enumerate(col)
+            if v not in MISSING_MARKERS and (number := parse_number(v)) is not None
+        )
+        text = col[present[(len(present) - 1) // 2][1]]
+        fixed = list(col)
+        for i in holes:
+            fixed[i] = text
+        out[j] = fixed
+        filled[name] = (len(holes), text)
+    return out, filled
 
 
 # ---------------------------------------------------------------------- honest input
@@ -729,6 +770,7 @@ def _build(
     dropped,
     notes=(),
     ordered=None,
+    filled=None,
 ):
     ordered = {a: o for a, o in (ordered or {}).items() if a in attributes}
     if missing not in MISSING_POLICIES:
@@ -753,6 +795,7 @@ def _build(
                 f"{decision_name!r}; every row needs a decision (remove the row or fill it in)"
             )
 
+    medians = {a: f for a, f in (filled or {}).items() if a in attributes}
     filled = {}
     columns = [list(c) for c in columns]
     for j, col in enumerate(columns):
@@ -838,7 +881,8 @@ def _build(
         merged_rows=merged,
         conflicting_groups=conflicting,
         outvoted_rows=outvoted,
-        filled=filled,
+        filled={**medians, **filled},
+        medians=tuple(medians),
         dropped=tuple(dropped),
         notes=tuple(notes),
         duplicates=duplicates,

@@ -107,8 +107,37 @@ def _route(table, query: Query):
     if has_ordered and query.engine == "fast" and ordered.applies(table, query):
         return table, "ordered"
     if has_ordered and query.engine != "ordered":
+        _warn_expansion(table, query)
         return table.binarized(max_bytes=query.max_memory), query.engine
     return table, query.engine
+
+
+#: Binary attributes from which a numeric table's expansion, uncapped, is announced.
+EXPANSION_WARNING = 24
+
+
+def _warn_expansion(table, query: Query) -> None:
+    """Say before the work that an uncapped query on many thresholds may take minutes and
+    gigabytes, and what to give instead."""
+    import warnings
+
+    from ..errors import CostWarning
+
+    tests = table.n_tests
+    if query.cap(tests) is not None or tests < EXPANSION_WARNING:
+        return
+    columns = len(table.ordered)
+    warnings.warn(
+        CostWarning(
+            f"{table.name}: without a depth cap the {columns} numeric column(s) split by "
+            f"thresholds are {tests:,} binary attributes col<=t for the DAG engine, which "
+            "builds every subtable that their tests make: with this many that can take "
+            "minutes and gigabytes. --max-depth D (numeric columns kept whole by the "
+            "ordered solver: seconds at D <= 3) or fewer thresholds (--thresholds K) make "
+            "it small"
+        ),
+        stacklevel=4,
+    )
 
 
 def relate(
