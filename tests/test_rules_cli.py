@@ -207,6 +207,20 @@ def test_limits(here):
     assert m.exit_code == 3 and "--max-memory" in m.stderr
 
 
+def test_the_rules_pass_stops_at_the_memory_ceiling(here, monkeypatch):
+    """Past the DAG, the pass's own arrays (the candidates' class counts, per-row state)
+    are checked against --max-memory before they are made."""
+    build = rules_lib.build_dag
+
+    def unbounded(*args, **kwargs):  # the DAG phase within any ceiling
+        return build(*args, **{**kwargs, "max_memory": None})
+
+    monkeypatch.setattr(rules_lib, "build_dag", unbounded)
+    r = invoke("t.csv", "--max-memory", "1K", "--duplicates", "keep")
+    assert r.exit_code == 3
+    assert "the rules need more than" in r.stderr and "class counts" in r.stderr
+
+
 def test_write_error(here):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")

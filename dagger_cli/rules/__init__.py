@@ -52,6 +52,7 @@ from ..engine.dag import BUDGET, build_dag
 from ..engine.memory import memory_ceiling
 from ..engine.progress import Progress
 from ..errors import InputError, LimitError
+from ..text import size_text
 from . import kernels as k
 from .compare import TreeComparison, compare_tree
 from .optimize import RuleOptimum, RuleStage, check_order
@@ -568,6 +569,17 @@ class _Run:
         impure = order[dag.node_mis[order] > 0]
         cidx = np.full(dag.node_size.size, -1, np.int64)
         cidx[impure] = np.arange(impure.size)
+        # Everything the pass allocates, checked before it is made: the class counts of the
+        # impure candidates, six arrays per row, the first room for the points.
+        n_dec = max(len(table.decision_values), 1)
+        room = max(4 * n, 1024)
+        need = dag.nbytes() + cidx.nbytes + 4 * impure.size * n_dec + 44 * n + 12 * room
+        if ceiling is not None and need > ceiling:
+            raise LimitError(
+                f"the rules need more than {size_text(ceiling)} (--max-memory): "
+                f"{size_text(need)} for the DAG of {dag.node_size.size:,} subtables and "
+                f"the class counts of {impure.size:,} candidate subtables."
+            )
         counts = threads.run(
             k.class_counts,
             impure,
@@ -575,7 +587,7 @@ class _Run:
             dag.node_size,
             dag.row_pool,
             dec,
-            max(len(table.decision_values), 1),
+            n_dec,
         )
         state = k.RowState(
             cur=np.full(n, np.iinfo(np.int64).max, np.int64),  # best tracked cost so far
@@ -589,7 +601,6 @@ class _Run:
             dag.node_start, dag.node_size, dag.node_level, dag.node_mis, dag.row_pool, dec
         )
         candidates = k.Candidates(order, gstart, mode, cidx, counts, bound)
-        room = max(4 * n, 1024)
         emitted = k.Emitted(*(np.zeros(room, np.int32) for _ in range(3)))
         counters = np.zeros(k.N_COUNTERS, np.int64)
         total = int(dag.node_size[order].sum())
@@ -609,8 +620,8 @@ class _Run:
             )
             if ceiling is not None and used_bytes > ceiling:
                 raise LimitError(
-                    f"the rules need more than {ceiling / 2**20:,.0f} MiB (--max-memory): "
-                    f"{used_bytes / 2**20:,.0f} MiB after {int(counters[k.C_EMIT]):,} "
+                    f"the rules need more than {size_text(ceiling)} (--max-memory): "
+                    f"{size_text(used_bytes)} after {int(counters[k.C_EMIT]):,} "
                     "Pareto points."
                 )
             prog.update("rules", int(counters[k.C_WORK]), total, unit="row visits")
