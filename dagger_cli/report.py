@@ -227,14 +227,13 @@ def relation_section(
     ks = [index[p] for p in front.points()]
     tree_of = None
     why = ""
-    extractor = getattr(relation, "extractor", None)  # a solver that finds its trees itself
-    if extractor is not None or (relation.dag is not None and relation.store is not None):
+    if relation.keeps_trees:
 
         def tree_of(j: int):
             return extract_tree(relation, ks[j])
 
     else:
-        why = f"The {relation.engine} engine keeps no DAG: the trees need the fast engine."
+        why = f"The {relation.engine} engine keeps no trees: the trees need the fast engine."
     if title is None:
         title = f"{whole.x_cost.name} vs {whole.y_cost.name}"
         if relation.max_depth is not None:

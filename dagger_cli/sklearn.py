@@ -97,11 +97,12 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
     table_ : dagger_cli.data.table.DecisionTable
         The training table the engine saw (numeric columns in ``table_.ordered``).
-    solver_ : {"ordered", "dag"}
-        How the front was computed: ``ordered`` (:mod:`dagger_cli.engine.ordered`, sweeps
-        and bounds over each numeric column's thresholds) under a depth cap when some column
-        is numeric, else the DAG engine (on the binary expansion of the numeric columns).
-        Both give the exact front; the tests check that they agree.
+    solver_ : str
+        The solver that computed the front, by its engine name
+        (:data:`dagger_cli.engine.registry.SOLVERS`): under a depth cap with a numeric
+        column, the one that keeps numeric columns whole and sweeps their thresholds; else
+        the DAG engine (on the binary expansion of the numeric columns). Both give the
+        exact front; the tests check that they agree.
     """
 
     _parameter_constraints: dict = {
@@ -159,7 +160,9 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from .engine import relate
+        from dataclasses import replace
+
+        from .engine.api import solve
 
         chosen = [
             name
@@ -177,32 +180,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
         self.table_ = self._table(X, y_codes)
-        kwargs: dict = {} if self.max_depth is None else {"max_depth": self.max_depth}
-        # Only the part of the front the choice reads (the engine computes less for it).
-        if self.max_misclassifications is not None:
-            kwargs["max_y"] = self.max_misclassifications
-        elif self.max_x is not None:
-            kwargs["max_x"] = self.max_x
-        elif self.alpha is None:
-            kwargs["least_y"] = True
+        query = self._query()
         try:
-            rel = relate(
-                self.table_,
-                self.x,
-                "misclassifications",
-                max_subtables=self.max_subtables,
-                **kwargs,
-            )
+            rel = solve(self.table_, query)
             if not len(rel.front):  # nothing within the bound: the message needs the least
-                kwargs.pop("max_y", None)
-                kwargs.pop("max_x", None)
-                rel = relate(
-                    self.table_,
-                    self.x,
-                    "misclassifications",
-                    max_subtables=self.max_subtables,
-                    **kwargs,
-                )
+                rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
             depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
             raise LimitError(
@@ -210,13 +192,30 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
                 "thresholds (e.g. 8)."
             ) from None
-        self.solver_ = "ordered" if rel.engine == "ordered" else "dag"
+        self.solver_ = rel.engine
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
         from .trees import extract_tree
 
         self.tree_ = extract_tree(rel, self.front_index_)
         return self
+
+    def _query(self):
+        """The query of the parameters (a :class:`~dagger_cli.engine.query.Query`): only
+        the part of the front the choice reads (the engine computes less for it)."""
+        from .engine.query import Query
+
+        return Query(
+            self.x,
+            "misclassifications",
+            max_depth=self.max_depth,
+            max_subtables=self.max_subtables,
+            max_y=self.max_misclassifications,
+            max_x=self.max_x if self.max_misclassifications is None else None,
+            least_y=self.alpha is None
+            and self.max_x is None
+            and self.max_misclassifications is None,
+        )
 
     def _choose(self, front) -> int:
         """The index of the front point the parameters ask for."""

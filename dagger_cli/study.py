@@ -483,26 +483,26 @@ def run_task(
     points (:func:`dagger_cli.report.tree_data`, at most :data:`~dagger_cli.report.MAX_TREES`
     of them), extracted here, where the DAG is.
     """
-    from .engine import relate
+    from .engine.api import solve
+    from .engine.query import Query
     from .output import front_csv
 
     _set_engine_threads(threads)
     limit = max_memory if max_memory is not None else worker_memory_budget()
     reset = _reset_peak_memory()
     t0 = time.perf_counter()
-    caps: dict[str, Any] = {} if max_depth is None else {"max_depth": max_depth}
     out: dict[str, Any] = {"status": "ok", "error": ""}
     try:
-        rel = relate(
-            table,
+        query = Query(
             x,
             y,
+            max_depth=max_depth,
             max_subtables=max_subtables,
             max_memory=limit,
             exact_only=exact_only,
             count=count,
-            **caps,
         )
+        rel = solve(table, query)
     except LimitError as err:
         out.update(status="limit", error=str(err))
     except MemoryError:

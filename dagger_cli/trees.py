@@ -358,18 +358,25 @@ def node_labels(table, dag, i: int) -> tuple[tuple, str]:
 
 
 def extract_tree(relation, point: int) -> Tree:
-    """The tree behind point ``point`` (an index into ``relation.front``).
+    """The tree behind point ``point`` (an index into ``relation.front``), found by the
+    solver that computed the relation (:meth:`dagger_cli.engine.registry.Solver.tree`)."""
+    front = relation.front
+    if not 0 <= point < len(front):
+        raise InputError(f"no point {point}; the front has {len(front)} point(s)")
+    if relation.solver is not None:
+        return relation.solver.tree(relation, point)
+    return dag_tree(relation, point)  # a relation made by the DAG engine's own driver
 
-    Needs a relation computed by the fast engine (it keeps the DAG and the fronts).
+
+def dag_tree(relation, point: int) -> Tree:
+    """The tree behind point ``point`` of a relation the DAG engine computed (it keeps the
+    DAG and the fronts): the walk down from the root.
+
     Under a depth cap the walk follows the subproblems: a node reached with remaining
     depth r takes its point from its front at r and its children's from theirs at
     r - 1, so the tree's depth is at most the cap.
     """
     front = relation.front
-    if not 0 <= point < len(front):
-        raise InputError(f"no point {point}; the front has {len(front)} point(s)")
-    if relation.extractor is not None:  # a solver that finds its trees itself
-        return relation.extractor(int(front.x[point]), int(front.y[point]))
     if relation.dag is None or relation.store is None:
         raise InputError("tree extraction needs the fast engine (--engine fast)")
     table, dag, store = relation.table, relation.dag, relation.store

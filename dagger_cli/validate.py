@@ -138,18 +138,18 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
 def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto"):
     """The training front and the tree of every point (numeric columns under a cap by the
     ordered solver, :mod:`dagger_cli.engine.ordered`; else by the DAG engine; both exact)."""
-    from .engine import relate
+    from .engine.api import solve
+    from .engine.query import Query
     from .trees import extract_tree
 
-    kwargs = {} if max_depth is None else {"max_depth": max_depth}
-    rel = relate(
-        table,
+    query = Query(
         x,
         "misclassifications",
+        max_depth=max_depth,
         max_subtables=max_subtables,
         max_memory=max_memory,
-        **kwargs,
     )
+    rel = solve(table, query)
     return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
 
 

@@ -173,15 +173,15 @@ def rules(
     comparison = None
     tree_what = ""
     if compare_tree:
-        from ..engine.api import relate
+        from ..engine.api import solve
+        from ..engine.query import Query
         from ..errors import LimitError
         from ..trees import extract_tree
 
         if tree_max_depth is None:
             tree_max_depth = max_length  # the tree's paths: rules of at most that length
         try:
-            rel = relate(
-                tab,
+            query = Query(
                 "total-path-length",
                 "misclassifications",
                 least_y=True,
@@ -190,6 +190,7 @@ def rules(
                 max_memory=max_memory,
                 progress=not quiet,
             )
+            rel = solve(tab, query)
         except LimitError as err:  # the tree's cap is --tree-max-depth here
             raise LimitError(
                 f"the tree of --compare-tree: {str(err).replace('--max-depth', '--tree-max-depth')}"

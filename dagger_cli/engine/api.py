@@ -28,7 +28,6 @@ from ..errors import InputError, LimitError
 from ..fronts import Front
 from .memory import AUTO, memory_ceiling
 from .query import Query
-from .registry import SOLVERS
 from .structures import Relation
 
 
@@ -48,10 +47,11 @@ def solve(table, query: Query) -> Relation:
     cap = query.cap(getattr(table, "n_tests", table.n_attributes))
     t0 = time.perf_counter()
     try:
-        table, engine = _route(table, query)
-        rel = SOLVERS[engine](table, query)
+        table, solver = query.solver.route(table, query)
+        rel = solver.solve(table, query)
     except LimitError as err:
-        raise _limit_hint(err, which, query.engine == "fast", cap) from None
+        raise _limit_hint(err, which, query.solver.depth_helps, cap) from None
+    rel.query, rel.solver = query, solver
     rel.seconds = time.perf_counter() - t0
     empty = len(rel.front) == 0
     if empty and query.exact_only and cap is not None and (push_x, push_y) != (None, None):
@@ -91,53 +91,6 @@ def solve(table, query: Query) -> Relation:
     if query.least_y and len(rel.front):
         rel.front = rel.front.restrict(y_max=int(rel.front.y[-1]))
     return rel
-
-
-def _route(table, query: Query):
-    """The table and the solver for ``query``: a table with ordered (numeric) attributes
-    goes to the ``ordered`` solver when it answers the query, else to the named engine on
-    its binary expansion (:meth:`~dagger_cli.data.table.DecisionTable.binarized`)."""
-    from . import ordered
-
-    has_ordered = bool(getattr(table, "ordered", None))
-    if query.engine == "ordered" and not ordered.applies(table, query):
-        raise InputError(
-            f"the ordered engine cannot answer this query: {ordered.why_not(table, query)}"
-        )
-    if has_ordered and query.engine == "fast" and ordered.applies(table, query):
-        return table, "ordered"
-    if has_ordered and query.engine != "ordered":
-        _warn_expansion(table, query)
-        return table.binarized(max_bytes=query.max_memory), query.engine
-    return table, query.engine
-
-
-#: Binary attributes from which a numeric table's expansion, uncapped, is announced.
-EXPANSION_WARNING = 24
-
-
-def _warn_expansion(table, query: Query) -> None:
-    """Say before the work that an uncapped query on many thresholds may take minutes and
-    gigabytes, and what to give instead."""
-    import warnings
-
-    from ..errors import CostWarning
-
-    tests = table.n_tests
-    if query.cap(tests) is not None or tests < EXPANSION_WARNING:
-        return
-    columns = len(table.ordered)
-    warnings.warn(
-        CostWarning(
-            f"{table.name}: without a depth cap the {columns} numeric column(s) split by "
-            f"thresholds are {tests:,} binary attributes col<=t for the DAG engine, which "
-            "builds every subtable that their tests make: with this many that can take "
-            "minutes and gigabytes. --max-depth D (numeric columns kept whole by the "
-            "ordered solver: seconds at D <= 3) or fewer thresholds (--thresholds K) make "
-            "it small"
-        ),
-        stacklevel=4,
-    )
 
 
 def relate(

@@ -23,7 +23,7 @@ import numpy as np
 from ..costs import DEFAULT_X, DEFAULT_Y, SUM, Cost, check_pair
 from ..errors import InputError
 from .memory import AUTO, NO_LIMIT, parse_size
-from .registry import ENGINES
+from .registry import ENGINES, SOLVERS
 
 
 @dataclass(frozen=True)
@@ -69,17 +69,11 @@ class Query:
         engine, max_depth = self.engine, self.max_depth
         if engine not in ENGINES:
             raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
-        if self.count and engine != "fast":
-            raise InputError(f"counting trees needs the fast engine, not {engine!r}")
         if max_depth is not None:
             if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
                 raise InputError(f"max_depth must be an integer >= 0, got {max_depth!r}")
             if max_depth < 0:
                 raise InputError(f"max_depth must be >= 0, got {max_depth}")
-            if engine == "paper":
-                raise InputError(
-                    "the paper engine has no depth cap (--max-depth); use --engine fast or baseline"
-                )
             object.__setattr__(self, "max_depth", int(max_depth))
         for name, bound in (("max_x", self.max_x), ("max_y", self.max_y)):
             if bound is not None and (
@@ -89,16 +83,12 @@ class Query:
         mem = self.max_memory
         if not (mem is None or (isinstance(mem, str) and mem.lower() in (*NO_LIMIT, AUTO))):
             parse_size(mem)  # the message of a size that cannot be read
-        if engine == "fast" and self.depth_two != "auto" and not isinstance(self.depth_two, bool):
-            raise InputError(f"depth_two must be True, False or 'auto', got {self.depth_two!r}")
-        if engine == "paper":
-            if (cx.name, cy.name) != (DEFAULT_X, DEFAULT_Y):
-                raise InputError(
-                    "the paper engine computes total-path-length vs misclassifications only; "
-                    f"use --engine fast for {cx.name} vs {cy.name}"
-                )
-            if self.exact_only:
-                raise InputError("the paper engine has no --exact-only; use --engine fast")
+        self.solver.validate(self)
+
+    @property
+    def solver(self):
+        """The :class:`~dagger_cli.engine.registry.Solver` named by ``engine``."""
+        return SOLVERS[self.engine]
 
     def cap(self, n_attributes: int) -> int | None:
         """The effective depth cap on a table of ``n_attributes`` attributes: no tree is
@@ -108,9 +98,10 @@ class Query:
 
     @property
     def pushed(self) -> bool:
-        """Whether the bounds go inside the engine: the fast one, except for counting
+        """Whether the bounds go inside the engine: one that computes less for them
+        (:attr:`~dagger_cli.engine.registry.Solver.pushes_bounds`), except for counting
         (which needs every tree)."""
-        return self.engine == "fast" and not self.count
+        return self.solver.pushes_bounds and not self.count
 
     @property
     def pushed_bounds(self) -> tuple[int | None, int | None]:

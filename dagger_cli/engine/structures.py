@@ -248,5 +248,18 @@ class Relation:
     store: FrontStore | None = None
     max_depth: int | None = None
     #: the tree behind the point (x, y) of ``front``, for solvers without a DAG (the
-    #: ordered solver); :func:`dagger_cli.trees.extract_tree` calls it
+    #: ordered solver, whose :meth:`~dagger_cli.engine.registry.Solver.tree` calls it)
     extractor: Callable[[int, int], Any] | None = None
+    #: the :class:`~dagger_cli.engine.query.Query` it answers (set by
+    #: :func:`dagger_cli.engine.api.solve`)
+    query: Any = None
+    #: the :class:`~dagger_cli.engine.registry.Solver` that computed it:
+    #: :func:`dagger_cli.trees.extract_tree` asks it for the tree behind a point
+    solver: Any = None
+
+    @property
+    def keeps_trees(self) -> bool:
+        """Whether the tree behind each point can be found (:func:`dagger_cli.extract_tree`)."""
+        if self.solver is not None:
+            return bool(self.solver.trees)
+        return self.dag is not None and self.store is not None
