@@ -13,7 +13,8 @@ from .text import abbreviate, stats_text, table_doc, table_line
 FORMATS = ("text", "csv", "json")
 
 
-def _fmt(v) -> str:
+def value_text(v) -> str:
+    """A value as written in CSV files: floats in their shortest round-trip form."""
     return repr(float(v)) if isinstance(v, float) else str(v)
 
 
@@ -21,7 +22,7 @@ def front_csv(front) -> str:
     cols = front.columns()
     lines = [",".join(cols)]
     for rec in front.records():
-        lines.append(",".join(_fmt(rec[c]) for c in cols))
+        lines.append(",".join(value_text(rec[c]) for c in cols))
     return "\n".join(lines) + "\n"
 
 

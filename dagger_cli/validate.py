@@ -27,7 +27,7 @@ import numpy as np
 from .data.recipe import Recipe
 from .errors import InputError
 from .fronts import Front
-from .output import _fmt
+from .output import value_text
 from .values import value_order
 
 
@@ -61,13 +61,13 @@ def read_raw(
     """The raw cells of a registered dataset (with its own recipe under ``recipe``) or a CSV
     file (always a file with ``file_only``)."""
     from .data.compression import stem
-    from .data.datasets import _read_records, is_registered
+    from .data.datasets import is_registered, read_records
     from .data.table import read_csv
 
     recipe = recipe or Recipe()
     text = os.fspath(source)
     if not file_only and is_registered(text) and not Path(text).exists():
-        ds, records = _read_records(text)
+        ds, records = read_records(text)
         columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
         return RawTable(ds.name, ds.name, list(ds.columns), columns, None, recipe.over(ds.recipe))
     names, columns, lines, _ = read_csv(text, sep=sep)
@@ -287,7 +287,7 @@ def results_csv(results: list[FoldResult]) -> str:
     recs = [r for res in results for r in res.records()]
     cols = list(recs[0]) if recs else ["fold"]
     lines = [",".join(cols)]
-    lines += [",".join(_fmt(rec[c]) for c in cols) for rec in recs]
+    lines += [",".join(value_text(rec[c]) for c in cols) for rec in recs]
     return "\n".join(lines) + "\n"
 
 

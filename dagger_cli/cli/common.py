@@ -2,15 +2,21 @@
 tree output.
 
 :func:`handle_errors` turns dagger's errors into a message and an exit code; the option
-decorators (:func:`table_options`, :func:`pair_options`, :func:`engine_options`) declare the
-options several commands take, once.
+decorators declare the options several commands take, once, and build from them the value
+the core takes: :func:`source_options` a :class:`Source` (the table argument, ``--example``
+and :func:`table_options`' :class:`~dagger_cli.data.recipe.Recipe`), :func:`query_options` a
+:class:`~dagger_cli.engine.query.Query` (:func:`pair_options`, :func:`engine_options` and
+the options of the engine), so a command receives whole values and a new option is one
+entry of a group.
 """
 
 from __future__ import annotations
 
 import functools
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,7 +25,8 @@ from ..errors import DaggerError, InputError
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-def _echo_err(msg: str) -> None:
+def echo_err(msg: str) -> None:
+    """A ``dagger: ...`` line on stderr."""
     click.echo(f"dagger: {msg}", err=True)
 
 
@@ -39,10 +46,10 @@ class DaggerGroup(click.Group):
             try:
                 super().main(standalone_mode=False, **plain)
             except click.exceptions.Abort:
-                _echo_err("interrupted; nothing was written")
+                echo_err("interrupted; nothing was written")
                 sys.exit(130)
             except click.ClickException as err:
-                _echo_err(f"error: {err.format_message()}")
+                echo_err(f"error: {err.format_message()}")
                 ctx = getattr(err, "ctx", None)
                 if ctx is not None:
                     hint = f"'{ctx.command_path} {max(ctx.help_option_names, key=len)}'"
@@ -53,7 +60,7 @@ class DaggerGroup(click.Group):
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning on the command line: one ``dagger: warning:`` line, no source line."""
-    _echo_err(f"warning: {message}")
+    echo_err(f"warning: {message}")
 
 
 def handle_errors(func):
@@ -64,13 +71,13 @@ def handle_errors(func):
         try:
             return func(*args, **kwargs)
         except DaggerError as err:
-            _echo_err(f"error: {err}")
+            echo_err(f"error: {err}")
             sys.exit(err.exit_code)
         except KeyboardInterrupt:
-            _echo_err("interrupted; nothing was written")
+            echo_err("interrupted; nothing was written")
             sys.exit(130)
         except MemoryError:
-            _echo_err(
+            echo_err(
                 "error: out of memory; nothing was written. --max-memory SIZE or "
                 "--max-subtables N stop a run early with an estimate of its size"
             )
@@ -79,7 +86,7 @@ def handle_errors(func):
             sys.exit(0)
         except OSError as err:  # an I/O failure no layer below turned into a DaggerError
             where = f"{err.filename}: " if err.filename else ""
-            _echo_err(f"error: {where}{err.strerror or err}")
+            echo_err(f"error: {where}{err.strerror or err}")
             sys.exit(5)
 
     return wrapper
@@ -118,8 +125,9 @@ def table_options(func):
             "--missing",
             type=click.Choice(MISSING_CHOICES),
             default=None,
-            help="Missing values (?, empty, NA): fill with the column's most common value "
-            "(mode, default), keep as a value of their own '?' (value), or refuse (error).",
+            help="Missing values (?, empty, NA): fill with the column's most common value, a "
+            "numeric column's under --thresholds or --bins with its median (mode, default), "
+            "keep as a value of their own '?' (value), or refuse (error).",
         ),
         click.option(
             "--duplicates",
@@ -203,8 +211,154 @@ def load_table(source: str, recipe, *, quiet: bool = False, sep: str | None = No
     table = resolve_table(source, recipe, sep=None if sep is None else parse_separator(sep))
     if not quiet:
         for line in table.report.lines():
-            _echo_err(f"{table.name}: {line}")
+            echo_err(f"{table.name}: {line}")
     return table
+
+
+@dataclass(frozen=True)
+class Source:
+    """The table a command reads, as the command line names it: a registered dataset or a
+    CSV file (``table``), or the paper's example (``example``), prepared by ``recipe``."""
+
+    table: str | None
+    example: bool
+    recipe: Any
+    sep: str | None = None
+
+    def load(self, quiet: bool = False):
+        """The prepared :class:`~dagger_cli.data.table.DecisionTable` (its report on
+        stderr unless ``quiet``)."""
+        return get_table(self.table, self.example, self.recipe, quiet, self.sep)
+
+    def inputs(self) -> list:
+        """The files it reads (outputs may never be one of them)."""
+        return inputs_of(self.table, self.example)
+
+    @property
+    def name(self) -> str:
+        """The name the table will have (file stem or dataset name), known before reading
+        it."""
+        from ..data.datasets import get_dataset, is_registered
+
+        if self.example or self.table is None:
+            return "paper-fig4"
+        if is_registered(self.table) and not Path(self.table).exists():
+            return get_dataset(self.table).name
+        from ..data.compression import stem
+
+        return stem(self.table)
+
+
+def source_options(func):
+    """The table argument, :func:`table_options` and ``--example`` as one :class:`Source`
+    (the command's ``source`` argument)."""
+
+    def build(table, example, recipe, sep=None, quiet=False) -> Source:
+        if example == (table is not None):
+            raise InputError("give either a TABLE (CSV path or dataset name) or --example")
+        return Source(table, example, recipe, sep)
+
+    opts = [
+        click.argument("table", required=False),
+        click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table."),
+    ]
+    keys = ["table", "example"]
+
+    def decorate(f):
+        @functools.wraps(f)
+        @handle_errors
+        def wrapper(**kwargs):
+            given = {k: kwargs.pop(k) for k in [*keys, "recipe", "sep"]}
+            kwargs["source"] = build(**given)
+            return f(**kwargs)
+
+        wrapped = table_options(wrapper)
+        for opt in reversed(opts):
+            wrapped = opt(wrapped)
+        return wrapped
+
+    return decorate(func)
+
+
+def query_options(*, engine: bool = False, count: bool = False, least_y: bool = False):
+    """:func:`pair_options` and :func:`engine_options` (and, when asked, ``--engine``,
+    ``--count`` and ``--least-y``) as one :class:`~dagger_cli.engine.query.Query` (the
+    command's ``query`` argument; ``quiet`` stays an argument of its own): the named bounds
+    folded into the pair's (:func:`fold_bounds`), progress unless ``--quiet``."""
+    extra = []
+    if engine:
+        extra.append(
+            click.option(
+                "--engine",
+                type=EngineChoice(),
+                default="fast",
+                show_default=True,
+                help=_engines_help(),
+            )
+        )
+    if least_y:
+        extra.append(
+            click.option(
+                "--least-y",
+                is_flag=True,
+                help="Only the point of least y (least x among those trees): the end of the "
+                "front, computed alone (faster).",
+            )
+        )
+    if count:
+        extra.append(
+            click.option(
+                "--count",
+                is_flag=True,
+                help="Add a column 'trees': the number of trees at each point (exact; the text "
+                "abbreviates huge counts).",
+            )
+        )
+
+    def build(x_cost, y_cost, max_x, max_y, max_mis, max_tpl, exact_only, max_depth, **rest):
+        from ..costs import check_pair
+        from ..engine.query import Query
+
+        check_pair(x_cost, y_cost)
+        max_x, max_y = fold_bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
+        return Query(
+            x_cost,
+            y_cost,
+            engine=rest.get("engine", "fast"),
+            max_depth=max_depth,
+            max_x=max_x,
+            max_y=max_y,
+            least_y=rest.get("least_y", False),
+            count=rest.get("count", False),
+            exact_only=exact_only,
+            max_subtables=rest["max_subtables"],
+            max_memory=rest["max_memory"],
+            progress=not rest["quiet"],
+        )
+
+    def decorate(func):
+        keys = ["x_cost", "y_cost", "max_x", "max_y", "max_mis", "max_tpl", "exact_only"]
+        keys += ["max_depth", "engine", "least_y", "count", "max_subtables", "max_memory"]
+
+        @functools.wraps(func)
+        @handle_errors
+        def wrapper(**kwargs):
+            given = {k: kwargs.pop(k) for k in keys if k in kwargs}
+            kwargs["query"] = build(**given, quiet=kwargs["quiet"])
+            return func(**kwargs)
+
+        wrapped = wrapper
+        for opt in reversed(extra):
+            wrapped = opt(wrapped)
+        return pair_options(engine_options(wrapped))
+
+    return decorate
+
+
+def _engines_help() -> str:
+    from ..engine.registry import engines_help
+
+    return engines_help()
 
 
 def pair_options(func):
@@ -300,7 +454,7 @@ def engine_options(func):
     return func
 
 
-def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
+def fold_bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
     """Fold the named bounds into (max_x, max_y)."""
     for value, cost, flag in (
         (max_mis, "misclassifications", "--max-misclassifications"),
@@ -317,7 +471,7 @@ def _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl):
     return max_x, max_y
 
 
-def _get_table(table, example, recipe, quiet, sep=None):
+def get_table(table, example, recipe, quiet, sep=None):
     if example == (table is not None):
         raise InputError("give either a TABLE (CSV path or dataset name) or --example")
     if example:
@@ -345,12 +499,12 @@ TREE_FORMATS = {
 }
 
 
-def _extension(path, default: str) -> str:
+def extension(path, default: str) -> str:
     ext = Path(path).suffix.lower().lstrip(".")
     return ext or default
 
 
-def _is_stdout(output) -> bool:
+def is_stdout(output) -> bool:
     """Whether an output option names standard output (``-o -``): then its content is all
     that goes to stdout, byte for byte what a file of that name would hold."""
     from ..safeio import STDOUT
@@ -358,12 +512,12 @@ def _is_stdout(output) -> bool:
     return output is not None and str(output) == STDOUT
 
 
-def _shown(output) -> str:
+def output_name(output) -> str:
     """An output's name in messages ("stdout" for ``-``)."""
-    return "stdout" if _is_stdout(output) else str(output)
+    return "stdout" if is_stdout(output) else str(output)
 
 
-def _inputs(table, example) -> list:
+def inputs_of(table, example) -> list:
     """The files a command reads: the table's file, or a dataset's cached copy."""
     from ..data.datasets import cache_path, is_registered
 
@@ -376,18 +530,20 @@ def _inputs(table, example) -> list:
     return []
 
 
-def _check_tree_output(table, example, output, fmt) -> str:
+def check_tree_output(table, example, output, fmt) -> str:
     """Check `tree -o` before any work; return the format to write."""
     from ..safeio import check_output, is_special
 
     if is_special(output):
-        check_output(output, inputs=_inputs(table, example))
+        check_output(output, inputs=inputs_of(table, example))
         return fmt
-    check_output(output, extensions=tuple(TREE_FORMATS), what="-o", inputs=_inputs(table, example))
-    return TREE_FORMATS[_extension(output, "")]
+    check_output(
+        output, extensions=tuple(TREE_FORMATS), what="-o", inputs=inputs_of(table, example)
+    )
+    return TREE_FORMATS[extension(output, "")]
 
 
-def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
+def emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
     """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
     in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
     replaces the tree's own renderings."""
@@ -404,8 +560,8 @@ def _emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats
     else:
         data = render[fmt]()
     write_file(output, data)
-    if not quiet and not _is_stdout(output):
-        _echo_err(f"wrote {output}")
+    if not quiet and not is_stdout(output):
+        echo_err(f"wrote {output}")
 
 
 def _costs_line(t) -> str:

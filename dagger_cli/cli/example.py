@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, _echo_err, handle_errors
+from .common import CONTEXT, echo_err, handle_errors
 
 
 @click.group(context_settings=CONTEXT)
@@ -49,4 +49,4 @@ def example_sorting(n, output, force):
         if not same:
             raise InputError(f"{path}: exists with other content; use --force to replace it")
     write_file(path, data)
-    _echo_err(f"wrote {path}: {data.count(chr(10)) - 1} rows, {n * (n - 1) // 2} attributes")
+    echo_err(f"wrote {path}: {data.count(chr(10)) - 1} rows, {n * (n - 1) // 2} attributes")

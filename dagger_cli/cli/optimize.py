@@ -8,20 +8,17 @@ import click
 
 from .common import (
     CONTEXT,
-    _check_tree_output,
-    _emit_tree,
-    _get_table,
-    _is_stdout,
+    check_tree_output,
+    emit_tree,
     engine_options,
     handle_errors,
-    table_options,
+    is_stdout,
+    source_options,
 )
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("table", required=False)
-@table_options
-@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@source_options
 @click.option(
     "--order",
     required=True,
@@ -59,10 +56,7 @@ from .common import (
 @engine_options
 @handle_errors
 def optimize(
-    table,
-    recipe,
-    sep,
-    example,
+    source,
     order,
     exact_only,
     max_depth,
@@ -85,8 +79,8 @@ def optimize(
 
     check_order(order)
     if output is not None:
-        fmt = _check_tree_output(table, example, output, fmt)
-    tab = _get_table(table, example, recipe, quiet, sep)
+        fmt = check_tree_output(source.table, source.example, output, fmt)
+    tab = source.load(quiet)
     res = run(
         tab,
         order,
@@ -107,6 +101,6 @@ def optimize(
         _int_digits()
         return json.dumps(res.as_dict(), indent=2) + "\n"
 
-    _emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})
-    if output is not None and not _is_stdout(output):
+    emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})
+    if output is not None and not is_stdout(output):
         click.echo(res.to_text(), nl=False)

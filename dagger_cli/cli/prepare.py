@@ -8,10 +8,10 @@ import click
 
 from .common import (
     CONTEXT,
-    _echo_err,
-    _inputs,
-    _is_stdout,
+    echo_err,
     handle_errors,
+    inputs_of,
+    is_stdout,
     load_table,
     table_options,
 )
@@ -40,10 +40,10 @@ def prepare(table, recipe, sep, output, quiet):
     from ..safeio import atomic_write, check_output
 
     if output is not None:
-        check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, False))
+        check_output(output, extensions=("csv",), what="-o", inputs=inputs_of(table, False))
     tab = load_table(table, recipe, quiet=quiet, sep=sep)
     tab = tab.binarized(max_bytes=memory_ceiling()[0])
     with atomic_write("-" if output is None else output, "wb") as fh:
         write_prepared(tab, fh)
-    if output is not None and not quiet and not _is_stdout(output):
-        _echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")
+    if output is not None and not quiet and not is_stdout(output):
+        echo_err(f"wrote {tab.n_rows} rows x {tab.n_attributes + 1} columns to {output}")

@@ -7,15 +7,13 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, _echo_err, _get_table, _inputs, engine_options, table_options
+from .common import CONTEXT, echo_err, engine_options, source_options
 
 RULE_COSTS = ("length", "coverage", "misclassifications")
 
 
 @click.command("rules", context_settings=CONTEXT)
-@click.argument("table", required=False)
-@table_options
-@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
+@source_options
 @click.option(
     "--x",
     "x_cost",
@@ -89,10 +87,7 @@ RULE_COSTS = ("length", "coverage", "misclassifications")
 @click.option("--stats", is_flag=True, help="Also print the size of the DAG.")
 @engine_options
 def rules(
-    table,
-    recipe,
-    sep,
-    example,
+    source,
     x_cost,
     y_cost,
     max_length,
@@ -130,8 +125,8 @@ def rules(
     if tree_max_depth is not None and not compare_tree:
         raise InputError("--tree-max-depth is the depth cap of --compare-tree's tree")
     if output is not None:
-        check_output(output, extensions=("csv",), what="-o", inputs=_inputs(table, example))
-    tab = _get_table(table, example, recipe, quiet, sep)
+        check_output(output, extensions=("csv",), what="-o", inputs=source.inputs())
+    tab = source.load(quiet)
     if row is not None and row >= tab.n_rows:
         raise InputError(
             f"--row {row}: the prepared table has rows 0 to {tab.n_rows - 1} (0-based, as "
@@ -152,14 +147,14 @@ def rules(
         if output is not None:
             write_file(output, csv_text)
             if not quiet:
-                _echo_err(
+                echo_err(
                     f"wrote the rules of {len(rows or range(tab.n_rows)):,} row(s) to {output}"
                 )
         st = fronts.stats if stats else None
         if fmt == "csv":
             click.echo(csv_text, nl=False)
             if st is not None:
-                _echo_err(out.stats_line(st))
+                echo_err(out.stats_line(st))
         elif fmt == "json":
             click.echo(out.optimum_json(opt, rows, st), nl=False)
         else:
@@ -202,12 +197,12 @@ def rules(
     if output is not None:
         write_file(output, csv_text)
         if not quiet:
-            _echo_err(f"wrote {csv_text.count(chr(10)) - 1:,} line(s) of rules to {output}")
+            echo_err(f"wrote {csv_text.count(chr(10)) - 1:,} line(s) of rules to {output}")
     st = fronts.stats if stats else None
     if fmt == "csv":
         click.echo(csv_text, nl=False)
         if st is not None:
-            _echo_err(out.stats_line(st))
+            echo_err(out.stats_line(st))
     elif fmt == "json":
         click.echo(out.rules_json(fronts, rows=rows, stats=st, comparison=comparison), nl=False)
     elif row is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, _echo_err, handle_errors
+from .common import CONTEXT, echo_err, handle_errors
 
 
 @click.command(context_settings=CONTEXT)
@@ -93,22 +93,22 @@ def study(
             report=report,
         )
     except KeyboardInterrupt:
-        _echo_err(f"interrupted; finished results are in {output}/ (re-run to resume)")
+        echo_err(f"interrupted; finished results are in {output}/ (re-run to resume)")
         sys.exit(130)
     if plot:
         for path in plot_study(outcome, output):
             if not quiet:
-                _echo_err(f"wrote {path}")
+                echo_err(f"wrote {path}")
     if report:
         for path in report_study(outcome, output):
             if not quiet:
-                _echo_err(f"wrote {path}")
+                echo_err(f"wrote {path}")
     if not quiet:
         summary = ", ".join(f"{n} {s}" for s, n in sorted(outcome.counts.items()))
-        _echo_err(
+        echo_err(
             f"study: {len(outcome.rows)} task(s): {summary} in {outcome.seconds:.1f} s; "
             f"see {outcome.results}"
         )
     if outcome.failed:
-        _echo_err(f"{outcome.failed} task(s) failed; their errors are in {outcome.results}")
+        echo_err(f"{outcome.failed} task(s) failed; their errors are in {outcome.results}")
         sys.exit(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -9,22 +10,16 @@ import click
 from ..errors import InputError
 from .common import (
     CONTEXT,
-    _bounds,
-    _check_tree_output,
-    _emit_tree,
-    _get_table,
-    engine_options,
+    check_tree_output,
+    emit_tree,
     handle_errors,
-    pair_options,
-    table_options,
+    query_options,
+    source_options,
 )
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("table", required=False)
-@table_options
-@click.option("--example", is_flag=True, help="Use the paper's Fig. 4 table.")
-@pair_options
+@source_options
 @click.option(
     "--format",
     "fmt",
@@ -40,33 +35,9 @@ from .common import (
     help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
     "any other name gets --format.",
 )
-@click.option(
-    "--least-y",
-    is_flag=True,
-    help="Instead of a bound: a tree with the least y (the least x among those).",
-)
-@engine_options
+@query_options(least_y=True)
 @handle_errors
-def tree(
-    table,
-    recipe,
-    sep,
-    example,
-    x_cost,
-    y_cost,
-    max_x,
-    max_y,
-    max_mis,
-    max_tpl,
-    exact_only,
-    max_depth,
-    fmt,
-    output,
-    least_y,
-    max_subtables,
-    max_memory,
-    quiet,
-):
+def tree(source, fmt, output, query, quiet):
     """An optimal decision tree for TABLE at one point of the front.
 
     With --max-misclassifications K (or --max-y K): a tree with the least total path length
@@ -81,49 +52,36 @@ def tree(
     are searched in the ordered solver's fixed order instead (its best single split's
     column first, thresholds outwards from there; docs/commands/tree.md).
     """
-    from ..costs import check_pair
-    from ..engine import relate as run
+    from ..engine.api import solve
     from ..trees import tree_for
 
-    check_pair(x_cost, y_cost)
-    max_x, max_y = _bounds(x_cost, y_cost, max_x, max_y, max_mis, max_tpl)
-    if (max_x is not None) + (max_y is not None) + least_y != 1:
+    max_x, max_y = query.max_x, query.max_y
+    if (max_x is not None) + (max_y is not None) + query.least_y != 1:
         raise InputError(
             "give exactly one query: --max-misclassifications/--max-y, "
             "--max-total-path-length/--max-x, or --least-y"
         )
     if output is not None:
-        fmt = _check_tree_output(table, example, output, fmt)
-    tab = _get_table(table, example, recipe, quiet, sep)
+        fmt = check_tree_output(source.table, source.example, output, fmt)
+    tab = source.load(quiet)
 
-    def solve(cap, bounded=True):
-        return run(
-            tab,
-            x_cost,
-            y_cost,
-            max_subtables=max_subtables,
-            max_memory=max_memory,
-            progress=not quiet,
-            exact_only=exact_only,
-            max_depth=cap,
-            max_x=max_x if bounded else None,
-            max_y=max_y if bounded else None,
-            least_y=least_y,
-        )
+    def run(cap, bounded=True):
+        bounds = {} if bounded else {"max_x": None, "max_y": None}
+        return solve(tab, replace(query, max_depth=cap, **bounds))
 
-    if least_y:
-        rel = solve(max_depth)
+    if query.least_y:
+        rel = run(query.max_depth)
         t = tree_for(rel, max_y=int(rel.front.y[-1]))
     else:
-        rel = _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, tab.n_attributes)
+        rel = _query_relation(run, query, tab.n_attributes)
         if not len(rel.front):
             # No tree within the bound: the whole front says what the least is.
-            rel = solve(max_depth, bounded=False)
+            rel = run(query.max_depth, bounded=False)
         t = tree_for(rel, max_x=max_x, max_y=max_y)
-    _emit_tree(t, fmt, output, tab.name, quiet)
+    emit_tree(t, fmt, output, tab.name, quiet)
 
 
-def _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, n_attributes):
+def _query_relation(solve, query, n_attributes):
     """The relation ``tree`` needs for its one point, computed over as few trees as the
     query allows (``solve(cap)`` relates under a depth cap, None: ``max_depth``).
 
@@ -135,8 +93,9 @@ def _query_relation(solve, x_cost, y_cost, max_x, max_y, max_depth, n_attributes
     tree may differ from the uncapped run's on a tie (the same costs)."""
     from ..costs import get_cost
 
-    x_is_depth = get_cost(x_cost).name == "depth"
-    y_is_depth = get_cost(y_cost).name == "depth"
+    max_x, max_y, max_depth = query.max_x, query.max_y, query.max_depth
+    x_is_depth = get_cost(query.x).name == "depth"
+    y_is_depth = get_cost(query.y).name == "depth"
     limit = n_attributes if max_depth is None else min(max_depth, n_attributes)
     on_depth = max_x if x_is_depth else max_y if y_is_depth else None
     try:

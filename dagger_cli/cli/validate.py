@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, _echo_err, _inputs, _is_stdout, engine_options, table_options
+from .common import CONTEXT, echo_err, engine_options, inputs_of, is_stdout, table_options
 
 
 @click.command(context_settings=CONTEXT)
@@ -90,7 +90,7 @@ def validate(
 
     if (folds is None) == (test_file is None):
         raise InputError("give either --folds K or --test FILE")
-    inputs = _inputs(table, False) + ([test_file] if test_file is not None else [])
+    inputs = inputs_of(table, False) + ([test_file] if test_file is not None else [])
     if output is not None:
         check_output(output, extensions=("csv",), what="-o", inputs=inputs)
     if plot is not None:
@@ -123,8 +123,8 @@ def validate(
         click.echo(text, nl=False)
     else:
         write_file(output, text)
-        if not quiet and not _is_stdout(output):
-            _echo_err(
+        if not quiet and not is_stdout(output):
+            echo_err(
                 f"wrote {text.count(chr(10)) - 1} point(s) of {len(results)} fold(s) to {output}"
             )
     if plot is not None:
@@ -138,11 +138,11 @@ def validate(
         except PlotError as err:
             raise InputError(str(err)) from None
         if not quiet:
-            _echo_err(f"wrote {plot}")
+            echo_err(f"wrote {plot}")
     if page is not None:
         write_file(report_path, page)
         if not quiet:
-            _echo_err(f"wrote {report_path}")
+            echo_err(f"wrote {report_path}")
 
 
 def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables) -> str:

@@ -1024,11 +1024,11 @@ def load_dataframe(name: str, **fetch_kwargs):
     """
     import pandas as pd
 
-    ds, records = _read_records(name, **fetch_kwargs)
+    ds, records = read_records(name, **fetch_kwargs)
     return pd.DataFrame(records, columns=list(ds.columns), dtype=str)
 
 
-def _read_records(name: str, **fetch_kwargs):
+def read_records(name: str, **fetch_kwargs):
     """The registry entry and the verified file's records (lists of strings)."""
     ds = get_dataset(name)
     path = fetch(ds.name, **fetch_kwargs)
@@ -1076,7 +1076,7 @@ def load_table(name: str, recipe: Recipe | None = None, **kwargs: Any):
 
     recipe, fetch_kwargs = Recipe.split(recipe, kwargs)
     # Straight from the records to the table: no pandas import on the command's path.
-    ds, records = _read_records(name, **fetch_kwargs)
+    ds, records = read_records(name, **fetch_kwargs)
     columns = [[r[j].strip() for r in records] for j in range(len(ds.columns))]
     return from_columns(
         list(ds.columns), columns, recipe.over(ds.recipe), name=ds.name, source=ds.name, lines=None
