@@ -51,7 +51,7 @@ test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
 # Every section of scripts/bench/ once (hours); one section: $(PY) -m scripts.bench run --only odt
-bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load)
+bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load, first call)
 	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed and pycontree, the peers
 	$(PY) -m scripts.bench run
 

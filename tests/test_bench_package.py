@@ -1,16 +1,19 @@
 """The benchmark package (``scripts.bench``): its command line and sections, the one process
-launcher, the child programs (real files that import nothing of the package)."""
+launcher, the child programs (real files that import nothing of the package), and the
+first-call section on made-up launches and for real on a tiny command."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import subprocess
 import sys
 
 import pytest
 
 from scripts.bench import __main__ as cli
-from scripts.bench import machine, procs
+from scripts.bench import firstcall, machine, procs
 from tests.conftest import REPO
 
 SCRIPTS = REPO / "scripts"
@@ -20,7 +23,7 @@ def test_every_section_is_reachable():
     names = [s.NAME for s in cli.SECTIONS]
     assert names == [
         "uci", "scaling", "odt", "bounds", "sorting", "read",
-        "sklearn", "load", "rules", "num", "study",
+        "sklearn", "load", "rules", "num", "study", "firstcall",
     ]  # fmt: skip
     outputs = [s.OUTPUT for s in cli.SECTIONS]
     assert len(set(outputs)) == len(outputs) and "bench.json" not in outputs
@@ -42,7 +45,7 @@ def test_only_and_skip():
     assert cli.selected(args) == []
     # every section's options on the one parser, their defaults
     assert args.odt_depths == [2, 3, 4, 5] and args.bounds_runs == 5 and args.runs == 5
-    assert args.num_large_rows == 100_000
+    assert args.first_cases == firstcall.CASES and args.num_large_rows == 100_000
 
 
 def test_an_unknown_section_is_refused(capsys):
@@ -121,7 +124,7 @@ def _imports(path) -> set[str]:
 
 def test_child_programs_import_nothing_of_the_package():
     children = sorted((SCRIPTS / "bench" / "child").glob("*.py"))
-    assert {p.stem for p in children} >= {"launcher", "streed", "contree"}
+    assert {p.stem for p in children} >= {"launcher", "streed", "contree", "first_call"}
     for path in children:
         assert "scripts" not in _imports(path), path.name
     child = SCRIPTS / "bench" / "child"
@@ -137,3 +140,67 @@ def test_no_script_is_long():
         if n > 600:
             long[str(path.relative_to(REPO))] = n
     assert not long, f"over 600 lines: {long}"
+
+
+def fake_child(first, warm, files=12):
+    def fake(cmd, limit, env):
+        assert cmd[:2] == procs.child("first_call") and "NUMBA_CACHE_DIR" in env
+        figures = {
+            "import_s": 0.2,
+            "first_s": first if fake.calls == 0 else 0.6,  # then the cache is filled
+            "warm_s": warm,
+            "same_output": True,
+            "numba_loaded": True,
+            "cache_files": files,
+        }
+        fake.calls += 1
+        return {"code": 0, "wall": first + 1, "peak_mib": 200.0, "stdout": json.dumps(figures)}
+
+    fake.calls = 0
+    return fake
+
+
+def test_first_call_section_on_made_up_launches(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(procs, "launch", fake_child(first=40.0, warm=0.05))
+    monkeypatch.setattr(firstcall, "_fetch", lambda args: None)
+    args = cli.build_parser().parse_args(["run", "--only", "firstcall", "--out", str(tmp_path)])
+    args.first_cases = firstcall.parse_cases("relate zoo -q")
+    out = firstcall.run(args)
+    (case,) = out["cases"]
+    assert case["label"] == "relate zoo -q" and case["args"] == ["relate", "zoo", "-q"]
+    assert case["first_s"] == 40.0 and case["cached_first_s"] == 0.6
+    assert case["ratio"] == pytest.approx(800) and case["difference_s"] == pytest.approx(39.95)
+    assert [v["ok"] for v in out["verdicts"]] == [False]
+    text = capsys.readouterr().out
+    assert "caches empty; 12 kernel cache files written" in text
+    assert "  [NOT MET] relate zoo -q: first call 40.00 s, warm 0.05 s" in text
+    assert out["markdown"].splitlines()[2] == (
+        "| relate zoo -q | 40.00 s | 0.050 s | ×800.0 | 39.95 s | 0.60 s | NOT MET |"
+    )
+    saved = json.loads((tmp_path / "first-call.json").read_text())
+    assert saved["cases"][0]["first_s"] == 40.0
+    # a compiled core: no kernel cache, a first call close to the warm one
+    monkeypatch.setattr(procs, "launch", fake_child(first=1.2, warm=0.4, files=0))
+    case = firstcall.measure_case("zoo", ["relate", "zoo"], 3, 1, 60)
+    assert "no kernel cache written (numba loaded)" in firstcall.case_line(case)
+    assert firstcall.markdown([case]).endswith("| met |")
+
+
+def test_first_call_cases_option():
+    cases = firstcall.parse_cases("relate zoo -q; relate 'my table.csv' --max-depth 3;")
+    assert cases == [
+        ("relate zoo -q", ["relate", "zoo", "-q"]),
+        ("relate my table.csv --max-depth 3", ["relate", "my table.csv", "--max-depth", "3"]),
+    ]
+
+
+def test_the_first_call_child_for_real():
+    """The child on a built-in example: both calls answer alike, the figures are there."""
+    r = procs.launch(procs.child("first_call", 1, "relate", "--example", "-q"), limit=600)
+    assert r["code"] == 0, r["stderr"]
+    out = procs.last_json(r)
+    assert out["code"] == 0 and out["same_output"] is True
+    assert out["first_s"] > 0 and out["warm_s"] > 0 and out["import_s"] > 0
+    if "NUMBA_CACHE_DIR" not in os.environ:
+        assert out["cache_files"] is None  # the usual caches, not an emptied one
+    assert out["output_tail"].strip()

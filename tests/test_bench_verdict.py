@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from scripts.bench import verdict
 from scripts.bench.verdict import Verdict
 
@@ -125,6 +127,18 @@ def test_num_verdicts():
     vs = verdict.num_verdicts(out)
     assert not vs[2].ok and "failed" in vs[2].text and not vs[3].ok
     assert verdict.num_verdicts({}) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "warm", "ok"),
+    [(1.75, 0.5, True), (1.76, 0.5, False), (1.0, 0.0, True), (61.0, 0.05, False)],
+)
+def test_first_call_target(first, warm, ok):
+    v = verdict.first_call_verdict({"label": "relate zoo", "first_s": first, "warm_s": warm})
+    assert v.ok is ok
+    limit = 1.5 * warm + 1
+    assert v.text.startswith(f"relate zoo: first call {first:.2f} s, warm {warm:.2f} s")
+    assert v.text.endswith(f"(<= 1.5 x warm + 1 s = {limit:.2f} s)")
 
 
 def test_bounds_ratio_of_an_instant_query():

@@ -3,8 +3,8 @@
 One module per section, each with ``NAME``, ``OUTPUT`` (its JSON file in ``--out``),
 ``HELP``, ``add_arguments(group)`` and ``run(args)``, in the order a full run takes them:
 :mod:`.uci`, :mod:`.scaling`, :mod:`.odt`, :mod:`.bounds`, :mod:`.sorting`, :mod:`.read`,
-:mod:`.estimator` (``sklearn``), :mod:`.load`, :mod:`.rules`, :mod:`.num`, :mod:`.study`.
-What they share:
+:mod:`.estimator` (``sklearn``), :mod:`.load`, :mod:`.rules`, :mod:`.num`, :mod:`.study`,
+:mod:`.firstcall`. What they share:
 
 - :mod:`.procs`: the one process launcher (``child/launcher.py``) and the child programs'
   command lines, repeated runs, why a run failed;

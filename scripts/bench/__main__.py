@@ -20,6 +20,7 @@ from pathlib import Path
 from . import (
     bounds,
     estimator,
+    firstcall,
     load,
     machine,
     num,
@@ -34,7 +35,7 @@ from . import (
 )
 
 #: Every section, in the order a full run takes them.
-SECTIONS = [uci, scaling, odt, bounds, sorting, read, estimator, load, rules, num, study]
+SECTIONS = [uci, scaling, odt, bounds, sorting, read, estimator, load, rules, num, study, firstcall]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 
 

@@ -85,6 +85,9 @@ NUM_TPL_S = 60.0
 NUM_TPL_MIB = 2048.0
 NUM_ESTIMATOR_S = 1.0
 NUM_LARGE_MIB = 2048.0
+#: The C++ port: a first call in a fresh process within FIRST_FACTOR x the warm call + FIRST_S.
+FIRST_FACTOR = 1.5
+FIRST_S = 1.0
 
 
 # --------------------------------------------------------------------------- UCI, scaling, sorting
@@ -511,3 +514,15 @@ def num_verdicts(out: dict) -> list[Verdict]:
             )
         )
     return vs
+
+
+def first_call_verdict(case: dict) -> Verdict:
+    """The C++ port's target: the first call in a fresh process (caches empty) within
+    FIRST_FACTOR x the warm call + FIRST_S."""
+    first, warm = case["first_s"], case["warm_s"]
+    limit = FIRST_FACTOR * warm + FIRST_S
+    return Verdict(
+        first <= limit,
+        f"{case['label']}: first call {first:.2f} s, warm {warm:.2f} s "
+        f"(<= {FIRST_FACTOR:g} x warm + {FIRST_S:g} s = {limit:.2f} s)",
+    )
