@@ -204,3 +204,14 @@ def test_the_first_call_child_for_real():
     if "NUMBA_CACHE_DIR" not in os.environ:
         assert out["cache_files"] is None  # the usual caches, not an emptied one
     assert out["output_tail"].strip()
+
+
+def test_the_results_page_is_short_and_in_the_site():
+    """docs/benchmarks.md holds the current figures (the log is benchmarks-history.md)."""
+    page = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert len(page.splitlines()) < 150
+    assert "scripts/bench.py" not in page  # the commands are the package's
+    nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "benchmarks.md" in nav and "benchmarks-history.md" in nav
+    for s in cli.SECTIONS:  # every section is on the page, with its file
+        assert f"| `{s.NAME}` |" in page and f"`{s.OUTPUT}`" in page, s.NAME
