@@ -50,9 +50,10 @@ test: install ## Run the test suite (2 workers)
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load)
+# Every section of scripts/bench/ once (hours); one section: $(PY) -m scripts.bench run --only odt
+bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load, first call)
 	-$(PY) -m pip install --quiet -e '.[bench]'  # pystreed and pycontree, the peers
-	$(PY) scripts/bench.py
+	$(PY) -m scripts.bench run
 
 # Figures of the paper (section 5): one independent rule per figure, each writing its own
 # curve CSV beside its PNG, so `make -j2 figures` never has two jobs writing one file.

@@ -1,7 +1,7 @@
 """The engine's thread policy (dagger_cli/threads.py): every thread with passive waiting,
 its decisions on given readings of the machine when workers spin, the precedence of the
 user's settings, and results that never depend on the thread count it picks. No timing
-here: speed is measured by `scripts/bench.py --only load`."""
+here: speed is measured by `python -m scripts.bench run --only load`."""
 
 import os
 import subprocess

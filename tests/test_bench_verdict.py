@@ -1,0 +1,152 @@
+"""The benchmark's verdicts (``scripts.bench.verdict``) on made-up figures: each target met
+just inside its limit and not met just outside, and the texts the sections print. The odt
+and bounds verdicts are tested with their sections (test_bench_odt.py, test_bench_bounds.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scripts.bench import verdict
+from scripts.bench.verdict import Verdict
+
+
+def test_marks_and_lines():
+    assert Verdict(True, "a").line() == "  [met] a"
+    assert Verdict(False, "b").line() == "  [NOT MET] b"
+    assert Verdict(None, "c").line() == "  [info] c"
+    assert Verdict(True, "a", {"n": 1}).as_dict() == {"ok": True, "text": "a", "n": 1}
+    assert verdict.met(True) == "met" and verdict.met(False) == "NOT MET"
+
+
+def uci_row(name, speedup=None, process=None, peak=300.0):
+    row = {"table": name}
+    if speedup is not None:
+        row["speedup"] = speedup
+    if process is not None:
+        row.update(process_s=process, process_peak_mib=peak)
+    return row
+
+
+def test_uci_targets():
+    rows = [
+        uci_row("zoo", 100, 0.5),
+        uci_row("lymphography", 20, 0.6),
+        uci_row("nursery", 19.9, 0.9),
+        uci_row("mushroom", 74, 1.5, peak=501),
+    ]
+    vs = verdict.uci_verdicts(rows)
+    assert [v.ok for v in vs] == [True, False, True, True, True, False]
+    assert vs[0].text == "lymphography: fast engine x20 the baseline (>= x20)"
+    assert vs[3].text == "mushroom whole process 1.50 s (<= 1.5 s)"
+    assert vs[4].text == "the four tables' processes together 3.50 s (<= 4 s)"
+    assert vs[5].text == "largest peak RSS of those processes 501 MiB (<= 500 MiB)"
+    # zoo has no speed-up target; without the four processes, no total
+    assert verdict.uci_verdicts([uci_row("zoo", 3, 0.7)]) == []
+    rows[3]["process_s"] = 1.51
+    assert not verdict.uci_verdicts(rows)[3].ok
+
+
+def test_scaling_target_only_near_the_point():
+    near = {"kind": "random", "m": 18, "n": 300, "subtables": 1_371_531, "edges": 30_771_284}
+    far = dict(near, subtables=645_250, edges=12_083_150)
+    (v,) = verdict.scaling_verdicts(
+        [dict(near, t=10.0, peak_mib=2048), dict(far, t=99, peak_mib=1)]
+    )
+    assert v.ok and v.text.startswith("random 18x300: 1,371,531 subtables, 30,771,284 edges in")
+    (v,) = verdict.scaling_verdicts([dict(near, t=10.01, peak_mib=600)])
+    assert not v.ok
+
+
+def test_sorting_against_knuth():
+    assert verdict.sorting_check(5, 832, 7) == " (known)"
+    assert verdict.sorting_check(5, 832, 8) == " WRONG"
+    assert verdict.sorting_check(9, 1, 1) == ""
+    ok = {"n": 7, "code": 0, "wall_s": 60.0, "peak_mib": 2585}
+    assert [v.ok for v in verdict.sorting_verdicts([ok, dict(ok, n=6)])] == [True]
+    assert not verdict.sorting_verdicts([dict(ok, wall_s=60.5)])[0].ok
+    assert verdict.sorting_verdicts([dict(ok, code=3)]) == []  # stopped: no figure to judge
+
+
+def test_load_read_study():
+    v = verdict.load_verdict({"process_s": 0.9, "engine_s": 1.1})
+    assert v.ok and v.text == (
+        "busy: default / one thread = x0.90 whole process, x1.10 engine (<= 1.1 under load)"
+    )
+    assert not verdict.load_verdict({"process_s": 0.9, "engine_s": 1.17}).ok
+    size = 100 * 2**20
+    in_time, in_memory = verdict.read_verdicts(10.0, 300.0, size)
+    assert in_time.ok and in_memory.ok
+    in_time, in_memory = verdict.read_verdicts(10.1, 300.5, size)
+    assert not in_time.ok and not in_memory.ok and in_memory.mark == "NOT MET"
+    v = verdict.study_verdict(1.7, 2)
+    assert v.ok and v.text == "dagger study x1.70 the separate processes on 2 cores (>= x1.7)"
+    assert not verdict.study_verdict(1.69, 2).ok
+
+
+def num_row(table, dagger, contree, exact=True):
+    return {"table": table, "dagger_s": dagger, "contree_s": contree, "exact": exact}
+
+
+def test_num_verdicts():
+    assert verdict.num_exact([201, 100, 23], [201, 100, 23], [201, 100, 23])
+    assert verdict.num_exact([201, 100, 23], None, [201, 100, 23])  # ConTree not installed
+    assert not verdict.num_exact([201, 100, 24], None, [201, 100, 23])
+    assert not verdict.num_exact([201, 100, 23], [201, 100, 22], None)
+    assert not verdict.num_exact(None, None, None)  # dagger did not finish
+    rows = [num_row("bank", 0.7, 1.2), num_row("rice", 6.4, 17.4), num_row("page", 5.0, 4.8)]
+    s = verdict.num_depth_summary(rows)
+    assert s.ok is None and s.text == (
+        "whole processes over the 3 tables: dagger 12.10 s, ConTree 23.40 s (x1.93); "
+        "dagger faster on 2 of 3 (bank, rice); exact on 3 of 3"
+    )
+    assert verdict.num_tpl_ok(0, 60.0, 2048) and not verdict.num_tpl_ok(0, 60.1, 100)
+    assert not verdict.num_tpl_ok("timeout", 10.0, 100)
+    out = {
+        "depth3": rows[:2] + [num_row("page", 5.0, 4.8, exact=False)],
+        "tpl3": [{"table": "bank", "ok": True}, {"table": "rice", "ok": False}],
+        "estimator": {"fit_s": 0.5},
+        "large": {
+            "rows": 100_000,
+            "all": {"code": "timeout", "peak_mib": 286.0},
+            "16": {"code": 0, "peak_mib": 196.0},
+        },
+    }
+    vs = verdict.num_verdicts(out)
+    assert [v.ok for v in vs] == [False, False, True, True]
+    assert "on 2 of the 3 tables" in vs[0].text
+    assert vs[1].text.endswith("on 1 of the 2 tables (not: rice)")
+    assert vs[2].text == "the estimator on bank at depth 3: 0.50 s (<= 1 s)"
+    assert vs[3].text == (
+        "100,000 rows x 10 numeric columns at depth 3 within 2 GiB: --thresholds all 286 MiB, "
+        "--thresholds 16 196 MiB"
+    )
+    out["large"]["16"]["code"] = 3  # stopped by --max-memory: not met
+    out["estimator"] = None
+    vs = verdict.num_verdicts(out)
+    assert not vs[2].ok and "failed" in vs[2].text and not vs[3].ok
+    assert verdict.num_verdicts({}) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "warm", "ok"),
+    [(1.75, 0.5, True), (1.76, 0.5, False), (1.0, 0.0, True), (61.0, 0.05, False)],
+)
+def test_first_call_target(first, warm, ok):
+    v = verdict.first_call_verdict({"label": "relate zoo", "first_s": first, "warm_s": warm})
+    assert v.ok is ok
+    limit = 1.5 * warm + 1
+    assert v.text.startswith(f"relate zoo: first call {first:.2f} s, warm {warm:.2f} s")
+    assert v.text.endswith(f"(<= 1.5 x warm + 1 s = {limit:.2f} s)")
+
+
+def test_bounds_ratio_of_an_instant_query():
+    case = {
+        "queries": {
+            "whole": {"bounds": {}, "points": [(0, 2), (1, 1)], "engine_s": 0.5},
+            "least_y": {"bounds": {"least_y": True}, "points": [(1, 1)], "engine_s": 0.0},
+        }
+    }
+    assert verdict.check_bounds(case) is True
+    assert math.isinf(case["queries"]["least_y"]["ratio"])
