@@ -43,6 +43,11 @@ class Front:
     n_rows: int
     #: The number of trees at each point (``relate(..., count=True)``), else None.
     counts: tuple | None = None
+    #: Of the best front found within a time limit (:mod:`dagger_cli.engine.anytime`):
+    #: whether each point is proven (on the exact front), and its gap (its y less the
+    #: proven bound's at its x); None for an exact front.
+    proven: tuple | None = None
+    gaps: tuple | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "x", np.asarray(self.x, dtype=np.int64))
@@ -81,10 +86,21 @@ class Front:
             keep &= self.x <= x_max
         if y_max is not None:
             keep &= self.y <= y_max
-        counts = None
-        if self.counts is not None:
-            counts = tuple(c for c, k in zip(self.counts, keep.tolist()) if k)
-        return Front(self.x_cost, self.y_cost, self.x[keep], self.y[keep], self.n_rows, counts)
+        mask = keep.tolist()
+
+        def kept(values):
+            return None if values is None else tuple(v for v, k in zip(values, mask) if k)
+
+        return Front(
+            self.x_cost,
+            self.y_cost,
+            self.x[keep],
+            self.y[keep],
+            self.n_rows,
+            kept(self.counts),
+            kept(self.proven),
+            kept(self.gaps),
+        )
 
     def columns(self) -> list[str]:
         """Output columns: the two costs, each per-row mean (average_depth) next to its cost."""
@@ -95,6 +111,8 @@ class Front:
                 cols.append(c.mean_column)
         if self.counts is not None:
             cols.append("trees")
+        if self.proven is not None:
+            cols += ["proven", "gap"]
         return cols
 
     def records(self) -> list[dict]:
@@ -108,5 +126,8 @@ class Front:
                     rec[c.mean_column] = v / self.n_rows
             if self.counts is not None:
                 rec["trees"] = self.counts[k]
+            if self.proven is not None and self.gaps is not None:
+                rec["proven"] = bool(self.proven[k])
+                rec["gap"] = int(self.gaps[k])
             out.append(rec)
         return out

@@ -441,6 +441,23 @@ def greedy_points(
     return out
 
 
+def greedy_trees(table, max_depth: int | None = None):
+    """Every tree of every heuristic's sweeps (:func:`greedy_points`' trees): a list of
+    ``(costs, tree)``, costs by column (:func:`dagger_cli.trees.tree_costs`' without the
+    average depth), ``tree()`` building that tree's root node. With ``max_depth`` D the
+    greedy trees are grown to depth D at most."""
+    out = []
+    for crit in CRITERIA:
+        g = _Grown(table, crit, max_depth=max_depth)
+        for th in g.thresholds():
+            out.append(
+                (g.threshold_costs(th), lambda g=g, th=th: g.tree(lambda v: g.ratio[v] <= th))
+            )
+        for d in range(int(g.depth.max()) + 1):
+            out.append((g.depth_costs(d), lambda g=g, d=d: g.tree(lambda v: g.depth[v] >= d)))
+    return out
+
+
 def _staircase(xs: np.ndarray, ys: np.ndarray, n: np.ndarray, before) -> np.ndarray:
     """F(n) = least y with x <= n for Pareto points (x ascending, y descending)."""
     k = np.searchsorted(xs, n, side="right") - 1

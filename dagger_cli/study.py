@@ -58,6 +58,7 @@ RESULT_COLUMNS = (
     "y",
     "max_depth",
     "points",
+    "proven",
     "subtables",
     "edges",
     "seconds",
@@ -75,7 +76,11 @@ STUDY_KEYS = (
     "count",
     "max_memory",
     "max_subtables",
+    "time_limit",
 )
+#: What a task's curve holds: the exact front ("ok"), or the best found within the study's
+#: time limit (its points marked proven or not, :mod:`dagger_cli.engine.anytime`).
+WITH_CURVE = ("ok", "time_limit", "interrupted")
 #: The table options of a study's table entry: those of the command line's TABLE (the
 #: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``),
 #: with the same defaults.
@@ -145,6 +150,8 @@ class Study:
     count: bool = False
     max_memory: int | None = None
     max_subtables: int | None = None
+    #: seconds per task: the best front found in them (None: the exact front)
+    time_limit: float | None = None
 
     def tasks(self) -> list[Task]:
         """Every combination, tables outermost, in the order of the file."""
@@ -242,7 +249,20 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
         count=count,
         max_memory=_parse_memory(doc.get("max_memory"), where),
         max_subtables=_positive_int(doc.get("max_subtables"), "max_subtables", where),
+        time_limit=_parse_time_limit(doc.get("time_limit"), where),
     )
+
+
+def _parse_time_limit(value, where: _Where) -> float | None:
+    """A task's time limit: seconds or a duration ("90s", "5m"), as --time-limit reads it."""
+    if value is None:
+        return None
+    from .engine.query import parse_duration
+
+    try:
+        return parse_duration(value)
+    except InputError as err:
+        raise where.error("time_limit", str(err), value) from None
 
 
 def _parse_tables(value, folder: Path, where: _Where) -> tuple[TableSpec, ...]:
@@ -472,6 +492,7 @@ def run_task(
     max_subtables: int | None = None,
     threads: dict | int | None = None,
     trees: bool = False,
+    time_limit: float | None = None,
 ) -> dict:
     """Compute one task's front; a user error or a limit is a result, not an exception.
 
@@ -501,6 +522,7 @@ def run_task(
             max_memory=limit,
             exact_only=exact_only,
             count=count,
+            time_limit=time_limit,
         )
         rel = solve(table, query)
     except LimitError as err:
@@ -510,11 +532,14 @@ def run_task(
     except DaggerError as err:
         out.update(status="error", error=str(err))
     else:
+        proven = rel.proven if rel.proven is not None else [True] * len(rel.front)
         out.update(
-            csv=front_csv(rel.front),
+            status="ok" if rel.status == "exact" else rel.status,
+            csv=front_csv(rel.front, rel),
             points=len(rel.front),
-            subtables=rel.stats.subtables,
-            edges=rel.stats.edges,
+            proven=f"{int(sum(proven))}/{len(rel.front)}",
+            subtables=rel.stats.subtables if rel.stats is not None else "",
+            edges=rel.stats.edges if rel.stats is not None else "",
         )
         if trees:
             from .report import picked_points, tree_data
@@ -605,7 +630,7 @@ class Outcome:
 
     @property
     def failed(self) -> int:
-        return sum(n for s, n in self.counts.items() if s not in ("ok", "skipped"))
+        return sum(n for s, n in self.counts.items() if s not in (*WITH_CURVE, "skipped"))
 
 
 class StudyProgress:
@@ -726,6 +751,7 @@ def run_study(
         "count": study.count,
         "max_memory": max_memory if max_memory is not None else study.max_memory,
         "max_subtables": max_subtables if max_subtables is not None else study.max_subtables,
+        "time_limit": study.time_limit,
     }
     results = out / "results.csv"
     try:
@@ -883,7 +909,7 @@ def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, 
             i, task, digest = futures[fut]
             result = _result_of(fut)
             _record(rows[i], task, digest, result, curves, limits["exact_only"])
-            counts["done" if rows[i]["status"] == "ok" else "failed"] += 1
+            counts["done" if rows[i]["status"] in WITH_CURVE else "failed"] += 1
             fut.release()
             show()
             if time.perf_counter() - last_save > 2.0:
@@ -948,10 +974,17 @@ def _record(row, task, digest, result, curves: Path, exact_only: bool) -> None:
         seconds=result.get("seconds", ""),
         peak_memory_mib=result.get("peak_memory_mib", ""),
     )
-    if result["status"] != "ok":
+    if result["status"] not in WITH_CURVE:
         return
-    row.update(points=result["points"], subtables=result["subtables"], edges=result["edges"])
+    row.update(
+        points=result["points"],
+        proven=result.get("proven", ""),
+        subtables=result["subtables"],
+        edges=result["edges"],
+    )
     _save(curves / f"{task.stem}.csv", result["csv"])
+    if result["status"] != "ok":  # cut short: no sidecar, so a re-run tries it again
+        return
     if "trees" in result:  # before the sidecar, which marks the task done
         doc = {"hash": digest, "trees": result["trees"]}
         _save(curves / f"{task.stem}.trees.json", json.dumps(doc, sort_keys=True) + "\n")
@@ -1045,7 +1078,8 @@ def read_curve(path, x: str, y: str, n_rows: int):
 
     cx, cy = get_cost(x), get_cost(y)
     with open(path, newline="", encoding="utf-8") as fh:
-        recs = list(csv.DictReader(fh))
+        # A front cut short by a time limit starts with comment lines (how it stopped, its bound).
+        recs = list(csv.DictReader(line for line in fh if not line.startswith("#")))
     xs = np.array([int(r[cx.column]) for r in recs], dtype=np.int64)
     ys = np.array([int(r[cy.column]) for r in recs], dtype=np.int64)
     return Front(cx, cy, xs, ys, n_rows)
@@ -1102,7 +1136,7 @@ def plot_study(outcome: Outcome, out_dir) -> list[Path]:
     out = Path(out_dir)
     by_table: dict[str, list] = {}
     for row in outcome.rows:
-        if row["status"] in ("ok", "skipped"):
+        if row["status"] in (*WITH_CURVE, "skipped"):
             by_table.setdefault(row["table"], []).append(row)
     written = []
     for label, rows in by_table.items():

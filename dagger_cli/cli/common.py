@@ -23,6 +23,9 @@ import click
 from ..errors import DaggerError, InputError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: The exit status of an answer cut short by --time-limit or a first Ctrl-C: the outputs
+#: are written, each point marked proven or not (not an error: errors exit 2 to 5).
+EXIT_PARTIAL = 6
 
 
 def echo_err(msg: str) -> None:
@@ -280,7 +283,51 @@ def source_options(func):
     return decorate(func)
 
 
-def query_options(*, engine: bool = False, count: bool = False, least_y: bool = False):
+class DurationType(click.ParamType):
+    """A duration: ``90s``, ``5m``, ``1.5h`` or seconds."""
+
+    name = "DURATION"
+
+    def convert(self, value, param, ctx):
+        from ..engine.query import parse_duration
+
+        try:
+            return parse_duration(value)
+        except InputError as err:
+            self.fail(str(err), param, ctx)
+
+
+def time_limit_option(func):
+    """``--time-limit DURATION``: the best answer found in time (see its help)."""
+    return click.option(
+        "--time-limit",
+        type=DurationType(),
+        default=None,
+        metavar="DURATION",
+        help="Stop after DURATION (90s, 5m, 1.5h) with the best front found: greedy and "
+        "shallower trees at once, then exact fronts over deeper and deeper trees; every "
+        "point a real tree, marked proven (on the exact front) or not, with a bound below "
+        "every tree and each point's gap to it. A first Ctrl-C does the same. Exit status "
+        f"{EXIT_PARTIAL} when it stopped short (the outputs are written); a limit long enough "
+        "gives the exact answer, byte for byte.",
+    )(func)
+
+
+def exit_if_partial(relation, quiet: bool) -> None:
+    """After the outputs of an answer cut short (time limit, Ctrl-C): say so on stderr and
+    exit with :data:`EXIT_PARTIAL`."""
+    if relation.status == "exact":
+        return
+    if not quiet:
+        from ..output import anytime_summary
+
+        echo_err(str(anytime_summary(relation)))
+    sys.exit(EXIT_PARTIAL)
+
+
+def query_options(
+    *, engine: bool = False, count: bool = False, least_y: bool = False, time_limit: bool = True
+):
     """:func:`pair_options` and :func:`engine_options` (and, when asked, ``--engine``,
     ``--count`` and ``--least-y``) as one :class:`~dagger_cli.engine.query.Query` (the
     command's ``query`` argument; ``quiet`` stays an argument of its own): the named bounds
@@ -305,6 +352,8 @@ def query_options(*, engine: bool = False, count: bool = False, least_y: bool = 
                 "front, computed alone (faster).",
             )
         )
+    if time_limit:
+        extra.append(time_limit_option)
     if count:
         extra.append(
             click.option(
@@ -334,11 +383,13 @@ def query_options(*, engine: bool = False, count: bool = False, least_y: bool = 
             max_subtables=rest["max_subtables"],
             max_memory=rest["max_memory"],
             progress=not rest["quiet"],
+            time_limit=rest.get("time_limit"),
         )
 
     def decorate(func):
         keys = ["x_cost", "y_cost", "max_x", "max_y", "max_mis", "max_tpl", "exact_only"]
         keys += ["max_depth", "engine", "least_y", "count", "max_subtables", "max_memory"]
+        keys += ["time_limit"]
 
         @functools.wraps(func)
         @handle_errors

@@ -13,6 +13,7 @@ from ..errors import InputError
 from .common import (
     CONTEXT,
     echo_err,
+    exit_if_partial,
     extension,
     handle_errors,
     is_stdout,
@@ -174,7 +175,7 @@ def relate(source, outputs, greedy, query, quiet):
     written = []
     output, plot_path = outputs.output, outputs.plot
     if output is not None:
-        written.append((output, out.front_csv(shown)))
+        written.append((output, out.front_csv(shown, rel)))
     if outputs.trees_dir is not None:
         written.extend(_tree_files(rel, outputs.trees_dir))
     if plot_path is not None:
@@ -214,9 +215,8 @@ def relate(source, outputs, greedy, query, quiet):
         # stdout holds the CSV, byte for byte what -o FILE writes: the rest goes to stderr.
         if st is not None:
             echo_err(out.stats_text(st))
-        return
-    if outputs.fmt == "csv":
-        click.echo(out.front_csv(shown), nl=False)
+    elif outputs.fmt == "csv":
+        click.echo(out.front_csv(shown, rel), nl=False)
         if st is not None:
             echo_err(out.stats_text(st))
     elif outputs.fmt == "json":
@@ -228,15 +228,17 @@ def relate(source, outputs, greedy, query, quiet):
             queries=queries or None,
             greedy=comparison,
             max_depth=query.max_depth,
+            relation=rel,
         )
         click.echo(doc, nl=False)
     else:
         text = out.front_text(
-            shown, table=tab, stats=st, queries=queries, max_depth=query.max_depth
+            shown, table=tab, stats=st, queries=queries, max_depth=query.max_depth, relation=rel
         )
         click.echo(text, nl=False)
         if comparison is not None:
             click.echo(comparison_text(front, points), nl=False)
+    exit_if_partial(rel, quiet or outputs.fmt == "text" and not outputs.piped)
 
 
 def _queries(front, max_x, max_y) -> dict:

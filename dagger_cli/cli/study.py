@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, echo_err, handle_errors
+from .common import CONTEXT, EXIT_PARTIAL, echo_err, handle_errors
 
 
 @click.command(context_settings=CONTEXT)
@@ -66,7 +66,9 @@ def study(
     and optional `max_depth` caps (see the README). Each curve goes to
     OUTPUT/curves/<table>__<x>__<y>[__d<D>].csv, byte for byte what `dagger relate -o`
     writes, and one row per task to OUTPUT/results.csv. A re-run skips the tasks whose
-    curves are up to date. Exit 1 when some tasks failed (see results.csv).
+    curves are up to date. `time_limit = "5m"` gives each task that long: the best front
+    found, each point marked proven or not (see `dagger relate --help`). Exit 1 when some
+    tasks failed (see results.csv), 6 when some stopped at the time limit.
     """
     from ..engine import parse_size
     from ..study import parse_study, plot_study, report_study, require_dask, run_study
@@ -112,3 +114,10 @@ def study(
     if outcome.failed:
         echo_err(f"{outcome.failed} task(s) failed; their errors are in {outcome.results}")
         sys.exit(1)
+    short = sum(n for s, n in outcome.counts.items() if s in ("time_limit", "interrupted"))
+    if short:
+        echo_err(
+            f"{short} task(s) stopped at the time limit: their curves hold the best fronts "
+            "found, each point marked proven or not (a re-run computes them again)"
+        )
+        sys.exit(EXIT_PARTIAL)

@@ -40,6 +40,10 @@ def solve(table, query: Query) -> Relation:
     query : Query
         What to compute (validated when it was made); see :func:`relate` for the options.
     """
+    if query.time_limit is not None:
+        from .anytime import solve_within
+
+        return solve_within(table, query, solve)
     max_memory, which = memory_ceiling(query.max_memory)
     query = replace(query, max_memory=max_memory)
     push_x, push_y = query.pushed_bounds

@@ -18,10 +18,42 @@ compiled when numba really compiles during it, and how long that took (:class:`_
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import sys
 import threading
 import time
 from collections.abc import Callable
+
+
+class TimeLimitReached(KeyboardInterrupt):
+    """The run's time limit passed (:func:`deadline`). Raised where the engine reports its
+    progress, between two kernel calls, so it stops the work as Ctrl-C does (a
+    KeyboardInterrupt: the solvers' worker threads stop too) and the caller
+    (:mod:`dagger_cli.engine.anytime`) returns what it has."""
+
+
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "dagger_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def deadline(at: float | None):
+    """Within the block, the engine stops with :class:`TimeLimitReached` once
+    :func:`time.perf_counter` passes ``at`` (None: no limit). Per thread (a context
+    variable), so concurrent runs keep their own."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline() -> None:
+    """Raise :class:`TimeLimitReached` if the current :func:`deadline` has passed."""
+    at = _DEADLINE.get()
+    if at is not None and time.perf_counter() >= at:
+        raise TimeLimitReached
 
 
 class Progress:
@@ -83,7 +115,9 @@ class Progress:
         self.pending: str | None = None  # the phase's latest state, not yet in the log
 
     def update(self, phase: str, done: int, total: int | None = None, unit: str = "subtables"):
-        """The state of ``phase``: ``done`` of ``total`` (None: not known) ``unit``."""
+        """The state of ``phase``: ``done`` of ``total`` (None: not known) ``unit``. Every
+        update is also where a run's time limit stops it (:func:`check_deadline`)."""
+        check_deadline()
         if not self.enabled:
             return
         now = self.clock() - self.t0

@@ -16,7 +16,8 @@ bounds pushed into the fast engine (:attr:`Query.pushed_bounds`, :attr:`Query.pu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -58,6 +59,9 @@ class Query:
     max_subtables: int | None = None
     max_memory: int | str | None = AUTO
     progress: bool = False
+    #: seconds: the best front found within them, each point marked proven or not, with a
+    #: proven bound (:mod:`dagger_cli.engine.anytime`); None: the exact front, however long
+    time_limit: float | None = None
     #: the cost objects of ``x`` and ``y`` (set from the names)
     x_cost: Cost = field(init=False, repr=False, compare=False)
     y_cost: Cost = field(init=False, repr=False, compare=False)
@@ -83,12 +87,24 @@ class Query:
         mem = self.max_memory
         if not (mem is None or (isinstance(mem, str) and mem.lower() in (*NO_LIMIT, AUTO))):
             parse_size(mem)  # the message of a size that cannot be read
+        if self.time_limit is not None:
+            object.__setattr__(self, "time_limit", parse_duration(self.time_limit))
+            if self.count:
+                raise InputError(
+                    "--count needs every tree of the front: it has no --time-limit (counting "
+                    "cannot stop half way); drop one of them"
+                )
         self.solver.validate(self)
 
     @property
     def solver(self):
         """The :class:`~dagger_cli.engine.registry.Solver` named by ``engine``."""
         return SOLVERS[self.engine]
+
+    @property
+    def exact(self) -> Query:
+        """This query without its time limit (what :mod:`dagger_cli.engine.anytime` runs)."""
+        return replace(self, time_limit=None)
 
     def cap(self, n_attributes: int) -> int | None:
         """The effective depth cap on a table of ``n_attributes`` attributes: no tree is
@@ -116,3 +132,28 @@ class Query:
         return bool(
             self.least_y and self.pushed and self.y_cost.combine == SUM and self.max_x is None
         )
+
+
+_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+def parse_duration(value) -> float:
+    """Seconds from a number or a text such as ``90s``, ``5m``, ``1.5h``, ``30`` (seconds).
+
+    >>> parse_duration("90s"), parse_duration("5m"), parse_duration(2.5), parse_duration("1h")
+    (90.0, 300.0, 2.5, 3600.0)
+    """
+    if isinstance(value, bool):
+        raise InputError(f"a time limit must be a duration such as 90s or 5m, got {value!r}")
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        seconds = float(value)
+    else:
+        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(s|m|min|h)?\s*", str(value).lower())
+        if m is None:
+            raise InputError(
+                f"a time limit must be a duration such as 90s, 5m or 1.5h, got {value!r}"
+            )
+        seconds = float(m.group(1)) * _UNITS[m.group(2) or ""]
+    if not seconds >= 0 or seconds == float("inf"):
+        raise InputError(f"a time limit must be a finite duration >= 0, got {value!r}")
+    return seconds

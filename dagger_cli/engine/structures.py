@@ -241,7 +241,7 @@ class Relation:
 
     table: object
     front: Front
-    stats: DagStats | OrderedStats
+    stats: DagStats | OrderedStats | None
     engine: str
     seconds: float
     dag: Dag | None = None
@@ -256,6 +256,15 @@ class Relation:
     #: the :class:`~dagger_cli.engine.registry.Solver` that computed it:
     #: :func:`dagger_cli.trees.extract_tree` asks it for the tree behind a point
     solver: Any = None
+    #: ``"exact"``: the front is the exact one; ``"time_limit"`` or ``"interrupted"``: the
+    #: best front found in time (:mod:`dagger_cli.engine.anytime`), whose points are real
+    #: trees, ``proven`` saying which of them are on the exact front and ``bound`` below it
+    status: str = "exact"
+    #: per point of ``front``, whether no tree dominates it (None: every point)
+    proven: np.ndarray | None = None
+    #: ``(x, y)``, a staircase no tree is below: every tree has a point of it at or below its
+    #: costs (None: the front itself, exact)
+    bound: tuple | None = None
 
     @property
     def keeps_trees(self) -> bool:

@@ -1,0 +1,249 @@
+"""Anytime fronts: the best front found within a time limit, each point marked proven or
+not, with a proven bound below which no tree lies.
+
+``solve(table, Query(..., time_limit=T))`` runs :func:`solve_within`. It answers at once
+with the greedy trees (:func:`dagger_cli.greedy.greedy_trees`, every heuristic's sweeps
+within the query's depth cap); when misclassifications are one of the costs, it finds the
+least of them over the trees within the cap (a quick search of one point, whose tree joins
+the candidates); then it computes the exact front over the trees of depth at most d for
+d = 1, 2, ... (iterative deepening: each front is exact over its trees, and each costs
+little beside the next), and last the query itself. When the time runs out (or at
+the first Ctrl-C) the work in progress is dropped and the answer is made of what finished:
+
+* **the front**: the Pareto-optimal points of the deepest finished front and of the greedy
+  trees, every one a real tree whose costs are exactly its point's (``extract_tree`` gives
+  it: the finished front's trees from their solver, the greedy ones from their sweep);
+* **the bound**: every tree either has depth at most d, and then a point of the finished
+  front is at or below its costs, or it is deeper, and then each of its costs is at least
+  what any tree of depth d + 1 costs (:func:`deep_corner`: d + 1 splits on one path, of at
+  least the table's rows at the root and 2 rows below; d + 2 leaves; at least the least
+  misclassifications of any tree, once found, else those no tree avoids: rows equal on
+  every attribute with another decision). So the staircase of the finished front and that
+  corner is below every tree;
+* **proven**: a point is on the exact front when no tree dominates it: no finished point
+  does (the front is Pareto-optimal), and no deeper tree does unless the corner is at or
+  below it. Its gap is its y less the bound's least y at its x.
+
+If the query itself finishes in time, the answer is exactly its answer (``status ==
+"exact"``), the same points, trees and bytes as without a limit. A second Ctrl-C stops at
+once (KeyboardInterrupt, as without a limit).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from ..costs import MAX
+from ..fronts import Front, pareto
+from .progress import Progress, TimeLimitReached, deadline
+from .structures import Relation
+
+MIS = "misclassifications"
+#: What a relation's ``status`` is when its front is the best found in time.
+TIME_LIMIT = "time_limit"
+INTERRUPTED = "interrupted"
+
+
+def deep_corner(cost, table, depth: int, least_mis: int) -> int:
+    """The least ``cost`` of any tree of depth at least ``depth`` + 1 for ``table``: it has
+    a path of ``depth`` + 1 splits (the root's of every row, each below it of at least 2
+    rows), ``depth`` + 2 leaves at least, and at least ``least_mis`` misclassifications (a
+    lower bound of every tree's).
+
+    >>> from dagger_cli.costs import COSTS
+    >>> from dagger_cli.data.table import example_table
+    >>> t = example_table()
+    >>> [deep_corner(COSTS[c], t, 1, 0) for c in ("depth", "total-path-length", "nodes")]
+    [2, 6, 5]
+    """
+    splits = depth + 1
+    rows = table.n_rows + 2 * depth
+    split_terms = splits * cost.split_const + cost.split_rows * rows
+    if cost.combine == MAX:
+        return split_terms + cost.leaf_const
+    return split_terms + (depth + 2) * cost.leaf_const + cost.leaf_mis * least_mis
+
+
+def staircase(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Pareto-optimal points of ``x, y`` (x ascending)."""
+    keep = pareto(np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64))
+    return np.asarray(x, dtype=np.int64)[keep], np.asarray(y, dtype=np.int64)[keep]
+
+
+def bound_at(bound: tuple, x: int) -> int | None:
+    """The least y of the bound at x (None: no tree has that small an x)."""
+    bx, by = bound
+    k = int(np.searchsorted(bx, x, side="right")) - 1
+    return None if k < 0 else int(by[k])
+
+
+class _Found:
+    """The solver of an anytime answer: the tree behind each of its points, from the
+    finished relation's solver or from the greedy sweep that made it."""
+
+    trees = True
+    name = "anytime"
+
+    def __init__(self, inner: Relation | None, greedy: dict, table):
+        self.inner, self.greedy, self.table = inner, greedy, table
+
+    def tree(self, relation, point: int):
+        from ..trees import Tree, extract_tree
+
+        p = (int(relation.front.x[point]), int(relation.front.y[point]))
+        if self.inner is not None:
+            index = {q: k for k, q in enumerate(self.inner.front.points())}
+            if p in index:
+                return extract_tree(self.inner, index[p])
+        return Tree.for_table(self.table, self.greedy[p]())
+
+
+def solve_within(table, query, exact_solve) -> Relation:
+    """The best front of ``query`` within ``query.time_limit`` seconds (see the module
+    docstring); ``exact_solve(table, query)`` solves a query without a limit."""
+    from ..data.report import equal_rows
+    from ..greedy import greedy_trees
+
+    t0 = time.perf_counter()
+    at = t0 + float(query.time_limit)
+    exact = query.exact
+    progress = Progress(query.progress)
+    cx, cy = query.x_cost, query.y_cost
+    tests = getattr(table, "n_tests", table.n_attributes)
+    cap = exact.cap(tests)
+    top = tests if cap is None else cap  # no tree is deeper
+    status = INTERRUPTED
+    done: Relation | None = None  # the deepest finished front (depth 0: the leaf alone)
+    depth_done = 0
+    greedy: dict = {_leaf_point(table, cx, cy): lambda: _leaf(table)}
+    least_mis = equal_rows(table.codes, table.decisions)[2]  # no tree avoids these
+    try:
+        with deadline(at):
+            for costs, tree in greedy_trees(table, max_depth=cap):
+                p = (costs[cx.column], costs[cy.column])
+                greedy.setdefault(p, tree)  # the first sweep listed wins a tie
+            if MIS in (cx.name, cy.name):
+                least_mis = _least_misclassifications(table, exact, exact_solve, greedy)
+            for d in range(1, top):
+                rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
+                done, depth_done = rel, d
+                _say(progress, d, rel, t0)
+            rel = exact_solve(table, exact)
+            rel.seconds = time.perf_counter() - t0
+            return rel
+    except TimeLimitReached:
+        status = TIME_LIMIT
+    except KeyboardInterrupt:
+        status = INTERRUPTED
+    finally:
+        progress.close()
+    return _answer(table, query, done, depth_done, greedy, least_mis, status, t0)
+
+
+def _least_misclassifications(table, exact, exact_solve, greedy: dict) -> int:
+    """The least misclassifications of any tree within the query's cap (the search of
+    that one point, by depth); its tree joins the candidates ``greedy``."""
+    from ..trees import extract_tree
+
+    one = replace(exact, x="depth", y=MIS, least_y=True, max_x=None, max_y=None, progress=False)
+    rel = exact_solve(table, one)
+    tree = extract_tree(rel, len(rel.front) - 1)
+    costs = tree.costs()
+    p = (costs[exact.x_cost.column], costs[exact.y_cost.column])
+    greedy.setdefault(p, lambda: tree.root)
+    return int(rel.front.y[-1])
+
+
+def _leaf(table):
+    """The single leaf: the tree of depth 0."""
+    from ..trees import TreeNode
+
+    counts = np.bincount(table.decisions, minlength=len(table.decision_values))
+    return TreeNode(tuple(int(c) for c in counts), table.decision_values[int(np.argmax(counts))])
+
+
+def _leaf_point(table, cx, cy) -> tuple[int, int]:
+    counts = np.bincount(table.decisions, minlength=len(table.decision_values))
+    mis = table.n_rows - int(counts.max(initial=0))
+    return cx.leaf(mis), cy.leaf(mis)
+
+
+def _say(progress: Progress, d: int, rel: Relation, t0: float) -> None:
+    progress.update(
+        "anytime", d, None, unit=f"depth cap(s) exact ({len(rel.front)} point(s) at depth <= {d})"
+    )
+
+
+def _answer(table, query, done, depth_done, greedy, least_mis, status, t0) -> Relation:
+    """The relation of what finished: the front, its proven points and the bound."""
+    cx, cy = query.x_cost, query.y_cost
+    xs, ys = [], []
+    if done is not None:
+        xs += done.front.x.tolist()
+        ys += done.front.y.tolist()
+    for gx, gy in greedy:
+        xs.append(gx)
+        ys.append(gy)
+    fx, fy = staircase(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64))
+    corner = (
+        deep_corner(cx, table, depth_done, least_mis),
+        deep_corner(cy, table, depth_done, least_mis),
+    )
+    # The trees of depth <= depth_done: the finished front's (depth 0: the leaf alone).
+    shallow = done.front.points() if done is not None else [_leaf_point(table, cx, cy)]
+    bx = np.array([p[0] for p in shallow] + [corner[0]], dtype=np.int64)
+    by = np.array([p[1] for p in shallow] + [corner[1]], dtype=np.int64)
+    bound = staircase(bx, by)
+    proven = (fx < corner[0]) | (fy < corner[1]) | ((fx == corner[0]) & (fy == corner[1]))
+    gap = [0 if ok else _gap(bound, x, y) for ok, x, y in zip(proven, fx.tolist(), fy.tolist())]
+    front = Front(cx, cy, fx, fy, table.n_rows, proven=tuple(proven.tolist()), gaps=tuple(gap))
+    keep = _within(front, query)
+    rel = Relation(
+        table=table,
+        front=front,
+        stats=done.stats if done is not None else None,
+        engine=done.engine if done is not None else query.engine,
+        seconds=time.perf_counter() - t0,
+        max_depth=query.max_depth,
+        query=query,
+        status=status,
+        bound=bound,
+    )
+    rel.proven = proven
+    rel.solver = _Found(done, greedy, table)
+    if keep is not None:
+        rel.front = Front(
+            cx,
+            cy,
+            fx[keep],
+            fy[keep],
+            table.n_rows,
+            proven=tuple(proven[keep].tolist()),
+            gaps=tuple(g for g, k in zip(gap, keep.tolist()) if k),
+        )
+        rel.proven = proven[keep]
+    return rel
+
+
+def _gap(bound: tuple, x: int, y: int) -> int:
+    b = bound_at(bound, x)
+    return y if b is None else max(0, y - b)
+
+
+def _within(front: Front, query) -> np.ndarray | None:
+    """The points the query's bounds keep (None: all)."""
+    if query.max_x is None and query.max_y is None and not query.least_y:
+        return None
+    keep = np.ones(len(front), dtype=bool)
+    if query.max_x is not None:
+        keep &= front.x <= query.max_x
+    if query.max_y is not None:
+        keep &= front.y <= query.max_y
+    if query.least_y and keep.any():
+        last = np.flatnonzero(keep)[-1]
+        keep[:] = False
+        keep[last] = True
+    return keep

@@ -1,0 +1,177 @@
+"""Anytime fronts (``--time-limit``, dagger_cli.engine.anytime): stopped at every stage,
+the answer's points are real trees of exactly their costs, the points marked proven are on
+the exact front, the bound is below every tree; a limit long enough gives the exact answer,
+byte for byte."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dagger_cli.cli import main
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.engine.anytime import solve_within
+from dagger_cli.engine.api import solve
+from dagger_cli.engine.progress import TimeLimitReached
+from dagger_cli.engine.query import Query, parse_duration
+from dagger_cli.errors import InputError
+from dagger_cli.trees import extract_tree
+from tests.strategies import tables
+
+SETTINGS = settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+PAIRS = [
+    ("total-path-length", "misclassifications"),
+    ("depth", "misclassifications"),
+    ("nodes", "misclassifications"),
+    ("misclassifications", "leaves"),
+    ("depth", "total-path-length"),
+]
+
+
+def stopped_after(calls: int):
+    """An exact solver that reaches the time limit at its ``calls``-th call."""
+    seen = [0]
+
+    def exact(table, query):
+        seen[0] += 1
+        if seen[0] > calls:
+            raise TimeLimitReached
+        return solve(table, query)
+
+    return exact
+
+
+def check_answer(table, query, rel):
+    """Every invariant of an anytime answer against the exact one."""
+    exact = solve(table, query.exact).front
+    cx, cy = rel.front.x_cost, rel.front.y_cost
+    # Every point is a real tree of exactly its costs.
+    for k, (x, y) in enumerate(rel.front.points()):
+        costs = extract_tree(rel, k).costs()
+        assert (costs[cx.column], costs[cy.column]) == (x, y)
+    # A proven point is on the exact front.
+    proven = rel.proven if rel.proven is not None else np.ones(len(rel.front), bool)
+    for ok, p in zip(proven.tolist(), rel.front.points()):
+        if ok:
+            assert p in exact.points(), p
+    # The bound is at or below every exact point (hence every tree).
+    if rel.bound is not None:
+        bx, by = rel.bound
+        for x, y in exact.points():
+            assert ((bx <= x) & (by <= y)).any(), (x, y)
+        gaps = rel.front.gaps
+        for (x, y), gap in zip(rel.front.points(), gaps):
+            below = by[bx <= x]
+            assert gap == (y - below.min() if below.size else y)
+    return exact
+
+
+@SETTINGS
+@given(
+    tables(max_rows=9, max_attributes=4, max_values=3),
+    st.sampled_from(PAIRS),
+    st.sampled_from([None, 2, 3]),
+    st.integers(0, 5),
+)
+def test_stopped_at_any_stage_the_answer_holds(t, pair, cap, calls):
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    query = Query(*pair, max_depth=cap, time_limit=60)
+    rel = solve_within(table, query, stopped_after(calls))
+    exact = check_answer(table, query, rel)
+    if rel.status == "exact":
+        assert rel.front.points() == exact.points()
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(PAIRS[:3]), st.integers(1, 3), st.integers(0, 4))
+def test_numeric_columns_under_a_cap(data, pair, cap, calls):
+    n = data.draw(st.integers(3, 10))
+    df = pd.DataFrame(
+        {
+            "a": data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)),
+            "b": data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)),
+            "d": data.draw(st.lists(st.sampled_from("xyz"), min_size=n, max_size=n)),
+        }
+    )
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    query = Query(*pair, max_depth=cap, time_limit=60)
+    check_answer(table, query, solve_within(table, query, stopped_after(calls)))
+
+
+def test_a_limit_long_enough_is_the_exact_answer_byte_for_byte(tmp_path):
+    rng = np.random.default_rng(3)
+    x = np.round(rng.random((80, 4)) * 9, 1)
+    d = np.where(x[:, 0] + x[:, 1] > 9, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrs")).assign(d=d).to_csv(path, index=False)
+    args = ["relate", str(path), "--thresholds", "all", "--max-depth", "2", "-q"]
+    for fmt in ("text", "csv", "json"):
+        plain = CliRunner().invoke(main, [*args, "--format", fmt])
+        limited = CliRunner().invoke(main, [*args, "--format", fmt, "--time-limit", "1h"])
+        assert plain.exit_code == limited.exit_code == 0
+        assert limited.stdout == plain.stdout
+
+
+def test_cut_short_the_outputs_say_so_and_the_exit_status_is_6(tmp_path):
+    rng = np.random.default_rng(4)
+    x = np.round(rng.random((120, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(path, index=False)
+    args = ["relate", str(path), "--thresholds", "all", "--max-depth", "4", "--time-limit", "0"]
+    r = CliRunner().invoke(main, [*args, "--format", "json", "-q"])
+    assert r.exit_code == 6, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "time_limit" and doc["bound"]
+    assert {"proven", "gap"} <= set(doc["points"][0])
+    assert doc["points"][0]["proven"]  # the single leaf: the only tree of depth 0
+    csv = CliRunner().invoke(main, [*args, "--format", "csv", "-q"]).stdout.splitlines()
+    assert csv[0].startswith("# time_limit: stopped at the 0 s limit:")
+    assert csv[1].startswith("# bound: no tree is below the staircase")
+    header = next(line for line in csv if not line.startswith("#"))
+    assert header.endswith(",proven,gap")
+    text = CliRunner().invoke(main, args)
+    assert text.exit_code == 6 and "point(s) proven" in text.stdout
+
+
+def test_the_limit_is_checked_as_it_is_read():
+    assert parse_duration("90s") == 90 and parse_duration("5m") == 300
+    for bad in ("soon", "-1s", "1 day", True):
+        with pytest.raises(InputError, match="time limit"):
+            parse_duration(bad)
+    with pytest.raises(InputError, match="--count"):
+        Query(count=True, time_limit=5)
+    r = CliRunner().invoke(main, ["relate", "--example", "--time-limit", "soon"])
+    assert r.exit_code == 2 and "duration such as 90s" in r.stderr
+
+
+def test_a_study_task_stopped_at_its_limit_keeps_its_curve_and_is_run_again(tmp_path):
+    pytest.importorskip("distributed")
+    from dagger_cli.study import parse_study, read_curve, run_study
+
+    rng = np.random.default_rng(6)
+    x = np.round(rng.random((150, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(tmp_path / "n.csv", index=False)
+    study = tmp_path / "s.toml"
+    study.write_text(
+        'tables = [{path = "n.csv", thresholds = "all"}]\nmax_depth = [4]\ntime_limit = "0s"\n'
+    )
+    outcome = run_study(parse_study(study), tmp_path / "out", workers=1, progress=False)
+    (row,) = outcome.rows
+    assert row["status"] == "time_limit" and outcome.failed == 0
+    assert row["proven"].endswith(f"/{row['points']}")
+    curve = tmp_path / "out" / row["curve"]
+    assert curve.read_text().startswith("# time_limit: stopped at the 0 s limit")
+    assert len(read_curve(curve, row["x"], row["y"], int(row["rows"]))) == int(row["points"])
+    assert not curve.with_suffix(".json").exists()  # no sidecar: not up to date
+    again = run_study(parse_study(study), tmp_path / "out", workers=1, progress=False)
+    assert again.rows[0]["status"] == "time_limit"  # run again, not skipped
