@@ -98,6 +98,9 @@ class Section:
     #: the command that prints a point's tree, ``{y}`` standing for its y (for the points
     #: whose tree the page does not carry), e.g. ``dagger tree zoo --max-y {y}``
     command: str = ""
+    #: of a front found within a time limit: the proven bound's points (x, y), drawn under
+    #: the front (no tree is below its staircase)
+    bound: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ def section_of(
     heldout: Heldout | None = None,
     why_no_trees: str = "",
     command: str = "",
+    bound: tuple | None = None,
 ) -> Section:
     """A :class:`Section` whose trees are ``tree_of(k)`` for the points :func:`picked_points`
     chooses, or ``trees`` (``{point: tree data}``, made elsewhere, e.g. on a study's
@@ -202,6 +206,7 @@ def section_of(
         comparison=comparison,
         heldout=heldout,
         command=command,
+        bound=bound,
     )
 
 
@@ -238,6 +243,11 @@ def relation_section(
         title = f"{whole.x_cost.name} vs {whole.y_cost.name}"
         if relation.max_depth is not None:
             title += f", trees of depth <= {relation.max_depth}"
+    from .output import anytime_summary
+
+    stopped = anytime_summary(relation)
+    if stopped is not None:
+        title += f" ({stopped.split(':')[0]}: the best front found)"
     table = relation.table
     return section_of(
         title,
@@ -250,6 +260,7 @@ def relation_section(
         heldout=heldout,
         why_no_trees=why,
         command=command,
+        bound=relation.bound if relation.status != "exact" else None,
     )
 
 
@@ -525,6 +536,10 @@ def _figure(sec: Section) -> dict:
                 bits.append(f"{cost.mean_column.replace('_', ' ')}: {v / n:.4f}")
         if front.counts is not None:
             bits.append(f"trees: {abbreviate(int(front.counts[k]))}")
+        if front.proven is not None and front.gaps is not None:
+            bits.append(
+                "proven optimal" if front.proven[k] else f"not proven (gap {front.gaps[k]})"
+            )
         bits.append("click: its tree" if k in sec.trees else "tree not in this page")
         custom.append([k, "<br>".join(bits)])
     xl, yl = front.x_cost.column.replace("_", " "), front.y_cost.column.replace("_", " ")
@@ -535,8 +550,14 @@ def _figure(sec: Section) -> dict:
             y=ys,
             mode="lines+markers",
             line={"shape": "hv", "color": "#4c72b0", "width": 1.5},
-            marker={"size": 8, "color": "#4c72b0"},
-            name="exact front",
+            marker={
+                "size": 8,
+                "color": "#4c72b0",
+                "symbol": "circle"
+                if front.proven is None
+                else ["circle" if ok else "circle-open" for ok in front.proven],
+            },
+            name="exact front" if sec.bound is None else "best front found (open: not proven)",
             customdata=custom,
             hovertemplate=f"point %{{customdata[0]}}<br>{xl}: %{{x}}<br>{yl}: %{{y}}"
             "<br>%{customdata[1]}<extra></extra>",
@@ -551,6 +572,18 @@ def _figure(sec: Section) -> dict:
                 name=name,
                 marker={"size": 7, "symbol": "x-thin-open", "color": PALETTE[(i + 1) % 10]},
                 hovertemplate=f"{name}<br>{xl}: %{{x}}<br>{yl}: %{{y}}<extra></extra>",
+            )
+        )
+    if sec.bound is not None:
+        bx, by = (list(map(int, a)) for a in sec.bound)
+        fig.add_trace(
+            go.Scatter(
+                x=bx,
+                y=by,
+                mode="lines",
+                line={"shape": "hv", "color": "#8c8c8c", "width": 1.5, "dash": "dash"},
+                name="proven bound (no tree below)",
+                hovertemplate=f"bound<br>{xl}: %{{x}}<br>{yl}: %{{y}}<extra></extra>",
             )
         )
     fig.add_trace(  # the point whose tree is shown (moved by the page's script)
@@ -572,7 +605,7 @@ def _figure(sec: Section) -> dict:
         hovermode="closest",
         clickmode="event",
         legend={"orientation": "h", "y": -0.2},
-        showlegend=bool(sec.greedy),
+        showlegend=bool(sec.greedy) or sec.bound is not None,
         height=420,
     )
     return _plotly_dict(fig)

@@ -75,6 +75,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         a complexity penalty to tune with ``GridSearchCV`` like ``ccp_alpha``.
     max_subtables : int, default=2_000_000
         Stop with :class:`dagger_cli.errors.LimitError` if the engine's DAG gets larger.
+    time_limit : float, str or None, default=None
+        Seconds (or ``"90s"``, ``"5m"``): keep the tree chosen on the best front found in
+        that time (:mod:`dagger_cli.engine.anytime`); ``optimal_`` says whether it is proven
+        optimal, ``gap_`` how far from the proven bound it may be. None: the exact front.
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -93,6 +97,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         errors, then the least ``x``).
     front_index_ : int
         The chosen point's index in ``front_``.
+    optimal_ : bool
+        Whether the chosen tree is proven optimal (always, without ``time_limit``).
+    gap_ : int
+        Its misclassifications less the proven bound's at its ``x`` (0 when proven).
     tree_ : dagger_cli.trees.Tree
         The chosen tree: ``tree_.to_text()``, ``tree_.to_dot()``, ``tree_.to_json()``.
     table_ : dagger_cli.data.table.DecisionTable
@@ -117,6 +125,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_x": [Interval(numbers.Integral, 0, None, closed="left"), None],
         "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
+        "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
     }
 
     def __init__(
@@ -129,6 +138,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         max_x=None,
         alpha=None,
         max_subtables=2_000_000,
+        time_limit=None,
     ):
         self.max_depth = max_depth
         self.x = x
@@ -137,6 +147,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_x = max_x
         self.alpha = alpha
         self.max_subtables = max_subtables
+        self.time_limit = time_limit
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -195,6 +206,9 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.solver_ = rel.engine
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
+        front = rel.front
+        self.optimal_ = front.proven is None or bool(front.proven[self.front_index_])
+        self.gap_ = 0 if front.gaps is None else int(front.gaps[self.front_index_])
         from .trees import extract_tree
 
         self.tree_ = extract_tree(rel, self.front_index_)
@@ -215,6 +229,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             least_y=self.alpha is None
             and self.max_x is None
             and self.max_misclassifications is None,
+            time_limit=self.time_limit,
         )
 
     def _choose(self, front) -> int:

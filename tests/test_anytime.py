@@ -175,3 +175,39 @@ def test_a_study_task_stopped_at_its_limit_keeps_its_curve_and_is_run_again(tmp_
     assert not curve.with_suffix(".json").exists()  # no sidecar: not up to date
     again = run_study(parse_study(study), tmp_path / "out", workers=1, progress=False)
     assert again.rows[0]["status"] == "time_limit"  # run again, not skipped
+
+
+def test_the_estimator_says_whether_its_tree_is_proven():
+    pytest.importorskip("sklearn")
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    rng = np.random.default_rng(8)
+    X = np.round(rng.random((200, 6)) * 9, 2)
+    y = (X[:, 0] * X[:, 1] > 20).astype(int) ^ (X[:, 2] > 7)
+    quick = DaggerTreeClassifier(max_depth=4, thresholds="all", time_limit=0).fit(X, y)
+    assert not quick.optimal_ and quick.gap_ > 0
+    assert (quick.predict(X) == y).mean() > 0.5  # a real tree (the greedy ones at once)
+    slow = DaggerTreeClassifier(max_depth=2, thresholds="all", time_limit="1h").fit(X, y)
+    exact = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    assert slow.optimal_ and slow.gap_ == 0 and exact.optimal_
+    assert slow.tree_.to_text() == exact.tree_.to_text()
+
+
+def test_the_report_draws_the_bound_under_the_best_front(tmp_path):
+    from tests.test_report import page_data
+
+    rng = np.random.default_rng(4)
+    x = np.round(rng.random((120, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(path, index=False)
+    page = tmp_path / "r.html"
+    args = ["relate", str(path), "--thresholds", "all", "--max-depth", "4", "-q"]
+    r = CliRunner().invoke(main, [*args, "--time-limit", "0", "--report", str(page)])
+    assert r.exit_code == 6
+    (section,) = page_data(page.read_text(encoding="utf-8"))["sections"]
+    names = [t["name"] for t in section["figure"]["data"]]
+    assert names[0] == "best front found (open: not proven)"
+    assert "proven bound (no tree below)" in names and names[-1] == "selected"
+    bound = next(t for t in section["figure"]["data"] if t["name"].startswith("proven bound"))
+    assert bound["y"][-1] <= min(section["figure"]["data"][0]["y"])

@@ -11,7 +11,9 @@ from ..errors import InputError
 from .common import (
     CONTEXT,
     check_tree_output,
+    echo_err,
     emit_tree,
+    exit_if_partial,
     handle_errors,
     query_options,
     source_options,
@@ -73,12 +75,25 @@ def tree(source, fmt, output, query, quiet):
         rel = run(query.max_depth)
         t = tree_for(rel, max_y=int(rel.front.y[-1]))
     else:
-        rel = _query_relation(run, query, tab.n_attributes)
+        # Under a time limit the search goes deeper by itself (dagger_cli.engine.anytime).
+        limited = query.time_limit is not None
+        rel = run(query.max_depth) if limited else _query_relation(run, query, tab.n_attributes)
         if not len(rel.front):
             # No tree within the bound: the whole front says what the least is.
             rel = run(query.max_depth, bounded=False)
         t = tree_for(rel, max_x=max_x, max_y=max_y)
     emit_tree(t, fmt, output, tab.name, quiet)
+    if rel.status != "exact" and not quiet:
+        c = t.costs()
+        point = (c[rel.front.x_cost.column], c[rel.front.y_cost.column])
+        k = rel.front.points().index(point)
+        proven = rel.front.proven[k] if rel.front.proven is not None else True
+        gap = rel.front.gaps[k] if rel.front.gaps is not None else 0
+        echo_err(
+            "this tree is the best found in time: "
+            + ("proven optimal" if proven else f"not proven (gap {gap} {rel.front.y_cost.name})")
+        )
+    exit_if_partial(rel, quiet)
 
 
 def _query_relation(solve, query, n_attributes):
