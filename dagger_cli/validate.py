@@ -104,10 +104,12 @@ class FoldResult:
     """One fold: the training front and every point's errors on the held-out rows."""
 
     fold: str
-    front: Front  #: the front of the training part
+    front: Front  #: the front of the training part (the best found, under a time limit)
     train_rows: int  #: rows of the prepared training table (after merging)
     heldout_rows: int
     heldout_errors: np.ndarray  #: per front point
+    #: "exact", or how the training front's search was cut short ("time_limit")
+    status: str = "exact"
 
     def records(self) -> list[dict]:
         out = []
@@ -135,9 +137,10 @@ def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
     return np.array(errors, dtype=np.int64)
 
 
-def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto"):
-    """The training front and the tree of every point (numeric columns under a cap by the
-    ordered solver, :mod:`dagger_cli.engine.ordered`; else by the DAG engine; both exact)."""
+def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto", time_limit=None):
+    """The training front, the tree of every point and the front's status (numeric columns
+    under a cap by the ordered solver, :mod:`dagger_cli.engine.ordered`; else by the DAG
+    engine; both exact; with ``time_limit``, the best front found in that time)."""
     from .engine.api import solve
     from .engine.query import Query
     from .trees import extract_tree
@@ -148,19 +151,24 @@ def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto"):
         max_depth=max_depth,
         max_subtables=max_subtables,
         max_memory=max_memory,
+        time_limit=time_limit,
     )
     rel = solve(table, query)
-    return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))]
+    return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))], rel.status
 
 
-def _fold(raw, train, test, label, *, x, max_depth, max_subtables, max_memory, test_raw=None):
+def _fold(
+    raw, train, test, label, *, x, max_depth, max_subtables, max_memory, time_limit, test_raw=None
+):
     from .data.table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
     table = from_columns(
         raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
     )
-    front, trees = _front_and_trees(table, x, max_depth, max_subtables, max_memory)
+    front, trees, status = _front_and_trees(
+        table, x, max_depth, max_subtables, max_memory, time_limit
+    )
     held = test_raw if test_raw is not None else raw
     return FoldResult(
         fold=label,
@@ -168,6 +176,7 @@ def _fold(raw, train, test, label, *, x, max_depth, max_subtables, max_memory, t
         train_rows=table.n_rows,
         heldout_rows=len(test),
         heldout_errors=_heldout_errors(trees, held, test),
+        status=status,
     )
 
 
@@ -196,6 +205,7 @@ def validate(
     max_depth: int | None = None,
     max_subtables: int | None = None,
     max_memory="auto",
+    time_limit: float | None = None,
 ) -> list[FoldResult]:
     """The front of every training part and its held-out errors.
 
@@ -218,6 +228,10 @@ def validate(
     max_memory : int, str or None
         The engine's memory ceiling, as in :func:`dagger_cli.engine.relate` (default: 80 %
         of the memory available at start).
+    time_limit : float, optional
+        Seconds per fold: its training front is the best found in them (each point marked
+        proven or not, :mod:`dagger_cli.engine.anytime`); the held-out errors are those of
+        its real trees.
     """
     if (folds is None) == (test is None):
         raise InputError("give either --folds K or --test FILE")
@@ -232,6 +246,7 @@ def validate(
         "max_depth": max_depth,
         "max_subtables": max_subtables,
         "max_memory": max_memory,
+        "time_limit": time_limit,
     }
     if test is not None:
         missing = [h for h in raw.header if h not in test.header]
@@ -278,16 +293,18 @@ def whole_front(
     table = from_columns(
         raw.header, raw.columns, raw.recipe, name=raw.name, source=raw.source, lines=raw.lines
     )
-    front, trees = _front_and_trees(table, x, max_depth, max_subtables)
+    front, trees, _ = _front_and_trees(table, x, max_depth, max_subtables)
     return table, front, trees
 
 
 def results_csv(results: list[FoldResult]) -> str:
     """One line per (fold, front point): fold, the costs, training and held-out counts."""
     recs = [r for res in results for r in res.records()]
-    cols = list(recs[0]) if recs else ["fold"]
+    cols = max((list(r) for r in recs), key=len) if recs else ["fold"]
+    # A fold cut short by a time limit marks its points proven or not; an exact fold's are.
+    exact = {"proven": True, "gap": 0}
     lines = [",".join(cols)]
-    lines += [",".join(value_text(rec[c]) for c in cols) for rec in recs]
+    lines += [",".join(value_text(rec.get(c, exact.get(c))) for c in cols) for rec in recs]
     return "\n".join(lines) + "\n"
 
 

@@ -211,3 +211,21 @@ def test_the_report_draws_the_bound_under_the_best_front(tmp_path):
     assert "proven bound (no tree below)" in names and names[-1] == "selected"
     bound = next(t for t in section["figure"]["data"] if t["name"].startswith("proven bound"))
     assert bound["y"][-1] <= min(section["figure"]["data"][0]["y"])
+
+
+def test_validate_folds_within_a_time_limit(tmp_path):
+    rng = np.random.default_rng(9)
+    x = np.round(rng.random((150, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(path, index=False)
+    args = ["validate", str(path), "--thresholds", "all", "--max-depth", "4", "--folds", "2"]
+    r = CliRunner().invoke(main, [*args, "--time-limit", "0"])
+    assert r.exit_code == 6 and "best found in time" in r.stderr
+    rows = pd.read_csv(__import__("io").StringIO(r.stdout))
+    assert {"proven", "gap", "heldout_errors"} <= set(rows.columns)
+    exact = CliRunner().invoke(main, [*args[:-2], "--max-depth", "1", "--folds", "2"])
+    limited = CliRunner().invoke(
+        main, [*args[:-2], "--max-depth", "1", "--folds", "2", "--time-limit", "1h"]
+    )
+    assert exact.exit_code == limited.exit_code == 0 and exact.stdout == limited.stdout

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, echo_err, engine_options, inputs_of, is_stdout, table_options
+from .common import (
+    CONTEXT,
+    EXIT_PARTIAL,
+    echo_err,
+    engine_options,
+    inputs_of,
+    is_stdout,
+    table_options,
+    time_limit_option,
+)
 
 
 @click.command(context_settings=CONTEXT)
@@ -60,6 +70,7 @@ from .common import CONTEXT, echo_err, engine_options, inputs_of, is_stdout, tab
     help="Write an interactive page (self-contained HTML): the whole table's front and "
     "trees, with the held-out error along it.",
 )
+@time_limit_option
 @engine_options
 def validate(
     table,
@@ -73,6 +84,7 @@ def validate(
     output,
     plot,
     report_path,
+    time_limit,
     max_subtables,
     max_memory,
     quiet,
@@ -114,6 +126,7 @@ def validate(
         max_depth=max_depth,
         max_subtables=max_subtables,
         max_memory=max_memory,
+        time_limit=time_limit,
     )
     page = None
     if report_path is not None:
@@ -143,6 +156,14 @@ def validate(
         write_file(report_path, page)
         if not quiet:
             echo_err(f"wrote {report_path}")
+    short = [r.fold for r in results if r.status != "exact"]
+    if short:
+        if not quiet:
+            echo_err(
+                f"the training fronts of fold(s) {', '.join(short)} are the best found in "
+                "time (--time-limit), each point marked proven or not in the CSV"
+            )
+        sys.exit(EXIT_PARTIAL)
 
 
 def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables) -> str:
