@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from scripts.bench import __main__ as cli
-from scripts.bench import firstcall, machine, procs
+from scripts.bench import anytime, firstcall, load, machine, num, procs
 from tests.conftest import REPO
 
 SCRIPTS = REPO / "scripts"
@@ -23,7 +23,7 @@ def test_every_section_is_reachable():
     names = [s.NAME for s in cli.SECTIONS]
     assert names == [
         "uci", "scaling", "odt", "bounds", "sorting", "read",
-        "sklearn", "load", "rules", "num", "study", "firstcall",
+        "sklearn", "load", "rules", "num", "study", "firstcall", "anytime",
     ]  # fmt: skip
     outputs = [s.OUTPUT for s in cli.SECTIONS]
     assert len(set(outputs)) == len(outputs) and "bench.json" not in outputs
@@ -46,6 +46,12 @@ def test_only_and_skip():
     # every section's options on the one parser, their defaults
     assert args.odt_depths == [2, 3, 4, 5] and args.bounds_runs == 5 and args.runs == 5
     assert args.first_cases == firstcall.CASES and args.num_large_rows == 100_000
+    assert args.anytime_limits == [1.0, 3.0, 10.0] and args.anytime_runs == 5
+    assert args.anytime_tables == "segment,rice" and args.anytime_depth == 4
+    args = parse(["run", "--only", "anytime", "--anytime-limits", "0.5, 2"])
+    assert args.anytime_limits == [0.5, 2.0] and args.anytime_parts.split(",") == list(
+        anytime.PARTS
+    )
 
 
 def test_an_unknown_section_is_refused(capsys):
@@ -215,3 +221,145 @@ def test_the_results_page_is_short_and_in_the_site():
     assert "benchmarks.md" in nav and "benchmarks-history.md" in nav
     for s in cli.SECTIONS:  # every section is on the page, with its file
         assert f"| `{s.NAME}` |" in page and f"`{s.OUTPUT}`" in page, s.NAME
+
+
+# --------------------------------------------------------------------------- anytime
+def anytime_doc(status="time_limit"):
+    points = [
+        {"total_path_length": 0, "misclassifications": 9, "proven": True, "gap": 0},
+        {"total_path_length": 5, "misclassifications": 4, "proven": False, "gap": 4},
+        {"total_path_length": 9, "misclassifications": 2, "proven": False, "gap": 2},
+    ]
+    doc = {"points": points, "status": status, "bound": points[:1]}
+    return json.dumps(doc)
+
+
+def test_what_an_anytime_answer_says():
+    a = anytime.answer_of(anytime_doc())
+    assert a == {
+        "status": "time_limit",
+        "points": 3,
+        "proven": 1,
+        "max_gap": 4,
+        "bound": True,
+        "bound_points": 1,
+    }
+    exact = json.dumps({"points": [{"depth": 0, "misclassifications": 3}]})
+    a = anytime.answer_of(exact)  # finished: every point proven, the front its own bound
+    assert a["status"] == "exact" and a["proven"] == a["points"] == 1 and a["bound"]
+    assert a["max_gap"] == 0
+    a = anytime.answer_of("Error: no such table\n")
+    assert a["status"] is None and a["points"] == 0 and not a["bound"]
+    assert anytime.span([3, 5, 4]) == "3-5" and anytime.span([2]) == "2" and anytime.span([]) == "-"
+    cmd = anytime.command("num-rice", 4, 1.5, "depth", "--thresholds", "all")
+    want = "relate num-rice --max-depth 4 --x depth --time-limit 1.5s -q --format json"
+    assert cmd[1:] == want.split() + ["--thresholds", "all"]
+
+
+class FakeBusy:
+    """load.BusyNeighbours, made up: counts the runs beside it."""
+
+    now = False
+    entered = 0
+
+    def __init__(self, n=None):
+        assert n == 1
+
+    def __enter__(self):
+        FakeBusy.now = True
+        FakeBusy.entered += 1
+        return self
+
+    def __exit__(self, *exc):
+        FakeBusy.now = False
+
+
+def fake_anytime_launch(alone_over, busy_extra):
+    def fake(cmd, limit=None, env=None):
+        assert env is not None and "DAGGER_NUM_MIRROR" in env
+        out = {"peak_mib": 150.0, "cpu": 1.0, "stderr": ""}
+        if "csv" in cmd:
+            return {**out, "code": 0, "wall": 1.2, "stdout": "depth,misclassifications\n0,9\n"}
+        assert cmd[0] == procs.DAGGER and "--time-limit" in cmd and limit is not None
+        seconds = float(cmd[cmd.index("--time-limit") + 1].rstrip("s"))
+        assert limit > seconds  # killed well after the limit, not at it
+        wall = seconds + alone_over + (busy_extra if FakeBusy.now else 0.0)
+        return {**out, "code": 6, "wall": wall, "stdout": anytime_doc()}
+
+    return fake
+
+
+def test_anytime_section_on_made_up_launches(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(procs, "launch", fake_anytime_launch(alone_over=0.4, busy_extra=0.8))
+    monkeypatch.setattr(load, "BusyNeighbours", FakeBusy)
+    monkeypatch.setattr(FakeBusy, "entered", 0)
+    monkeypatch.setattr(num, "NUM_DIR", tmp_path)  # "the tables are there"
+    argv = ["run", "--only", "anytime", "--out", str(tmp_path), "--anytime-tables", "rice",
+            "--anytime-limits", "1,3", "--anytime-runs", "3", "--anytime-six", "bank,page",
+            "--anytime-parts", "limits,six,large,exact", "--anytime-large-rows", "200"]  # fmt: skip
+    out = anytime.run(cli.build_parser().parse_args(argv))
+    assert FakeBusy.entered == 2 * 3  # each limit's runs beside the neighbour
+    assert [(r["table"], r["limit"]) for r in out["limits"]] == [("rice", 1.0), ("rice", 3.0)]
+    row = out["limits"][0]
+    assert row["alone"]["over"] == pytest.approx(0.4) and row["busy"]["over"] == pytest.approx(1.2)
+    assert len(row["runs"]["alone"]) == len(row["runs"]["busy"]) == 3
+    assert row["busy"]["proven"] == [1] and row["busy"]["max_gap"] == [4]
+    assert [r["table"] for r in out["six"]] == ["bank", "page"]
+    assert [r["limit"] for r in out["large"]] == [1.0, 3.0, 10.0]  # each limit, and 10 s
+    assert [r["same"] for r in out["exact"]] == [True, True]
+    marks = [v["ok"] for v in out["verdicts"]]
+    assert marks == [False, False, True, True, True, True, True, True]
+    text = capsys.readouterr().out
+    assert (
+        "  [NOT MET] rice --time-limit 1s at D = 4: over the limit beside a busy neighbour " in text
+    )
+    lines = out["markdown"].splitlines()
+    assert lines[2] == "| rice, 1 s | +0.40 s | +1.20 s (max +1.20) | 6 | 1 of 3 | 4 | NOT MET |"
+    assert "| bank, 10 s | 10.40 s | 6 | 1 of 3 | 4 | met |" in lines
+    saved = json.loads((tmp_path / "anytime.json").read_text())
+    assert saved["limits"][1]["busy"]["wall"] == pytest.approx(4.2)
+    assert saved["load_start"] and saved["finished"].endswith(" UTC")
+
+
+def test_anytime_section_without_the_tables(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(num, "NUM_DIR", tmp_path / "none")
+    args = cli.build_parser().parse_args(["run", "--only", "anytime", "--out", str(tmp_path)])
+    assert anytime.run(args) == {}
+    assert "skipped" in capsys.readouterr().out
+
+
+def test_where_the_time_over_the_limit_goes():
+    doc = {
+        "launch": -0.60, "start": -0.55, "imported": -0.30, "table_start": -0.25,
+        "table_end": -0.05, "deadline": 3.0, "noticed": 3.04, "answer": 3.05,
+        "answered": 3.06, "returned": 3.06, "done": 3.08, "exited": 3.40,
+    }  # fmt: skip
+    b = anytime.breakdown(doc)
+    steps = "interpreter,imports,command line,table read,deadline noticed,work stopped"
+    assert list(b) == steps.split(",") + ["answer made", "output", "exit"]
+    expected = [0.05, 0.25, 0.10, 0.20, 0.04, 0.01, 0.01, 0.02, 0.32]
+    assert list(b.values()) == pytest.approx(expected)
+    # finished before the limit: nothing was stopped
+    done = dict(doc, noticed=None, answer=None, answered=None, done=1.0, returned=0.98)
+    b = anytime.breakdown(done)
+    assert "work stopped" not in b and b["output"] == pytest.approx(0.02)
+
+
+def test_the_phases_child_for_real(tmp_path):
+    """The phases child on a small numeric CSV file (finished long before its limit)."""
+    path = tmp_path / "small.csv"
+    rows = [f"{i % 7}.5,{(i * 3) % 5}.25,{int(i % 7 > 3)}" for i in range(40)]
+    path.write_text("a,b,y\n" + "\n".join(rows) + "\n")
+    args = ["relate", str(path), "--max-depth", "2", "--x", "depth", "--time-limit", "1h", "-q"]
+    doc = anytime.phases_run(args, 3600.0, 600.0, dict(os.environ))
+    assert "failed" not in doc, doc
+    assert doc["code"] == 0 and doc["limit"] == 3600.0 and doc["noticed"] is None
+    assert doc["launch"] < doc["start"] < doc["imported"] < 0 < doc["returned"] <= doc["done"]
+    assert doc["imported"] < doc["table_start"] < doc["table_end"] <= 0
+    assert doc["exited"] >= doc["done"] and doc["wall"] == pytest.approx(
+        doc["exited"] - doc["launch"]
+    )
+    assert doc["phases"][0]["step"] == "greedy trees" and doc["checks"] >= 0
+    b = anytime.breakdown(doc)
+    assert set(b) == {"interpreter", "imports", "command line", "table read", "output", "exit"}
+    assert all(v >= 0 for v in b.values())

@@ -150,3 +150,95 @@ def test_bounds_ratio_of_an_instant_query():
     }
     assert verdict.check_bounds(case) is True
     assert math.isinf(case["queries"]["least_y"]["ratio"])
+
+
+def anytime_run(wall=10.5, limit=10.0, code=6, points=3, bound=True, table="rice", depth=4):
+    return {
+        "table": table,
+        "wall": wall,
+        "limit": limit,
+        "depth": depth,
+        "code": code,
+        "points": points,
+        "bound": bound,
+    }
+
+
+def test_anytime_answered_and_within():
+    assert verdict.anytime_answered(anytime_run())
+    assert verdict.anytime_answered(anytime_run(code=0))  # finished: the exact front
+    for bad in (dict(code="timeout"), dict(code=2), dict(points=0), dict(bound=False)):
+        assert not verdict.anytime_answered(anytime_run(**bad)), bad
+    assert verdict.anytime_within(anytime_run(wall=11.0))
+    assert not verdict.anytime_within(anytime_run(wall=11.01))
+    assert not verdict.anytime_within(anytime_run(wall=3.0, code="timeout"))
+    assert verdict.anytime_within(anytime_run(wall=2.0, limit=1.0))
+    assert not verdict.anytime_within(anytime_run(wall=2.01, limit=1.0))
+
+
+def limit_row(busy_over, alone_over=0.4, answered=True):
+    def side(over):
+        return {"over": over, "over_max": over + 0.3, "answered": answered}
+
+    return {
+        "table": "segment",
+        "limit": 3.0,
+        "depth": 4,
+        "alone": side(alone_over),
+        "busy": side(busy_over),
+    }
+
+
+def test_anytime_limit_target():
+    v = verdict.anytime_limit_verdict(limit_row(1.0))
+    assert v.ok and v.text == (
+        "segment --time-limit 3s at D = 4: over the limit beside a busy neighbour +1.00 s "
+        "(median; max +1.30 s), alone +0.40 s (<= 1 s beside the neighbour)"
+    )
+    assert v.data == {"table": "segment", "limit": 3.0}
+    assert not verdict.anytime_limit_verdict(limit_row(1.01)).ok
+    # over the limit alone does not count; the busy neighbour's median does
+    assert verdict.anytime_limit_verdict(limit_row(0.9, alone_over=1.5)).ok
+    v = verdict.anytime_limit_verdict(limit_row(0.1, answered=False))
+    assert not v.ok and "a run did not answer" in v.text
+
+
+def test_anytime_within_targets():
+    runs = [anytime_run(10.8, table="bank"), anytime_run(10.95, table="rice", code=0)]
+    v = verdict.anytime_within_verdict(runs, "the 2 numeric tables")
+    assert v.ok and v.text == (
+        "--time-limit 10s at D = 4 on the 2 numeric tables: a front and a bound within the time "
+        "on 2 of 2 (slowest rice 10.95 s) (<= 11 s)"
+    )
+    runs.append(anytime_run(11.2, table="page"))
+    runs.append(anytime_run(4.0, table="wilt", code=3))  # out of memory: no answer
+    v = verdict.anytime_within_verdict(runs, "the 4 numeric tables")
+    assert not v.ok and v.data["not"] == ["page", "wilt"]
+    assert "on 2 of 4 (slowest page 11.20 s); not: page, wilt (<= 11 s)" in v.text
+    one = anytime_run(1.9, limit=1.0, table="30,000 x 12")
+    v = verdict.anytime_within_verdict([one], "a generated table of 30,000 x 12")
+    assert v.ok and v.text == (
+        "--time-limit 1s at D = 4 on a generated table of 30,000 x 12: 1.90 s, exit 6, "
+        "a front and a bound (<= 2 s)"
+    )
+    v = verdict.anytime_within_verdict([dict(one, code="timeout")], "x")
+    assert not v.ok and "exit timeout, NO answer" in v.text
+
+
+def test_anytime_exact_and_all_verdicts():
+    row = {"case": "relate num-raisin --x depth --max-depth 2", "same": True, "codes": [0, 0]}
+    v = verdict.anytime_exact_verdict(row)
+    assert v.ok and v.text == (
+        "relate num-raisin --x depth --max-depth 2 --format csv: --time-limit 1h gives the same "
+        "bytes as no limit (yes; exits 0, 0)"
+    )
+    assert not verdict.anytime_exact_verdict(dict(row, same=False)).ok
+    assert not verdict.anytime_exact_verdict(dict(row, codes=[0, 6])).ok  # stopped: not exact
+    out = {
+        "limits": [limit_row(0.5), limit_row(1.5)],
+        "six": [anytime_run(table="bank"), anytime_run(table="page")],
+        "large": [anytime_run(1.8, limit=1.0, table="big"), anytime_run(12.0, table="big")],
+        "exact": [row],
+    }
+    assert [v.ok for v in verdict.anytime_verdicts(out)] == [True, False, True, True, False, True]
+    assert verdict.anytime_verdicts({}) == []

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from . import (
+    anytime,
     bounds,
     estimator,
     firstcall,
@@ -35,7 +36,21 @@ from . import (
 )
 
 #: Every section, in the order a full run takes them.
-SECTIONS = [uci, scaling, odt, bounds, sorting, read, estimator, load, rules, num, study, firstcall]
+SECTIONS = [
+    uci,
+    scaling,
+    odt,
+    bounds,
+    sorting,
+    read,
+    estimator,
+    load,
+    rules,
+    num,
+    study,
+    firstcall,
+    anytime,
+]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 
 

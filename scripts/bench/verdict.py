@@ -88,6 +88,11 @@ NUM_LARGE_MIB = 2048.0
 #: The C++ port: a first call in a fresh process within FIRST_FACTOR x the warm call + FIRST_S.
 FIRST_FACTOR = 1.5
 FIRST_S = 1.0
+#: Issue 33: a run with --time-limit L returns within L + ANYTIME_OVER_S (median beside a busy
+#: neighbour; every run at 10 s), exiting with one of ANYTIME_EXITS (0: the exact front; 6:
+#: stopped at the limit).
+ANYTIME_OVER_S = 1.0
+ANYTIME_EXITS = (0, 6)
 
 
 # --------------------------------------------------------------------------- UCI, scaling, sorting
@@ -526,3 +531,69 @@ def first_call_verdict(case: dict) -> Verdict:
         f"{case['label']}: first call {first:.2f} s, warm {warm:.2f} s "
         f"(<= {FIRST_FACTOR:g} x warm + {FIRST_S:g} s = {limit:.2f} s)",
     )
+
+
+# --------------------------------------------------------------------------- anytime
+def anytime_answered(run: dict) -> bool:
+    """A run with a time limit answered: exit 0 or 6, a front and a bound."""
+    return run["code"] in ANYTIME_EXITS and run["points"] > 0 and bool(run["bound"])
+
+
+def anytime_within(run: dict) -> bool:
+    """Issue 33, one run: answered within its limit + ANYTIME_OVER_S."""
+    return anytime_answered(run) and run["wall"] <= run["limit"] + ANYTIME_OVER_S
+
+
+def anytime_limit_verdict(row: dict) -> Verdict:
+    """Issue 33: over the limit at most ANYTIME_OVER_S, median beside a busy neighbour, and
+    every run answered (alone and busy)."""
+    a, b = row["alone"], row["busy"]
+    ok = b["over"] <= ANYTIME_OVER_S and a["answered"] and b["answered"]
+    text = (
+        f"{row['table']} --time-limit {row['limit']:g}s at D = {row['depth']}: over the limit "
+        f"beside a busy neighbour {b['over']:+.2f} s (median; max {b['over_max']:+.2f} s), "
+        f"alone {a['over']:+.2f} s (<= {ANYTIME_OVER_S:g} s beside the neighbour)"
+    )
+    if not (a["answered"] and b["answered"]):
+        text += "; !!! a run did not answer (exit 0 or 6 with a front and a bound)"
+    return Verdict(ok, text, {"table": row["table"], "limit": row["limit"]})
+
+
+def anytime_within_verdict(runs: list[dict], what: str) -> Verdict:
+    """Issue 33: every run of ``runs`` (one limit) answered within it + ANYTIME_OVER_S."""
+    bad = [r["table"] for r in runs if not anytime_within(r)]
+    slowest = max(runs, key=lambda r: r["wall"])
+    limit = slowest["limit"]
+    text = f"--time-limit {limit:g}s at D = {slowest['depth']} on {what}: "
+    if len(runs) == 1:
+        answer = "a front and a bound" if anytime_answered(slowest) else "NO answer"
+        text += f"{slowest['wall']:.2f} s, exit {slowest['code']}, {answer}"
+    else:
+        text += (
+            f"a front and a bound within the time on {len(runs) - len(bad)} of {len(runs)} "
+            f"(slowest {slowest['table']} {slowest['wall']:.2f} s)"
+        )
+        if bad:
+            text += f"; not: {', '.join(bad)}"
+    text += f" (<= {limit + ANYTIME_OVER_S:g} s)"
+    return Verdict(not bad, text, {"not": bad})
+
+
+def anytime_exact_verdict(row: dict) -> Verdict:
+    """Issue 33: a limit long enough gives the exact answer, byte for byte."""
+    return Verdict(
+        row["same"] and row["codes"] == [0, 0],
+        f"{row['case']} --format csv: --time-limit 1h gives the same bytes as no limit "
+        f"({'yes' if row['same'] else 'NO'}; exits {row['codes'][0]}, {row['codes'][1]})",
+    )
+
+
+def anytime_verdicts(out: dict) -> list[Verdict]:
+    """Issue 33's targets on what ran (the anytime section's figures)."""
+    vs = [anytime_limit_verdict(r) for r in out.get("limits") or []]
+    if out.get("six"):
+        vs.append(anytime_within_verdict(out["six"], f"the {len(out['six'])} numeric tables"))
+    for r in out.get("large") or []:
+        vs.append(anytime_within_verdict([r], f"a generated table of {r['table']}"))
+    vs += [anytime_exact_verdict(r) for r in out.get("exact") or []]
+    return vs
