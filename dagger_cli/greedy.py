@@ -180,7 +180,7 @@ class _Grown:
     the splits, order and ties of the same table's binary expansion
     (:meth:`~dagger_cli.data.table.DecisionTable.binarized`), without making it."""
 
-    def __init__(self, table, criterion, threshold=0.0, max_depth=None):
+    def __init__(self, table, criterion, threshold=0.0, max_depth=None, check=None):
         _check_criterion(criterion)
         self.table = table
         self.criterion = criterion
@@ -237,6 +237,8 @@ class _Grown:
             raise AssertionError("no candidate at the best index (a bug)")
 
         def grow(idx, depth, parent):
+            if check is not None:
+                check()
             v = len(self.n)
             cnt = np.bincount(dec[idx], minlength=k)
             n = int(idx.size)
@@ -441,21 +443,18 @@ def greedy_points(
     return out
 
 
-def greedy_trees(table, max_depth: int | None = None):
-    """Every tree of every heuristic's sweeps (:func:`greedy_points`' trees): a list of
-    ``(costs, tree)``, costs by column (:func:`dagger_cli.trees.tree_costs`' without the
+def greedy_trees(table, max_depth: int | None = None, check=None):
+    """Every tree of every heuristic's sweeps (:func:`greedy_points`' trees), yielded as
+    ``(costs, tree)``: costs by column (:func:`dagger_cli.trees.tree_costs`' without the
     average depth), ``tree()`` building that tree's root node. With ``max_depth`` D the
-    greedy trees are grown to depth D at most."""
-    out = []
+    greedy trees are grown to depth D at most. ``check()`` is called at every node grown
+    (a time limit's check: it may raise, and what was yielded stays)."""
     for crit in CRITERIA:
-        g = _Grown(table, crit, max_depth=max_depth)
+        g = _Grown(table, crit, max_depth=max_depth, check=check)
         for th in g.thresholds():
-            out.append(
-                (g.threshold_costs(th), lambda g=g, th=th: g.tree(lambda v: g.ratio[v] <= th))
-            )
+            yield g.threshold_costs(th), lambda g=g, th=th: g.tree(lambda v: g.ratio[v] <= th)
         for d in range(int(g.depth.max()) + 1):
-            out.append((g.depth_costs(d), lambda g=g, d=d: g.tree(lambda v: g.depth[v] >= d)))
-    return out
+            yield g.depth_costs(d), lambda g=g, d=d: g.tree(lambda v: g.depth[v] >= d)
 
 
 def _staircase(xs: np.ndarray, ys: np.ndarray, n: np.ndarray, before) -> np.ndarray:

@@ -206,9 +206,9 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.solver_ = rel.engine
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
-        front = rel.front
-        self.optimal_ = front.proven is None or bool(front.proven[self.front_index_])
-        self.gap_ = 0 if front.gaps is None else int(front.gaps[self.front_index_])
+        self.optimal_, self.gap_ = _certainty(
+            rel, self.front_index_, self.max_misclassifications, self.max_x, self.alpha
+        )
         from .trees import extract_tree
 
         self.tree_ = extract_tree(rel, self.front_index_)
@@ -396,6 +396,27 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         nodes = self._leaves(X)
         counts = np.array([node.counts for node in nodes], dtype=np.int64)
         return self.classes_[np.argmax(counts.reshape(len(nodes), -1), axis=1)]
+
+
+def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:
+    """Whether the point ``k`` chosen on a front found within a time limit is proven to be
+    the one the exact front would give, and its gap (its misclassifications less the least
+    the proven bound allows where the choice could land instead)."""
+    front = rel.front
+    if rel.status == "exact" or front.proven is None or front.gaps is None:
+        return True, 0
+    x, y, gap = int(front.x[k]), int(front.y[k]), int(front.gaps[k])
+    bx, by = rel.bound
+    proven = bool(front.proven[k])
+    if max_mis is not None:  # G(K): no tree of less x with at most K errors may exist
+        return proven and not bool(((bx < x) & (by <= max_mis)).any()), gap
+    if max_x is not None:  # F(N): no tree of x <= N with fewer errors may exist
+        below = by[bx <= max_x]
+        return proven and not bool((below < y).any()), y - int(below.min(initial=y))
+    if alpha is not None:  # least errors + alpha * x: no tree of a lower sum may exist
+        best = float((by + alpha * bx).min())
+        return proven and best >= y + alpha * x, gap
+    return proven, gap  # least errors: the anytime answer's own proof and gap
 
 
 #: The engine's messages name command-line options; the estimator's say its parameters.

@@ -42,6 +42,13 @@ from .progress import Progress, TimeLimitReached, deadline
 from .structures import Relation
 
 MIS = "misclassifications"
+#: The depth caps solved before the least misclassifications within the query's cap: the
+#: shallow fronts are quick and make the bound below them exact.
+SHALLOW = 2
+#: The part of a time limit kept back for what follows it (the outputs, the exit): at
+#: most this many seconds, at most this share of the limit.
+MARGIN = 0.3
+MARGIN_SHARE = 0.05
 #: What a relation's ``status`` is when its front is the best found in time.
 TIME_LIMIT = "time_limit"
 INTERRUPTED = "interrupted"
@@ -106,9 +113,13 @@ def solve_within(table, query, exact_solve) -> Relation:
     docstring); ``exact_solve(table, query)`` solves a query without a limit."""
     from ..data.report import equal_rows
     from ..greedy import greedy_trees
+    from .progress import check_deadline, started
 
     t0 = time.perf_counter()
-    at = t0 + float(query.time_limit)
+    start = started(t0)  # the command's start, when a command set it
+    limit = float(query.time_limit)
+    # What the answer still needs after the limit (its outputs, the exit) comes off it.
+    at = start + limit - min(MARGIN, MARGIN_SHARE * limit)
     exact = query.exact
     progress = Progress(query.progress)
     cx, cy = query.x_cost, query.y_cost
@@ -122,12 +133,12 @@ def solve_within(table, query, exact_solve) -> Relation:
     least_mis = equal_rows(table.codes, table.decisions)[2]  # no tree avoids these
     try:
         with deadline(at):
-            for costs, tree in greedy_trees(table, max_depth=cap):
+            for costs, tree in greedy_trees(table, max_depth=cap, check=check_deadline):
                 p = (costs[cx.column], costs[cy.column])
                 greedy.setdefault(p, tree)  # the first sweep listed wins a tie
-            if MIS in (cx.name, cy.name):
-                least_mis = _least_misclassifications(table, exact, exact_solve, greedy)
             for d in range(1, top):
+                if d == SHALLOW + 1 and MIS in (cx.name, cy.name):
+                    least_mis = _least_misclassifications(table, exact, exact_solve, greedy)
                 rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
                 done, depth_done = rel, d
                 _say(progress, d, rel, t0)
@@ -199,6 +210,12 @@ def _answer(table, query, done, depth_done, greedy, least_mis, status, t0) -> Re
     bound = staircase(bx, by)
     proven = (fx < corner[0]) | (fy < corner[1]) | ((fx == corner[0]) & (fy == corner[1]))
     gap = [0 if ok else _gap(bound, x, y) for ok, x, y in zip(proven, fx.tolist(), fy.tolist())]
+    if query.least_y:
+        # The query's one point is the exact front's last: proven only once no tree can
+        # have less y than it; its gap is to the least y the bound allows anywhere.
+        least = int(bound[1].min())
+        proven &= fy == least
+        gap = [int(y) - least for y in fy.tolist()]
     front = Front(cx, cy, fx, fy, table.n_rows, proven=tuple(proven.tolist()), gaps=tuple(gap))
     keep = _within(front, query)
     rel = Relation(

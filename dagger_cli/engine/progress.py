@@ -49,6 +49,21 @@ def deadline(at: float | None):
         _DEADLINE.reset(token)
 
 
+#: When the run began, for a time limit counted from there (the command line sets it as it
+#: starts: reading the table counts); None: from the call that sets the deadline.
+_STARTED: list[float] = []
+
+
+def mark_start(at: float | None = None) -> None:
+    """Count a later time limit from ``at`` (default: now), e.g. a command's start."""
+    _STARTED[:] = [time.perf_counter() if at is None else at]
+
+
+def started(now: float) -> float:
+    """When the run began (:func:`mark_start`), or ``now``."""
+    return min(_STARTED[0], now) if _STARTED else now
+
+
 def check_deadline() -> None:
     """Raise :class:`TimeLimitReached` if the current :func:`deadline` has passed."""
     at = _DEADLINE.get()
