@@ -456,6 +456,7 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
     if dag.max_depth is None and depth_on_x:
         store = relation.store
     else:
+        # The relation's fronts stay alive beside the ones computed here.
         room = None if max_memory is None else max(max_memory - kept, 0)
         if dag.max_depth is not None:
             # The states (node, depth bound d) of a root point of depth <= D are those of
@@ -465,7 +466,20 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
             if dag.d2_level is not None:  # the last two levels were never built
                 dag = build_dag(relation.table, max_depth=dag.max_depth, max_memory=room)
             dag = replace(dag, max_depth=None)
-        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room)
+        try:
+            store = compute_fronts(
+                dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room
+            )
+        except LimitError as err:
+            if room is None:
+                raise
+            detail = str(err).partition("(--max-memory)")[2].strip(" :.")
+            raise LimitError(
+                f"counting the trees needs more than {size_text(max_memory)} (--max-memory): "
+                f"its fronts of (depth, {s_cost.name}) need more than the "
+                f"{size_text(room)} left beside the relation's fronts "
+                f"({size_text(kept)}){', ' + detail if detail else ''}."
+            ) from None
     depths = front.x if depth_on_x else front.y
     graph = _Graph.of(dag)
     return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
