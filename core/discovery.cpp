@@ -150,13 +150,27 @@ struct Discovery {
         const i64 s = N.start[i];
         const i64 n = N.size[i];
         const i32 *rows = P.row_pool.p + s;
+        // The counts of the decisions (all zero between nodes). With fewer rows than
+        // decisions (many-class tables) the rows are read instead of every decision: the
+        // same choice, the most common decision and the smallest of them on a tie.
         i64 *dcount = S.dcount.data();
-        std::fill(S.dcount.begin(), S.dcount.end(), 0);
         for (i64 j = 0; j < n; ++j) ++dcount[T.dec[rows[j]]];
         i64 best = 0;
-        for (i64 d = 0; d < T.n_dec; ++d)
-            if (dcount[d] > dcount[best]) best = d;
-        const i64 mis = n - dcount[best];
+        i64 mis;
+        if (n < T.n_dec) {
+            if (n > 0) best = T.dec[rows[0]];
+            for (i64 j = 0; j < n; ++j) {
+                const i64 d = T.dec[rows[j]];
+                if (dcount[d] > dcount[best] || (dcount[d] == dcount[best] && d < best)) best = d;
+            }
+            mis = n - dcount[best];
+            for (i64 j = 0; j < n; ++j) dcount[T.dec[rows[j]]] = 0;
+        } else {
+            for (i64 d = 0; d < T.n_dec; ++d)
+                if (dcount[d] > dcount[best]) best = d;
+            mis = n - dcount[best];
+            std::fill(dcount, dcount + T.n_dec, 0);
+        }
         N.major[i] = static_cast<i32>(best);
         N.mis[i] = static_cast<i32>(mis);
         int split = 0;
