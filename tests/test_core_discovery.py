@@ -179,6 +179,9 @@ def test_every_resumption_leaves_numbas_state(monkeypatch):
         engine.build_dag(table, special=False, **kw)
     with pytest.raises(LimitError, match="more than 50 subtables"):
         engine.build_dag(table, special=False, initial_room=3, max_subtables=50)
+    # The driver's own sizes on a table whose batches end at their work (a million row x
+    # attribute visits), not at their buffers.
+    engine.build_dag(random_table(9, 3000, 3, 3, 6), special=False, max_depth=3)
     seen = set(step.statuses)
     assert {engine.Status.DONE, engine.Status.BUDGET_SPENT, engine.Status.MUST_GROW} <= seen
     assert engine.Status.TOO_MANY_NODES in seen
