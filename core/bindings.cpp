@@ -8,4 +8,8 @@ NB_MODULE(_core, m) {
         "Called by the drivers in dagger_cli.engine and dagger_cli.rules, not directly.";
     dagger::py::bind_threads(m);
     dagger::py::bind_rules(m);
+    dagger::py::bind_discovery(m);
+    dagger::py::bind_posets(m);
+    dagger::py::bind_counting(m);
+    dagger::py::bind_csv(m);
 }

@@ -71,5 +71,9 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T> &&data) {
 // Register each part's kernels (one function per source file, bindings.cpp calls them).
 void bind_threads(nb::module_ &m);
 void bind_rules(nb::module_ &m);
+void bind_discovery(nb::module_ &m);
+void bind_posets(nb::module_ &m);
+void bind_counting(nb::module_ &m);
+void bind_csv(nb::module_ &m);
 
 }  // namespace dagger::py

@@ -9,6 +9,7 @@ stage by stage.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -404,3 +405,119 @@ def test_counting_stops_at_the_memory_ceiling(monkeypatch, pair):
         relate(t, *pair, count=True, max_memory="64M")
     # Without a ceiling the guard never reads; the counts are there.
     assert relate(t, *pair, count=True, max_memory=None).front.counts
+
+
+# ------------------------------------------------------------------- counting under a cap
+@pytest.mark.parametrize("exact", [False, True])
+def test_capped_counts_equal_the_whole_dags(exact, monkeypatch):
+    """Counting under a depth cap works on the capped DAG (no uncapped DAG is built): the
+    same counts as over the whole DAG (the state kernels on it, then the points of depth
+    <= D), on tables beyond the brute force."""
+    from dagger_cli.costs import COSTS as COST
+    from dagger_cli.engine import dag as engine
+    from dagger_cli.engine.counting import _Graph, count_min_trees
+    from tests.test_fast_engine import random_table
+
+    calls = []
+    real = engine.build_dag
+
+    def build(table, **kw):
+        calls.append(kw.get("max_depth"))
+        return real(table, **kw)
+
+    for seed, m in ((1, 6), (2, 8)):
+        t = random_table(m, 40, 3, 3, seed, structured=True)
+        whole = real(t)
+        graph = _Graph.of(whole)
+        for pair in (("depth", "misclassifications"), ("nodes", "depth")):
+            s_cost = COST[pair[1] if pair[0] == "depth" else pair[0]]
+            store = engine.compute_fronts(whole, COST["depth"], s_cost, exact_only=exact)
+            for cap in (1, 2, 3):
+                monkeypatch.setattr(engine, "build_dag", build)
+                try:
+                    rel = relate(t, *pair, exact_only=exact, count=True, max_depth=cap)
+                except InputError:  # no exact tree that shallow
+                    assert exact and store.front(0)[0][0] > cap
+                    continue
+                finally:
+                    monkeypatch.setattr(engine, "build_dag", real)
+                depths = rel.front.x if pair[0] == "depth" else rel.front.y
+                want = count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact)
+                assert list(rel.front.counts) == want, (seed, pair, cap)
+    assert calls and None not in calls
+
+
+def _memory_readings(monkeypatch, every=1):
+    """A fake resident memory that jumps by 1 TiB once ``jump()`` is called."""
+    from dagger_cli.engine import memory
+
+    rss = {"now": 0}
+    monkeypatch.setattr(memory, "resident_bytes", lambda: rss["now"])
+    monkeypatch.setattr(memory, "GUARD_EVERY", every)
+
+    def jump():
+        rss["now"] = 2**40
+
+    return jump
+
+
+def _cli(*args):
+    return CliRunner().invoke(main, ["relate", *args], catch_exceptions=False)
+
+
+def test_cli_count_stops_in_discovery(tmp_path):
+    r = _cli("--example", "--count", "--x", "depth", "--max-depth", "2", "--max-memory", "1K")
+    assert r.exit_code == 3
+    assert "the DAG needs more than 1 KiB (--max-memory)" in r.stderr
+
+
+def test_cli_count_stops_in_its_fronts(monkeypatch):
+    """The (depth, S) fronts counting computes get the ceiling less the relation's."""
+    from dagger_cli.engine import counting
+
+    real = counting._store_bytes
+    monkeypatch.setattr(counting, "_store_bytes", lambda s: real(s) + (64 << 20) - 4096)
+    r = _cli("--example", "--count", "--x", "depth", "--max-depth", "2", "--max-memory", "64M")
+    assert r.exit_code == 3
+    assert "counting the trees needs more than 64 MiB (--max-memory)" in r.stderr
+    assert re.search(
+        r"its fronts of \(depth, misclassifications\) need more than the [\d.]+ KiB left "
+        r"beside the relation's fronts",
+        r.stderr,
+    )
+
+
+@pytest.mark.parametrize(
+    "phase, pair, what",
+    [
+        ("_sum_pair_counts", ("total-path-length", "misclassifications"), "steps"),
+        ("_mark", ("depth", "misclassifications"), "the links between"),
+        ("_multiply", ("nodes", "depth"), "steps"),
+    ],
+)
+def test_cli_count_stops_in_its_python_passes(monkeypatch, tmp_path, phase, pair, what):
+    """Counting's Python passes stop with exit 3 once the memory (the relation's DAG and
+    fronts included) passes the ceiling: the sums' pass, the states' links (refused past
+    what the guard leaves) and the products of the counts."""
+    from dagger_cli.engine import counting
+
+    jump = _memory_readings(monkeypatch)
+    real = getattr(counting, phase)
+
+    def grown(*args, **kw):
+        if phase == "_mark":
+            out = real(*args, **kw)
+            jump()
+            return out
+        jump()
+        return real(*args, **kw)
+
+    monkeypatch.setattr(counting, phase, grown)
+    csv_path = tmp_path / "t.csv"
+    rng = __import__("random").Random(5)
+    rows = [[rng.randrange(3) for _ in range(5)] + [rng.randrange(3)] for _ in range(40)]
+    csv_path.write_text("a,b,c,d,e,y\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    r = _cli(str(csv_path), "--x", pair[0], "--y", pair[1], "--count", "--max-memory", "64M")
+    assert r.exit_code == 3, r.stderr
+    assert "counting the trees needs more than 64 MiB (--max-memory)" in r.stderr
+    assert what in r.stderr and "Traceback" not in r.stderr

@@ -318,57 +318,27 @@ def _groups(codes: np.ndarray, cards: list[int]):
 
 
 def _factorize(keys: np.ndarray):
-    """Dense ids of ``keys`` in order of first appearance, and the first row of each id."""
-    slots = 1 << max(4, int(1.5 * len(keys)).bit_length())
-    return _jit("_factorize_py")(keys, np.full(slots, -1, dtype=np.int32))
+    """Dense ids of ``keys`` in order of first appearance, and the first row of each id
+    (int32 both): open addressing on a power-of-two table of int32 ids, compiled
+    (``core/csv.cpp``)."""
+    from .. import _core
 
-
-_KERNELS: dict = {}
-
-
-def _jit(name: str):
-    """The compiled (numba, cached on disk) version of this module's function ``name``;
-    compiled on first use, so reading small files never imports numba."""
-    if name not in _KERNELS:
-        from numba import njit
-
-        _KERNELS[name] = njit(cache=True)(globals()[name])
-    return _KERNELS[name]
-
-
-def _factorize_py(keys, table):
-    """Open addressing on a power-of-two table of int32 ids; a slot's key is read back
-    through the first row of its id, so the table costs 4 bytes a slot."""
-    n = keys.shape[0]
-    mask = table.shape[0] - 1
-    ids = np.empty(n, dtype=np.int32)
-    first = np.empty(n, dtype=np.int32)
-    count = 0
-    for i in range(n):
-        k = keys[i]
-        h = (k * np.int64(-7046029254386353131)) >> np.int64(20)
-        s = h & mask
-        while True:
-            g = table[s]
-            if g < 0:
-                table[s] = count
-                first[count] = i
-                ids[i] = count
-                count += 1
-                break
-            if keys[first[g]] == k:
-                ids[i] = g
-                break
-            s = (s + 1) & mask
-    return ids, first[:count].copy()
+    return _core.csv_factorize(np.ascontiguousarray(keys, dtype=np.int64))
 
 
 def _vote(gid: np.ndarray, decisions: np.ndarray, groups: int, n_dec: int, dense=None):
     """Each group's most common decision code (the smallest on a tie), the number of groups
     with several decisions, and the rows whose decision lost its group's vote."""
     if dense or (dense is None and groups * n_dec <= 4 * len(gid)):
-        kernel = _jit("_vote_dense")
-        chosen, stats = kernel(gid, decisions, np.zeros(groups * n_dec, np.int32), n_dec)
+        from .. import _core
+
+        # A (groups x decisions) count table, compiled (``core/csv.cpp``).
+        chosen, stats = _core.csv_vote_dense(
+            np.ascontiguousarray(gid, dtype=np.int32),
+            np.ascontiguousarray(decisions, dtype=np.int32),
+            int(groups),
+            int(n_dec),
+        )
         return chosen, int(stats[0]), int(stats[1])
     pair, count = np.unique(gid.astype(np.int64) * n_dec + decisions, return_counts=True)
     g, d = pair // n_dec, pair % n_dec
@@ -382,35 +352,6 @@ def _vote(gid: np.ndarray, decisions: np.ndarray, groups: int, n_dec: int, dense
     sizes = np.bincount(gid, minlength=groups)
     several = kinds > 1
     return chosen, int(several.sum()), int((sizes - best)[several].sum())
-
-
-def _vote_dense(gid, decisions, counts, n_dec):
-    """Numba kernel of :func:`_vote` with a (groups x decisions) count table."""
-    n = gid.shape[0]
-    for i in range(n):
-        counts[gid[i] * n_dec + decisions[i]] += 1
-    groups = counts.shape[0] // n_dec
-    chosen = np.empty(groups, dtype=np.int32)
-    several = 0
-    outvoted = 0
-    for g in range(groups):
-        best = -1
-        arg = 0
-        kinds = 0
-        size = 0
-        for d in range(n_dec):
-            c = counts[g * n_dec + d]
-            if c > 0:
-                kinds += 1
-                size += c
-            if c > best:  # the first maximum: the smallest decision code
-                best = c
-                arg = d
-        chosen[g] = arg
-        if kinds > 1:
-            several += 1
-            outvoted += size - best
-    return chosen, np.array([several, outvoted], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------- writing

@@ -41,16 +41,16 @@ multiplies and adds the counts along those links.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from collections import namedtuple
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from .. import _core
 from ..costs import COSTS, MAX, SUM, Cost, get_cost
-from ..errors import InputError
-from ..text import abbreviate
-from .kernels.common import _grow
+from ..errors import InputError, LimitError
+from ..text import abbreviate, size_text
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
 NONE = np.int64(1) << np.int64(62)
@@ -58,197 +58,65 @@ NONE = np.int64(1) << np.int64(62)
 ANY = 62
 #: A depth bound that means "unbounded".
 UNBOUNDED = 1 << 40
+#: "No ceiling" for a kernel's allowance of bytes.
+NO_LIMIT = 1 << 62
+#: The kernels' status for arrays past their allowance (``OUT_OF_MEMORY`` of ``common.hpp``).
+OUT_OF_MEMORY = 5
 
 
 # ----------------------------------------------------------------------------- kernels
-@njit(cache=True)
-def _longest(order, node_bundle_start, bundle_edge_start, edge_child):
+#: What the state kernels (compiled, ``core/counting.cpp``) read of a DAG: its nodes in
+#: increasing size (int64; a topological order, children first), their rows and
+#: misclassifications (int32), and the bundles and edges (CSR: int64, int64, int32).
+StateGraph = namedtuple(
+    "StateGraph", "order node_size node_mis node_bundle_start bundle_edge_start edge_child"
+)
+#: A sum cost S's (depth, S) front per node (a :class:`~dagger_cli.engine.FrontStore`'s
+#: ``fref`` and ``fxy`` flattened, int64), the longest path below each node (int64), S's
+#: parameters (int64, :meth:`Cost.params`) and the divisor q: the states' minimisers are
+#: those of S // q.
+DepthFronts = namedtuple("DepthFronts", "fref fxy longest params q")
+
+
+def _longest(graph: StateGraph) -> np.ndarray:
     """Longest path below every node (edges): no tree there is deeper."""
-    out = np.zeros(order.size, dtype=np.int64)
-    for t in range(order.size):
-        v = order[t]
-        best = -1
-        for b in range(node_bundle_start[v], node_bundle_start[v + 1]):
-            for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
-                best = max(best, out[edge_child[e]])
-        out[v] = best + 1
-    return out
+    return _core.counting_longest(graph)
 
 
-@njit(cache=True)
-def _least(order, node_size, node_mis, node_bundle_start, bundle_edge_start, edge_child, p, exact):
-    """The least value of one cost (``p``: Cost.params()) over every node's trees."""
-    out = np.empty(order.size, dtype=np.int64)
-    for t in range(order.size):
-        v = order[t]
-        b0, b1 = node_bundle_start[v], node_bundle_start[v + 1]
-        best = NONE
-        if exact == 0 or b0 == b1:
-            best = p[1] + p[2] * node_mis[v]
-        for b in range(b0, b1):
-            acc = np.int64(0)
-            for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
-                c = out[edge_child[e]]
-                if c >= NONE:
-                    acc = NONE
-                    break
-                acc = max(acc, c) if p[0] == 1 else acc + c
-            if acc < NONE:
-                best = min(best, acc + p[3] + p[4] * node_size[v])
-        out[v] = best
-    return out
+def _least(graph: StateGraph, p: np.ndarray, exact: bool) -> np.ndarray:
+    """The least value of one cost (``p``: Cost.params()) over every node's trees
+    (:data:`NONE`: no tree, under ``exact`` only)."""
+    return _core.counting_least(graph, p, bool(exact))
 
 
-@njit(cache=True, inline="always")
-def _f(fref, fxy, v, d):
+def _mark(graph: StateGraph, fronts: DepthFronts, mask: np.ndarray) -> None:
+    """Top-down (largest subtables first): add to ``mask`` (int64, a bit per depth bound d
+    of each node, :data:`ANY` for any depth) the states (node, d) that the states already
+    in it reach through tight bundles (minimisers of S // q among the trees of depth
+    <= d)."""
+    _core.counting_mark(graph, fronts, mask)
+
+
+def _link(graph: StateGraph, fronts: DepthFronts, exact: bool, mask, max_bytes: int = NO_LIMIT):
+    """Number the marked states bottom-up (``base[v]``: the id of node v's first state;
+    node order, then bit order) and write, for each, its leaf flag and its tight bundles'
+    child states (CSR). Returns (base, leaf flags, state -> first tight bundle, tight
+    bundle -> first edge, edge -> child state), or None when these arrays would take
+    more than ``max_bytes``."""
+    status, *arrays = _core.counting_link(graph, fronts, bool(exact), mask, int(max_bytes))
+    return None if status == OUT_OF_MEMORY else tuple(arrays)
+
+
+def _f(fref, fxy, v, d) -> int:
     """Least S over the node's trees of depth <= d (front of (depth, S)); NONE if none."""
-    s = fref[2 * v]
-    k = fref[2 * v + 1]
-    best = NONE
-    for j in range(k):
-        if fxy[2 * (s + j)] <= d:
-            best = fxy[2 * (s + j) + 1]
+    s, k = int(fref[2 * v]), int(fref[2 * v + 1])
+    best = int(NONE)
+    for j in range(s, s + k):
+        if fxy[2 * j] <= d:
+            best = int(fxy[2 * j + 1])
         else:
             break
     return best
-
-
-@njit(cache=True, inline="always")
-def _bit(longest, c, d):
-    return ANY if d >= longest[c] else d
-
-
-@njit(cache=True, inline="always")
-def _depth_of(bit):
-    return UNBOUNDED if bit == ANY else bit
-
-
-@njit(cache=True, inline="always")
-def _popcount_below(m, bit):
-    x = m & ((np.int64(1) << np.int64(bit)) - 1)
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@njit(cache=True)
-def _tight(v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target):
-    """Is bundle ``b`` of node ``v`` a minimiser of S // q among the trees of depth <= d?"""
-    s = p[3] + p[4] * n
-    for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
-        f = _f(fref, fxy, edge_child[e], d - 1)
-        if f >= NONE:
-            return False
-        s += f
-    return s // q == target
-
-
-@njit(cache=True)
-def _mark(
-    order,
-    node_size,
-    node_bundle_start,
-    bundle_edge_start,
-    edge_child,
-    fref,
-    fxy,
-    longest,
-    p,
-    q,
-    mask,
-):
-    """Top-down (largest subtables first): the states (node, depth bit) that the states
-    already in ``mask`` reach through tight bundles."""
-    for t in range(order.size - 1, -1, -1):
-        v = order[t]
-        mk = mask[v]
-        if mk == 0:
-            continue
-        n = node_size[v]
-        for bit in range(ANY + 1):
-            if (mk >> bit) & 1 == 0:
-                continue
-            d = _depth_of(bit)
-            if d == 0:
-                continue
-            target = _f(fref, fxy, v, d) // q
-            for b in range(node_bundle_start[v], node_bundle_start[v + 1]):
-                if _tight(v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target):
-                    for e in range(bundle_edge_start[b], bundle_edge_start[b + 1]):
-                        c = edge_child[e]
-                        mask[c] |= np.int64(1) << np.int64(_bit(longest, c, d - 1))
-
-
-@njit(cache=True)
-def _link(
-    order,
-    node_size,
-    node_mis,
-    node_bundle_start,
-    bundle_edge_start,
-    edge_child,
-    fref,
-    fxy,
-    longest,
-    p,
-    q,
-    exact,
-    mask,
-):
-    """Number the marked states bottom-up (``base[v]``: the id of node v's first state)
-    and write, for each, its leaf flag and its tight bundles' child states (CSR).
-    Returns (base, leaf flags, state -> first tight bundle, tight bundle -> first edge,
-    edge -> child state)."""
-    base = np.zeros(order.size, dtype=np.int64)
-    st_leaf = np.zeros(1024, dtype=np.int8)
-    st_tb = np.zeros(1025, dtype=np.int64)
-    tb_e = np.zeros(1025, dtype=np.int64)
-    cs = np.zeros(2048, dtype=np.int64)
-    sid = 0
-    ntb = 0
-    ne = 0
-    for t in range(order.size):
-        v = order[t]
-        mk = mask[v]
-        if mk == 0:
-            continue
-        base[v] = sid
-        n = node_size[v]
-        b0, b1 = node_bundle_start[v], node_bundle_start[v + 1]
-        leaf_ok = exact == 0 or b0 == b1
-        leaf = p[1] + p[2] * node_mis[v]
-        for bit in range(ANY + 1):
-            if (mk >> bit) & 1 == 0:
-                continue
-            d = _depth_of(bit)
-            target = _f(fref, fxy, v, d) // q
-            st_leaf = _grow(st_leaf, sid + 1)
-            st_tb = _grow(st_tb, sid + 2)
-            st_leaf[sid] = 1 if leaf_ok and leaf // q == target else 0
-            st_tb[sid] = ntb
-            if d >= 1:
-                for b in range(b0, b1):
-                    if not _tight(
-                        v, d, n, b, bundle_edge_start, edge_child, fref, fxy, p, q, target
-                    ):
-                        continue
-                    tb_e = _grow(tb_e, ntb + 2)
-                    tb_e[ntb] = ne
-                    e0, e1 = bundle_edge_start[b], bundle_edge_start[b + 1]
-                    cs = _grow(cs, ne + e1 - e0)
-                    for e in range(e0, e1):
-                        c = edge_child[e]
-                        cs[ne] = base[c] + _popcount_below(mask[c], _bit(longest, c, d - 1))
-                        ne += 1
-                    ntb += 1
-            sid += 1
-    st_tb = _grow(st_tb, sid + 1)
-    tb_e = _grow(tb_e, ntb + 1)
-    st_tb[sid] = ntb
-    tb_e[ntb] = ne
-    return base, st_leaf[:sid], st_tb[: sid + 1], tb_e[: ntb + 1], cs[:ne]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -256,6 +124,78 @@ def _int_digits() -> None:
     """Counts have hundreds of thousands of digits; Python >= 3.11 limits int -> str."""
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
+
+
+#: Bytes that counting's Python passes may allocate between two readings of the memory
+#: guard (besides its reading every ``GUARD_EVERY`` steps): an allocation announced to
+#: :meth:`_Watch.step` this big, or many smaller ones adding up to it, read it at once.
+READ_BYTES = 1 << 20
+#: States of :func:`_multiply` whose arrays are turned into Python lists at a time.
+MULTIPLY_CHUNK = 1 << 12
+
+
+def _guard(max_memory: int | None, what: str, held: int):
+    """A :class:`~dagger_cli.engine.MemoryGuard` for a counting pass that starts while
+    ``held`` bytes of engine arrays (the relation's DAG and fronts) are alive: they count
+    against the ceiling as if the guard had seen them grow."""
+    from .memory import MemoryGuard
+
+    guard = MemoryGuard(max_memory, what)
+    if guard.start is not None:
+        guard.start -= held
+    return guard
+
+
+class _Watch:
+    """A counting pass's memory guard (a :class:`~dagger_cli.engine.MemoryGuard`, or None)
+    read by the bytes allocated as well as by steps: :meth:`step` steps the guard (a
+    reading every ``GUARD_EVERY`` steps) and reads it at once when the bytes announced
+    since the last reading reach :data:`READ_BYTES`; the reading counts the announced
+    allocation as made, so that a big one is refused before it is made."""
+
+    def __init__(self, guard):
+        self.guard = guard
+        self.on = guard is not None and guard.ceiling is not None and guard.start is not None
+        self.pending = 0
+
+    def step(self, done: int, total: int, nbytes: int = 0) -> None:
+        if not self.on:
+            return
+        self.pending += nbytes
+        if self.pending >= READ_BYTES:
+            self.read(done, total, nbytes)
+        else:
+            self.guard.step(done, total)
+
+    def read(self, done: int, total: int, nbytes: int = 0) -> None:
+        """Stop (LimitError) if the growth so far plus ``nbytes`` passes the ceiling."""
+        from . import memory
+
+        self.pending = 0
+        if not self.on:
+            return
+        now = memory.resident_bytes()
+        g = self.guard
+        if now is not None and now - g.start + nbytes > g.ceiling:
+            raise LimitError(
+                f"{g.what} needs more than {size_text(g.ceiling)} (--max-memory) "
+                f"after {done:,} of {total:,} steps"
+            )
+
+    def room(self) -> int:
+        """The bytes left under the ceiling now (:data:`NO_LIMIT` without one)."""
+        from . import memory
+
+        now = memory.resident_bytes() if self.on else None
+        if now is None:
+            return NO_LIMIT
+        return max(self.guard.ceiling - (now - self.guard.start), 0)
+
+
+def _store_bytes(store) -> int:
+    """The bytes of a :class:`~dagger_cli.engine.FrontStore`'s arrays."""
+    arrays = (store.fref, store.fxy, store.fch, store.sub_start)
+    return sum(a.nbytes for a in arrays if a is not None)
 
 
 @dataclass
@@ -270,22 +210,26 @@ class _Graph:
     def of(cls, dag):
         assert getattr(dag, "max_depth", None) is None, "the state kernels need the whole DAG"
         order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
-        longest = _longest(order, dag.node_bundle_start, dag.bundle_edge_start, dag.edge_child)
-        return cls(dag, order, longest)
+        graph = cls(dag, order, np.zeros(0, np.int64))
+        graph.longest = _longest(graph.arrays)
+        return graph
 
-    def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
+    @property
+    def arrays(self) -> StateGraph:
+        """The DAG as the state kernels read it."""
         d = self.dag
-        p = np.array(cost.params(), dtype=np.int64)
-        return _least(
+        return StateGraph(
             self.order,
             d.node_size,
             d.node_mis,
             d.node_bundle_start,
             d.bundle_edge_start,
             d.edge_child,
-            p,
-            int(exact_only),
         )
+
+    def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
+        p = np.array(cost.params(), dtype=np.int64)
+        return _least(self.arrays, p, exact_only)
 
 
 def _root_bit(graph: _Graph, d: int) -> int:
@@ -304,23 +248,35 @@ def count_min_trees(
 ):
     """For each depth bound d in ``bounds`` (None: unbounded), the number of trees at the
     root with depth <= d whose S // q is the least among those trees (S: ``s_cost``, whose
-    (depth, S) fronts are ``store``)."""
+    (depth, S) fronts are ``store``). ``guard`` (a :class:`~dagger_cli.engine.MemoryGuard`)
+    stops it with :class:`LimitError` at its ceiling: the states' arrays are refused past
+    what it leaves, and :func:`_multiply` reads it as its integers grow."""
     _int_digits()
     d = graph.dag
-    fref = store.fref.reshape(-1)
-    fxy = store.fxy.reshape(-1)
-    p = np.array(s_cost.params(), dtype=np.int64)
-    q = np.int64(q)
+    watch = _Watch(guard)
     nodes = d.node_size.size
+    watch.read(0, nodes, 8 * nodes)
+    fronts = DepthFronts(
+        store.fref.reshape(-1),
+        store.fxy.reshape(-1),
+        graph.longest,
+        np.array(s_cost.params(), dtype=np.int64),
+        int(q),
+    )
     mask = np.zeros(nodes, dtype=np.int64)
     bits = [ANY if b is None else _root_bit(graph, int(b)) for b in bounds]
     for b in bits:
         mask[0] |= np.int64(1) << np.int64(b)
-    args = (d.node_bundle_start, d.bundle_edge_start, d.edge_child, fref, fxy, graph.longest)
-    _mark(graph.order, d.node_size, *args, p, q, mask)
-    base, st_leaf, st_tb, tb_e, cs = _link(
-        graph.order, d.node_size, d.node_mis, *args, p, q, int(exact_only), mask
-    )
+    _mark(graph.arrays, fronts, mask)
+    room = watch.room()
+    links = _link(graph.arrays, fronts, exact_only, mask, room)
+    if links is None:
+        raise LimitError(
+            f"{guard.what} needs more than {size_text(guard.ceiling)} (--max-memory): the "
+            f"links between its (subtable, depth bound) states take more than the "
+            f"{size_text(room)} left"
+        )
+    base, st_leaf, st_tb, tb_e, cs = links
     counts = _multiply(st_leaf, st_tb, tb_e, cs, guard)
     root_mask = int(mask[0])
     out = []
@@ -332,23 +288,31 @@ def count_min_trees(
 
 def _multiply(st_leaf, st_tb, tb_e, cs, guard=None) -> list[int]:
     """counts[s] = leaf[s] + sum over tight bundles of the product of their child states'
-    (``guard``: an :class:`dagger_cli.engine.MemoryGuard` stepped once per state)."""
-    leaf = st_leaf.tolist()
-    tb = st_tb.tolist()
-    te = tb_e.tolist()
-    ch = cs.tolist()
-    counts = [0] * len(leaf)
-    for s in range(len(leaf)):
-        if guard is not None:
-            guard.step(s, len(leaf))
-        total = leaf[s]
-        for b in range(tb[s], tb[s + 1]):
-            e0, e1 = te[b], te[b + 1]
-            prod = counts[ch[e0]]
-            for e in range(e0 + 1, e1):
-                prod *= counts[ch[e]]
-            total += prod
-        counts[s] = total
+    (``guard``: an :class:`dagger_cli.engine.MemoryGuard` stepped once per state and read
+    as the counts grow). The arrays become Python lists :data:`MULTIPLY_CHUNK` states at a
+    time."""
+    watch = _Watch(guard)
+    n = len(st_leaf)
+    watch.read(0, n, 8 * n)
+    counts = [0] * n
+    for s0 in range(0, n, MULTIPLY_CHUNK):
+        s1 = min(n, s0 + MULTIPLY_CHUNK)
+        leaf = st_leaf[s0:s1].tolist()
+        tb = st_tb[s0 : s1 + 1].tolist()
+        b0 = tb[0]
+        te = tb_e[b0 : tb[-1] + 1].tolist()
+        e0 = te[0]
+        ch = cs[e0 : te[-1]].tolist()
+        for k in range(s1 - s0):
+            total = leaf[k]
+            for b in range(tb[k] - b0, tb[k + 1] - b0):
+                ea, eb = te[b] - e0, te[b + 1] - e0
+                prod = counts[ch[ea]]
+                for e in range(ea + 1, eb):
+                    prod *= counts[ch[e]]
+                total += prod
+            counts[s0 + k] = total
+            watch.step(s0 + k, n, total.bit_length() >> 3)
     return counts
 
 
@@ -358,7 +322,10 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
 
     A state is (node, remaining depth r): r is None without a depth cap; under a cap the
     fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
-    at r combines its children's fronts at r - 1, and r = 0 is the leaf only."""
+    at r combines its children's fronts at r - 1, and r = 0 is the leaf only. ``guard``
+    (a :class:`~dagger_cli.engine.MemoryGuard`) is read before every combination of a
+    bundle's partial front with a child's (their arrays counted before they are made) and
+    as the counts grow: past its ceiling the pass stops with :class:`LimitError`."""
     _int_digits()
     from ..fronts import pareto
 
@@ -381,10 +348,11 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
     def key(x, y):
         return x * big + y
 
+    watch = _Watch(guard)
     nodes = int(order.size)
+    total = 2 * nodes
     for done, v in enumerate(order[::-1].tolist()):
-        if guard is not None:
-            guard.step(done, 2 * nodes)
+        watch.step(done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
             n = int(dag.node_size[v])
@@ -399,6 +367,8 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
                 for c in kids:
                     rc_of[c] = None if r is None else norm(c, r - 1)
                     gx, gy, _ = store.front(c, rc_of[c])
+                    # px, py, kept (and, below, their keys and matches): about 64 bytes a pair.
+                    watch.step(done, total, 64 * ax.size * gx.size)
                     px = ax[:, None] + gx[None, :]
                     py = ay[:, None] + gy[None, :]
                     keep = pareto(px.ravel(), py.ravel())
@@ -418,6 +388,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
                 wanted = np.array(sorted(set(targets.values())), dtype=np.int64)
                 steps = []
                 for c, (bx, by, px, py) in zip(reversed(kids), reversed(levels)):
+                    watch.step(done, total, 32 * px.size)
                     keys = key(px, py)
                     wkeys = key(ax[wanted], ay[wanted])
                     i, jj = np.nonzero(np.isin(keys, wkeys))
@@ -432,17 +403,19 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
             plans[(v, r)] = plan
     counts: dict[tuple, dict] = {}
     for done, v in enumerate(order.tolist()):
-        if guard is not None:
-            guard.step(nodes + done, 2 * nodes)
+        watch.step(nodes + done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
             leaf_ok = not exact_only or not dag.node_split[v]
             mis = int(dag.node_mis[v])
             lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
             mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
-            for targets, steps in plans.get((v, r), ()):
+            # A state's plan is read once: dropped as it is used.
+            for targets, steps in plans.pop((v, r), ()):
                 acc = [1]
                 for state, i, jj, t, size in steps:
+                    # The lists of the pairs and the next partial counts (8 bytes a slot).
+                    watch.step(nodes + done, total, 8 * size + 108 * i.size)
                     child = counts[state]
                     nxt = [0] * size
                     for a, g, w in zip(i.tolist(), jj.tolist(), t.tolist()):
@@ -451,6 +424,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
                     acc = nxt
                 for j, w in targets.items():
                     mine[j] += acc[w]
+            watch.step(nodes + done, total, sum(x.bit_length() for x in mine.values()) >> 3)
             counts[(v, r)] = mine
     root = counts[(0, r0)]
     return [root[j] for j in range(len(root))]
@@ -458,34 +432,54 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
 
 # ----------------------------------------------------------------------------- relate
 def front_counts(relation, *, exact_only: bool = False, max_memory: int | None = None) -> list[int]:
-    """The number of trees at each point of ``relation.front`` (fast engine). Stops with
-    :class:`LimitError` when its Python pass grows the process by more than
-    ``max_memory`` bytes (:class:`dagger_cli.engine.MemoryGuard`)."""
-    from .dag import compute_fronts
-    from .memory import MemoryGuard
+    """The number of trees at each point of ``relation.front`` (fast engine), on the
+    relation's own DAG: under a depth cap D the capped one, whose subtables within D splits
+    hold every tree of depth <= D.
 
-    guard = MemoryGuard(max_memory, "counting the trees")
+    Stops with :class:`LimitError` when the memory would pass ``max_memory`` bytes, the
+    relation's DAG and fronts included: the fronts it computes get the room they leave,
+    and its Python passes (exact integers, which live in no engine array) are watched by
+    a :class:`~dagger_cli.engine.MemoryGuard`."""
+    from .dag import build_dag, compute_fronts
 
     if relation.dag is None or relation.store is None:
         raise InputError("counting needs the fast engine (--engine fast)")
     front = relation.front
     cx, cy = front.x_cost, front.y_cost
     dag = relation.dag
+    kept = _store_bytes(relation.store)
+    guard = _guard(max_memory, "counting the trees", dag.nbytes() + kept)
     if cx.combine == SUM and cy.combine == SUM:
         return _sum_pair_counts(dag, relation.store, cx, cy, exact_only, guard)
     depth_on_x = cx.combine == MAX
     s_cost = cy if depth_on_x else cx
-    if dag.max_depth is not None:
-        # The points of a capped front have depth <= the cap: N(root, D) counts their
-        # trees over the whole DAG, which the (node, depth bound) states need.
-        from .dag import build_dag
-
-        dag = build_dag(relation.table)
-        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
-    elif depth_on_x:
+    if dag.max_depth is None and depth_on_x:
         store = relation.store
     else:
-        store = compute_fronts(dag, COSTS["depth"], s_cost, exact_only=exact_only)
+        # The relation's fronts stay alive beside the ones computed here.
+        room = None if max_memory is None else max(max_memory - kept, 0)
+        if dag.max_depth is not None:
+            # The states (node, depth bound d) of a root point of depth <= D are those of
+            # nodes of level <= D - d: every tree of depth <= d below such a node is in the
+            # capped DAG, whose nodes at the cap have no bundles (leaves). Counted on it as
+            # on a whole DAG: its fronts are per node, over its trees.
+            if dag.d2_level is not None:  # the last two levels were never built
+                dag = build_dag(relation.table, max_depth=dag.max_depth, max_memory=room)
+            dag = replace(dag, max_depth=None)
+        try:
+            store = compute_fronts(
+                dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room
+            )
+        except LimitError as err:
+            if room is None:
+                raise
+            detail = str(err).partition("(--max-memory)")[2].strip(" :.")
+            raise LimitError(
+                f"counting the trees needs more than {size_text(max_memory)} (--max-memory): "
+                f"its fronts of (depth, {s_cost.name}) need more than the "
+                f"{size_text(room)} left beside the relation's fronts "
+                f"({size_text(kept)}){', ' + detail if detail else ''}."
+            ) from None
     depths = front.x if depth_on_x else front.y
     graph = _Graph.of(dag)
     return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
@@ -772,7 +766,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
     p = s_cost.params()
 
     def f(v, d):
-        return int(_f(fref, fxy, np.int64(v), np.int64(d)))
+        return _f(fref, fxy, v, d)
 
     def build(v, d):
         counts, decision = node_labels(table, dag, v)

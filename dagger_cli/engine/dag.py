@@ -75,19 +75,22 @@ def build_dag(
     special: bool = True,
     depth2: bool = False,
     limits: np.ndarray | None = None,
+    initial_room: int | None = None,
 ) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.engine.kernels.discovery`); with
     ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
     not expanded). With ``depth2`` (and D >= 2) only those within D - 2 splits: the
     depth-two layer solves the last two levels from class counts (see :class:`Dag`).
     ``limits`` (:func:`_limits`) leaves unexpanded the subtables that no tree within
-    bounds on its costs splits.
+    bounds on its costs splits. ``initial_room`` (tests) starts every growable array and
+    the hash table with that many items (and batches of at most that many nodes), so that
+    every growth path runs.
 
     A sorting table (``dagger example sorting``) is discovered from partial orders
     instead of row sets (:mod:`dagger_cli.engine.posets`; the same graph) unless ``special`` is
     False or a depth cap is given."""
+    from .. import _core
     from .kernels import discovery as disc
-    from .kernels.common import NO_CAP, PIECES
 
     if special and max_depth is None:
         from .posets import poset_dag
@@ -117,12 +120,13 @@ def build_dag(
         rclass = np.unique(codes.T, axis=0, return_inverse=True)[1].astype(np.int32).ravel()
     else:
         rclass = np.zeros(0, np.int32)
-    max_level = NO_CAP if max_depth is None else int(max_depth)
+    max_level = disc.NO_CAP if max_depth is None else int(max_depth)
     d2_level = None
     if depth2 and max_depth is not None and max_depth >= 2:
         d2_level = max_level = int(max_depth) - 2
 
-    cap = 1024
+    room = initial_room
+    cap = 1024 if room is None else room
     a = GrowableArrays(
         {
             "node_start": (cap, np.int64),
@@ -134,42 +138,48 @@ def build_dag(
             "node_split": (cap, np.int8),
             "node_level": (cap, np.int32),
             "node_bundle_start": (cap + 1, np.int64),
-            "row_pool": (max(4 * n, 1024), np.int32),
-            "attr_pool": (max(4 * m, 1024), np.int16 if m < 2**15 else np.int32),
+            "row_pool": (max(4 * n, 1024) if room is None else max(n, room), np.int32),
+            "attr_pool": (
+                max(4 * m, 1024) if room is None else max(m, room),
+                np.int16 if m < 2**15 else np.int32,
+            ),
             "bundle_attr": (cap, np.int32),
             "bundle_edge_start": (cap + 1, np.int64),
-            "edge_child": (4 * cap, np.int32),
+            "edge_child": (4 * cap if room is None else room, np.int32),
         }
     )
     # One batch's buffers (see discovery.discover): per node, per non-constant attribute, per child.
-    bn = disc.BATCH_NODES
+    bn = disc.BATCH_NODES if room is None else room
+    qn = max(4 * m, 4096) if room is None else room
+    vn = 16384 if room is None else room
+    pn = 4096 if room is None else room
     b = GrowableArrays(
         {
             "b_k": (bn, np.int32),
             "b_qoff": (bn + 1, np.int64),
             "b_voff": (bn + 1, np.int64),
-            "q_attr": (max(4 * m, 4096), np.int32),
-            "q_nv": (max(4 * m, 4096), np.int32),
-            "v_val": (16384, np.int32),
-            "v_h1": (16384, np.uint64),
-            "v_h2": (16384, np.uint64),
-            "p_node": (4096, np.int64),
-            "p_attr": (4096, np.int32),
-            "p_val": (4096, np.int32),
-            "p_child": (4096, np.int64),
-            "p_grp": (4097, np.int64),
+            "q_attr": (qn, np.int32),
+            "q_nv": (qn, np.int32),
+            "v_val": (vn, np.int32),
+            "v_h1": (vn, np.uint64),
+            "v_h2": (vn, np.uint64),
+            "p_node": (pn, np.int64),
+            "p_attr": (pn, np.int32),
+            "p_val": (pn, np.int32),
+            "p_child": (pn, np.int64),
+            "p_grp": (pn + 1, np.int64),
         }
     )
-    ht = np.zeros(2 * 4096, np.uint64)  # 4096 slots (see discovery._ht_insert)
+    # 4096 slots (see discovery.ht_insert); a power of two >= initial_room.
+    slots = 4096 if room is None else 1 << max(int(room) - 1, 0).bit_length()
+    ht = np.zeros(2 * slots, np.uint64)
     # The root: every row, every attribute a candidate.
     a["node_size"][0] = n
     a["row_pool"][:n] = np.arange(n, dtype=np.int32)
     a["node_attr_len"][0] = m
     a["node_level"][0] = 0
     a["attr_pool"][:m] = np.arange(m)
-    disc._ht_insert(
-        ht, np.uint64(key1.sum(dtype=np.uint64)), np.uint64(key2.sum(dtype=np.uint64)), 0
-    )
+    disc.ht_insert(ht, int(key1.sum(dtype=np.uint64)), int(key2.sum(dtype=np.uint64)), 0)
     counters = np.zeros(disc.N_COUNTERS, np.int64)
     counters[disc.C_NODES] = 1
     counters[disc.C_ROWS] = n
@@ -193,9 +203,7 @@ def build_dag(
     # Besides the growable arrays: the table as the kernels read it and each thread's
     # scratch of a batch (key sums per attribute value, a row map per value), all sized
     # before the first call.
-    import numba
-
-    workers = min(numba.get_num_threads(), PIECES)
+    workers = min(_core.get_threads(), disc.PIECES)
     per_piece = 8 * (
         2 * int(nvals.sum())
         + int(nvals.max(initial=1))

@@ -23,170 +23,44 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from numba import njit, prange
 
+from .. import _core
 from ..errors import LimitError
 from ..text import size_text
-from .kernels.common import _grow, _prefetch
 from .structures import Dag
 
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
 MAX_N = 8
+#: What :func:`_discover` returns first: done, more than ``limit`` subtables, more than
+#: ``mem_limit`` bytes.
+DISCOVERED, TOO_MANY, TOO_BIG = 0, 3, 4
 
 
-@njit(cache=True, inline="always")
-def _before(p, x, y):
-    return (p >> (8 * x + y)) & 1
-
-
-@njit(cache=True)
-def _add(p, a, b, n):
-    """The transitive closure of ``p`` plus ``a before b`` (p transitively closed)."""
-    up = ((p >> (8 * b)) & 0xFF) | (1 << b)
-    out = p
-    for x in range(n):
-        if x == a or _before(p, x, a):
-            out |= up << (8 * x)
-    return out
-
-
-@njit(cache=True)
-def _extensions(p, n, f):
-    """Number of linear extensions of ``p``: paths through its down-sets (``f``: scratch
-    of 2^n counts)."""
-    pred = np.zeros(n, dtype=np.int64)
-    for x in range(n):
-        for y in range(n):
-            if _before(p, y, x):
-                pred[x] |= 1 << y
-    full = (1 << n) - 1
-    f[:] = 0
-    f[0] = 1
-    for s in range(full):
-        if f[s] == 0:
-            continue
-        for x in range(n):
-            if (s >> x) & 1 == 0 and (pred[x] & ~s) == 0:
-                f[s | (1 << x)] += f[s]
-    return f[full]
-
-
-@njit(cache=True)
-def _hash_slot(key, mask):
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(20)) & mask
-
-
-@njit(cache=True)
-def _rehash(ht, slots):
-    out = np.zeros(2 * slots, dtype=np.int64)
-    for s in range(ht.size // 2):
-        if ht[2 * s] != 0:
-            t = _hash_slot(ht[2 * s], slots - 1)
-            while out[2 * t] != 0:
-                t = (t + 1) & (slots - 1)
-            out[2 * t] = ht[2 * s]
-            out[2 * t + 1] = ht[2 * s + 1]
-    return out
-
-
-@njit(cache=True)
 def _discover(n, pi, pj, limit, mem_limit):
-    """Breadth-first from the empty order. Returns (status, arrays...): status 0 done,
-    3 more than ``limit`` subtables, 4 more than ``mem_limit`` bytes.
+    """Breadth-first from the empty order of ``n`` elements, attribute a comparing
+    ``pi[a]`` with ``pj[a]`` (int64 arrays), by the compiled kernel (``core/posets.cpp``).
+
+    Returns (status, nodes, bundles, edges, nodes processed, then the arrays: each node's
+    order (int64), level (int32), first bundle (int64, one more), each bundle's attribute
+    (int32) and first edge (int64, one more), each edge's child (int32)); status
+    :data:`DISCOVERED`, :data:`TOO_MANY` (more than ``limit`` subtables) or :data:`TOO_BIG`
+    (its arrays past ``mem_limit`` bytes).
 
     A parent's children keys are computed first and their hash slots prefetched, so the
     cache misses of its (up to 2m) lookups overlap. Sizes are counted afterwards
     (:func:`_sizes`, in parallel); a total order (m relations) is the only leaf."""
-    m = pi.size
-    cap = 1024
-    poset = np.zeros(cap, dtype=np.int64)
-    level = np.zeros(cap, dtype=np.int32)
-    bstart = np.zeros(cap + 1, dtype=np.int64)
-    battr = np.zeros(cap, dtype=np.int32)
-    bedge = np.zeros(cap + 1, dtype=np.int64)
-    child = np.zeros(4 * cap, dtype=np.int32)
-    slots = 1 << 12
-    # Open addressing, one slot = (poset + 1, node) side by side: one cache miss a lookup.
-    ht = np.zeros(2 * slots, dtype=np.int64)
-    keys = np.zeros(2 * m, dtype=np.int64)
-    attrs = np.zeros(m, dtype=np.int32)
-    poset[0] = 0
-    ht[2 * _hash_slot(1, slots - 1)] = 1
-    nn = 1
-    nb = 0
-    ne = 0
-    head = 0
-    status = 0
-    while head < nn:
-        p = poset[head]
-        bstart[head] = nb
-        k = 0
-        for a in range(m):
-            i, j = pi[a], pj[a]
-            if _before(p, i, j) or _before(p, j, i):
-                continue
-            attrs[k // 2] = a
-            keys[k] = _add(p, j, i, n) + 1  # value 0: x_j < x_i
-            keys[k + 1] = _add(p, i, j, n) + 1  # value 1: x_i < x_j
-            _prefetch(ht, 2 * _hash_slot(keys[k], slots - 1))
-            _prefetch(ht, 2 * _hash_slot(keys[k + 1], slots - 1))
-            k += 2
-        battr = _grow(battr, nb + k // 2)
-        bedge = _grow(bedge, nb + k // 2 + 1)
-        child = _grow(child, ne + k)
-        for e in range(k):
-            if e % 2 == 0:
-                battr[nb] = attrs[e // 2]
-                bedge[nb] = ne
-                nb += 1
-            key = keys[e]
-            h = _hash_slot(key, slots - 1)
-            while ht[2 * h] != 0 and ht[2 * h] != key:
-                h = (h + 1) & (slots - 1)
-            if ht[2 * h] == 0:
-                if nn >= limit:
-                    status = 3
-                    break
-                poset = _grow(poset, nn + 1)
-                level = _grow(level, nn + 1)
-                bstart = _grow(bstart, nn + 2)
-                poset[nn] = key - 1
-                level[nn] = level[head] + 1  # breadth-first: its least depth
-                ht[2 * h] = key
-                ht[2 * h + 1] = nn
-                child[ne] = nn
-                nn += 1
-                if 2 * nn > slots:  # keep the table at most half full
-                    ht = _rehash(ht, 2 * slots)
-                    slots *= 2
-            else:
-                child[ne] = ht[2 * h + 1]
-            ne += 1
-        if status != 0:
-            break
-        used = (
-            poset.size * 16 + bstart.size * 8 + battr.size * 4 + bedge.size * 8 + child.size * 4
-        ) + slots * 16
-        if used > mem_limit:
-            status = 4
-            break
-        head += 1
-    bstart[nn] = nb
-    bedge[nb] = ne
-    return status, nn, nb, ne, head, poset, level, bstart, battr, bedge, child
+    return _core.posets_discover(int(n), pi, pj, int(limit), int(mem_limit))
 
 
-@njit(cache=True, parallel=True)
 def _sizes(poset, n):
-    """Every order's number of linear extensions (independent: in parallel pieces)."""
-    out = np.empty(poset.size, dtype=np.int32)
-    pieces = 64
-    for piece in prange(pieces):
-        f = np.zeros(1 << n, dtype=np.int64)
-        for v in range(piece, poset.size, pieces):
-            out[v] = _extensions(poset[v], n, f)
-    return out
+    """Every order's number of linear extensions (int32; independent: in parallel pieces)."""
+    return _core.posets_sizes(np.ascontiguousarray(poset, dtype=np.int64), int(n))
+
+
+def _extension_rows(p, n, count, row_of_rank):
+    """The rows of the linear extensions of ``p`` (depth-first, ``count`` of them): an
+    extension lists the elements in increasing order; its row is that of its ranks."""
+    return _core.posets_extension_rows(int(p), int(n), int(count), row_of_rank)
 
 
 @dataclass(eq=False)
@@ -203,61 +77,6 @@ class PosetDag(Dag):
             np.int64(self.posets[node]), self.n, int(self.node_size[node]), self.row_of_rank
         )
         return np.sort(out)
-
-
-@njit(cache=True)
-def _extension_rows(p, n, count, row_of_rank):
-    """The rows of the linear extensions of ``p`` (depth-first, ``count`` of them): an
-    extension lists the elements in increasing order; its row is that of its ranks."""
-    pred = np.zeros(n, dtype=np.int64)
-    for x in range(n):
-        for y in range(n):
-            if _before(p, y, x):
-                pred[x] |= 1 << y
-    fact = np.ones(n + 1, dtype=np.int64)
-    for k in range(1, n + 1):
-        fact[k] = fact[k - 1] * k
-    out = np.empty(count, dtype=np.int64)
-    seq = np.zeros(n, dtype=np.int64)
-    nxt = np.zeros(n + 1, dtype=np.int64)  # next candidate element at each level
-    ranks = np.zeros(n, dtype=np.int64)
-    w = 0
-    level = 0
-    done = 0
-    nxt[0] = 0
-    while level >= 0:
-        if level == n:
-            for r in range(n):
-                ranks[seq[r]] = r
-            rank = 0
-            used = 0
-            for k in range(n):  # lexicographic rank of ranks (a Lehmer code)
-                v = ranks[k]
-                below = 0
-                for u in range(v):
-                    if (used >> u) & 1 == 0:
-                        below += 1
-                rank += below * fact[n - 1 - k]
-                used |= 1 << v
-            out[w] = row_of_rank[rank]
-            w += 1
-            level -= 1
-            done &= ~(1 << seq[level])
-            continue
-        x = nxt[level]
-        while x < n and ((done >> x) & 1 or (pred[x] & ~done) != 0):
-            x += 1
-        if x == n:
-            level -= 1
-            if level >= 0:
-                done &= ~(1 << seq[level])
-            continue
-        nxt[level] = x + 1
-        seq[level] = x
-        done |= 1 << x
-        level += 1
-        nxt[level] = 0
-    return out[:w]
 
 
 def _lex_rank(perm) -> int:
@@ -326,12 +145,12 @@ def poset_dag(table, *, max_subtables=None, max_memory=None) -> PosetDag | None:
     status, nn, nb, ne, head, poset, level, bstart, battr, bedge, child = _discover(
         n, pi, pj, limit, mem
     )
-    if status == 3:
+    if status == TOO_MANY:
         raise LimitError(
             f"the DAG has more than {max_subtables:,} subtables (--max-subtables); stopped after "
             f"processing {head:,} of {nn:,} discovered partial orders"
         )
-    if status == 4:
+    if status == TOO_BIG:
         raise LimitError(
             f"the DAG needs more than {size_text(max_memory)} (--max-memory) for "
             f"{nn:,} partial orders discovered, {head:,} processed, {ne:,} edges"
