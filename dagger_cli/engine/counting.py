@@ -471,7 +471,7 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
                 dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room
             )
         except LimitError as err:
-            if room is None:
+            if room is None or max_memory is None:
                 raise
             detail = str(err).partition("(--max-memory)")[2].strip(" :.")
             raise LimitError(
