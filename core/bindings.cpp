@@ -8,4 +8,6 @@ NB_MODULE(_core, m) {
         "Called by the drivers in dagger_cli.engine and dagger_cli.rules, not directly.";
     dagger::py::bind_threads(m);
     dagger::py::bind_rules(m);
+    dagger::py::bind_fronts(m);
+    dagger::py::bind_depth_two(m);
 }

@@ -71,5 +71,7 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T> &&data) {
 // Register each part's kernels (one function per source file, bindings.cpp calls them).
 void bind_threads(nb::module_ &m);
 void bind_rules(nb::module_ &m);
+void bind_fronts(nb::module_ &m);
+void bind_depth_two(nb::module_ &m);
 
 }  // namespace dagger::py
