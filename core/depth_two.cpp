@@ -37,13 +37,12 @@ namespace {
 inline constexpr i64 D2_BUG = -(i64{1} << 62);
 inline constexpr i64 D2_NO_MEMORY = -(i64{1} << 61);
 
-// The table as the layer reads it (dagger_cli.engine.kernels.discovery.TableArrays):
-// row-major codes rc (row * m + a), attribute-major codes cc (a * nt + row), values per
-// attribute, every row's decision and the number of decisions.
+// The table as the layer reads it (fields of dagger_cli.engine.kernels.discovery.TableArrays):
+// row-major codes rc (row * m + a), values per attribute, every row's decision and the
+// number of decisions.
 template <class T>
 struct TableView {
     const T *rc;
-    const T *cc;
     const i64 *nvals;
     i64 m;
     const i32 *dec;
@@ -520,7 +519,7 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
     const Cost &X = P.x, &Y = P.y;
     const i64 big = i64{1} << 40;
     // Per attribute: the least M of a split of branch value 0 and value 1 (big: none).
-    Buf<i64> best0(K, big), best1(K, big), na1(K, 0), ya1(K, 0), n11s(K, 0), y11s(K, 0);
+    Buf<i64> best0(K, big), best1(K, big), na1(K, 0), ya1(K, 0);
     Buf<u64> zero;
     const u64 *cls = cls_in;
     if (X.leaf_mis == 0 && Y.leaf_mis == 0) {
@@ -538,6 +537,7 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
             ya1[p] += popcount(row[p] & cls[w]);
         }
     }
+    Buf<i64> n11s(K, 0), y11s(K, 0);
     i64 *n11 = n11s.data(), *y11 = y11s.data();
     for (i64 p = 0; p < K; ++p) {
         for (i64 q = p + 1; q < K; ++q) {
@@ -635,9 +635,55 @@ i64 tail_binary(i64 K, const i64 *attrs, i64 n, i64 mis, const Params &P, const 
     return pareto_into<true, i32>(cx, cy, cc, nc, s.ox.data(), s.oy.data(), s.oc.data(), pb);
 }
 
+// Rows t0 .. t1 - 1 (at most 64) of a subtable of a 0/1 table with two classes as bit
+// words: word[a] bit t - t0 is row t's code of attribute a, for every attribute; returns
+// the word of the rows of class 0. Eight rows at a time into one byte per attribute
+// (contiguous byte lanes), then the eight bytes of each attribute put together. Scratch:
+// `bytes` (8 * m) and `zero` (a row of m zero codes, for a last group of fewer rows).
+template <class T>
+inline u64 column_words(const i32 *rows, i64 t0, i64 t1, const TableView<T> &tb, u64 *word,
+                        u8 *bytes, const T *zero) {
+    const i64 m = tb.m;
+    const u64 um = static_cast<u64>(m);
+    u64 c0 = 0;
+    for (i64 g = 0; g < 8; ++g) {
+        const i64 g0 = t0 + 8 * g;
+        const T *p[8];
+        for (i64 k = 0; k < 8; ++k) {
+            const i64 t = g0 + k;
+            p[k] = t < t1 ? tb.rc + static_cast<u64>(rows[t]) * um : zero;
+            if (t < t1) c0 |= static_cast<u64>(tb.dec[rows[t]] == 0) << (t - t0);
+        }
+        const T *__restrict q0 = p[0], *__restrict q1 = p[1], *__restrict q2 = p[2],
+                            *__restrict q3 = p[3], *__restrict q4 = p[4], *__restrict q5 = p[5],
+                            *__restrict q6 = p[6], *__restrict q7 = p[7];
+        u8 *__restrict b = bytes + g * m;
+        for (i64 a = 0; a < m; ++a) {
+            u8 v = static_cast<u8>(q7[a]);
+            v = static_cast<u8>(v + v + static_cast<u8>(q6[a]));
+            v = static_cast<u8>(v + v + static_cast<u8>(q5[a]));
+            v = static_cast<u8>(v + v + static_cast<u8>(q4[a]));
+            v = static_cast<u8>(v + v + static_cast<u8>(q3[a]));
+            v = static_cast<u8>(v + v + static_cast<u8>(q2[a]));
+            v = static_cast<u8>(v + v + static_cast<u8>(q1[a]));
+            b[a] = static_cast<u8>(v + v + static_cast<u8>(q0[a]));
+        }
+        if (g0 + 8 >= t1) {
+            for (i64 h = g + 1; h < 8; ++h) std::fill(bytes + h * m, bytes + (h + 1) * m, u8{0});
+            break;
+        }
+    }
+    for (i64 a = 0; a < m; ++a) {
+        u64 w = 0;
+        for (i64 g = 0; g < 8; ++g) w |= static_cast<u64>(bytes[g * m + a]) << (8 * g);
+        word[a] = w;
+    }
+    return c0;
+}
+
 // The depth-2 front of a subtable of a 0/1 table with two classes: the value-1 bitsets,
-// built one attribute column at a time (cc, attribute-major) and stored word-major so
-// that the pair loop runs over consecutive attributes; then pairs_binary and tail_binary
+// built word by word along the rows (column_words) and stored word-major so that the
+// pair loop runs over consecutive attributes; then pairs_binary and tail_binary
 // over the attributes whose column is not equal or complementary to an earlier one's
 // (they split the subtable the same way: only the first of each kind matters, ties going
 // to the first attribute).
@@ -645,15 +691,13 @@ template <class T>
 i64 d2_binary(const Branches &B, const i32 *rows, i64 mis, const TableView<T> &tb,
               const u64 *cls, const Params &P, Scratch &s, ParetoBuf &pb) {
     const i64 K = B.K, n = B.n, W = B.W;
-    Buf<u64> bits(K * W);
-    for (i64 p = 0; p < K; ++p) {
-        const T *col = tb.cc + B.attrs[p] * tb.nt;
-        for (i64 wd = 0; wd < W; ++wd) {
-            u64 word = 0;
-            const i64 t0 = wd * 64, t1 = std::min(n, (wd + 1) * 64);
-            for (i64 t = t0; t < t1; ++t) word |= static_cast<u64>(col[rows[t]]) << (t - t0);
-            bits[wd * K + p] = word;
-        }
+    Buf<u64> bits(K * W), word(tb.m);
+    Buf<u8> bytes(8 * tb.m);
+    Buf<T> zero(tb.m, T{0});
+    for (i64 wd = 0; wd < W; ++wd) {
+        const i64 t0 = wd * 64, t1 = std::min(n, t0 + 64);
+        column_words(rows, t0, t1, tb, word.data(), bytes.data(), zero.data());
+        for (i64 p = 0; p < K; ++p) bits[wd * K + p] = word[B.attrs[p]];
     }
     Buf<i64> reps(K);
     const i64 k2 = distinct_columns(K, W, n, bits.data(), reps.data());
@@ -714,15 +758,30 @@ i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T>
     Buf<i64> S(std::max<i64>(Pn, 1) * C), pv(std::max<i64>(Pn, 1)), npres(m, 0);
     const u64 um = static_cast<u64>(m);
     if (maxv == 2 && C == 2) {
-        // 0/1 codes: sums along each row (contiguous, vectorised), the rest by subtraction.
+        // 0/1 codes: sums along each row (contiguous byte lanes, a pass of 255 rows at
+        // most between two flushes), the rest by subtraction.
         Buf<i64> ones(m, 0), ones0(m, 0);
+        Buf<u8> acc(2 * m, u8{0});  // per class, the value-1 rows since the last flush
         i64 n0 = 0;
-        for (i64 j = 0; j < n; ++j) {
-            const i64 row = rows[j];
-            const T *base = tb.rc + static_cast<u64>(row) * um;
-            i64 *acc = tb.dec[row] == 0 ? ones0.data() : ones.data();
-            n0 += tb.dec[row] == 0;
-            for (i64 a = 0; a < m; ++a) acc[a] += static_cast<i64>(base[a]);
+        auto flush = [&]() {
+            for (i64 a = 0; a < m; ++a) {
+                ones0[a] += acc[a];
+                ones[a] += acc[m + a];
+            }
+            std::fill(acc.data(), acc.data() + 2 * m, u8{0});
+        };
+        for (i64 j0 = 0; j0 < n; j0 += 255) {
+            const i64 j1 = std::min(n, j0 + 255);
+            for (i64 j = j0; j < j1; ++j) {
+                const i64 row = rows[j];
+                const T *__restrict base = tb.rc + static_cast<u64>(row) * um;
+                const bool zero_class = tb.dec[row] == 0;
+                u8 *__restrict to = acc.data() + (zero_class ? 0 : m);
+                n0 += zero_class;
+                for (i64 a = 0; a < m; ++a)
+                    to[a] = static_cast<u8>(to[a] + static_cast<u8>(base[a]));
+            }
+            flush();
         }
         for (i64 a = 0; a < m; ++a) {
             i64 c = 0;
@@ -1003,13 +1062,12 @@ int run_on(py::nb::handle entries, py::nb::handle table, py::nb::handle dag,
            py::nb::handle params,
            py::nb::handle pool, i64 m, i64 many, i64 allow, i64 budget) {
     auto rc = py::field<const T>(table, "rc");
-    auto cc = py::field<const T>(table, "cc");
     auto nvals = py::field<const i64>(table, "nvals");
     auto dec = py::field<const i32>(table, "dec");
     Kernel<T> k{
         Entries{py::field<const i64>(entries, "node"), py::field<const i64>(entries, "r"),
                 py::field<const i64>(entries, "sub")},
-        TableView<T>{rc.p, cc.p, nvals.p, nvals.size(), dec.p, dec.size(),
+        TableView<T>{rc.p, nvals.p, nvals.size(), dec.p, dec.size(),
                      py::nb::cast<i64>(table.attr("n_dec"))},
         py::dag_view(dag),
         Params::of(py::span<const i64>(params, "params")),
