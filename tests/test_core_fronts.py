@@ -153,6 +153,54 @@ def test_bounds_the_query_never_pushes_together_equal_numbas(
     same_store(new, old)
 
 
+@pytest.mark.parametrize("binary", [True, False], ids=["binary", "generic"])
+@pytest.mark.parametrize(
+    "x,y",
+    [
+        ("depth", "misclassifications"),
+        ("total-path-length", "misclassifications"),
+        ("misclassifications", "leaves"),
+    ],
+)
+def test_bounds_at_every_point_equal_numbas(binary, x, y):
+    """max_x or max_y at each point of the front, with and without least_y, under a cap
+    with the depth-two layer (its fronts trimmed to the allowances) and without one."""
+    t = random_table(8, 120, 2 if binary else 3, 2 if binary else 3, 3, structured=True)
+    cx, cy = COSTS[x], COSTS[y]
+    for depth in (None, 2, 3):
+        pts = relate(t, x, y, max_depth=depth).front.points()
+        for px, py in pts:
+            for max_x, max_y in ((px, None), (None, py)):
+                dag = build_dag(
+                    t,
+                    max_depth=depth,
+                    depth2=depth is not None,
+                    limits=_limits(cx, cy, max_x, max_y),
+                )
+                for least in (False, True):
+                    kw = dict(max_x=max_x, max_y=max_y, least_y=least)
+                    new = compute_fronts(dag, cx, cy, **kw)
+                    with numba_kernels():
+                        old = compute_fronts(dag, cx, cy, **kw)
+                    same_store(new, old)
+
+
+def test_long_runs_of_one_class_and_value_equal_numbas():
+    """A 0/1 table whose first 300 rows share a class and a value: more than a byte's
+    worth of counts in one pass (the class counts' flushes)."""
+    rng = np.random.default_rng(4)
+    n = 700
+    X = rng.integers(0, 2, size=(n, 6))
+    X[:300, 0] = 1
+    X[300:, 0] = rng.integers(0, 2, n - 300)
+    y = rng.integers(0, 2, n)
+    y[:300] = 0
+    t = DecisionTable.from_rows(X.tolist(), y.tolist(), duplicates="keep")
+    for depth in (2, 3):
+        for x in ("depth", "total-path-length"):
+            check_relate(t, x, "misclassifications", max_depth=depth)
+
+
 WIDE = [
     # m, n, values, decisions, seed: several words of bitsets, many pieces and chunks
     (12, 300, 2, 2, 7),
@@ -189,6 +237,15 @@ def test_many_valued_attributes_equal_numbas(fine, many, n):
         for x, y in (("total-path-length", "misclassifications"), ("misclassifications", "nodes")):
             for depth in (2, 3):
                 check_relate(t, x, y, max_depth=depth)
+
+
+def test_more_values_than_rows_plus_4096_below_the_root():
+    """Subtables of far fewer rows than an attribute has values: the small attributes'
+    bitsets set through a map by value, not a table of every value."""
+    t = identifier_table(6000, seed=3)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dag_mod, "D2_MANY_VALUES", 3)
+        check_relate(t, "total-path-length", "misclassifications", max_depth=3)
 
 
 # ------------------------------------------------------------------ kernel calls
@@ -299,7 +356,7 @@ def test_the_kernels_resume_as_numbas(case):
     assert calls
     for name, call in calls.items():
         new_k, old_k = KERNELS[name]
-        for budget, room in ((1, 0), (7, 3), (200, 50)):
+        for budget, room in ((1, 0), (7, 3), (200, 50), *((b, 5) for b in range(2, 40, 3))):
             new = replay(new_k, name, call, budget, room, dag_mod.NO_LIMIT)
             old = replay(old_k, name, call, budget, room, dag_mod.NO_LIMIT)
             statuses = {s for s, _, _ in new[0]}

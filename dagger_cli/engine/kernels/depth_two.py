@@ -50,8 +50,8 @@ def d2_fronts(
     appended to ``pool`` (as :func:`~dagger_cli.engine.kernels.fronts.fronts` does).
 
     ``table`` is the table as discovery reads it (``Dag.table_arrays``); the layer reads
-    its fields ``rc`` (row-major codes, uint8 or int32), ``cc`` (the same codes
-    attribute-major), ``nvals`` (int64), ``dec`` (int32) and ``n_dec``. ``params``: as
+    its fields ``rc`` (row-major codes, uint8 or int32), ``nvals`` (int64), ``dec``
+    (int32) and ``n_dec``, by name. ``params``: as
     for :func:`~dagger_cli.engine.kernels.fronts.fronts`. ``many``: the most present
     values of a small attribute; ``allow``: the bytes each parallel piece may allocate.
 
