@@ -114,13 +114,18 @@ inline i64 pareto_into(const i64 *x, const i64 *y, const C *ch, i64 p, i64 *outx
     if (span <= 4 * p + 16 && span <= pb.sbx.size()) {
         i64 *sbx = pb.sbx.data();
         i64 *sbi = pb.sbi.data();
-        // Per y the least x, the first candidate of it on a tie (selects, no branches).
+        // Per y the least x, and with tags the first candidate of it on a tie (selects,
+        // no branches).
         for (i64 k = 0; k < p; ++k) {
             const u64 t = static_cast<u64>(y[k] - ymin);
             const i64 v = x[k];
-            const bool better = v < sbx[t];
-            sbi[t] = better ? k : sbi[t];
-            sbx[t] = better ? v : sbx[t];
+            if constexpr (TAGS) {
+                const bool better = v < sbx[t];
+                sbi[t] = better ? k : sbi[t];
+                sbx[t] = better ? v : sbx[t];
+            } else {
+                sbx[t] = std::min(sbx[t], v);
+            }
         }
         // y ascending, keeping x strictly decreasing (each write kept or overwritten; out*
         // have room for one more than p) ...
@@ -131,11 +136,13 @@ inline i64 pareto_into(const i64 *x, const i64 *y, const C *ch, i64 p, i64 *outx
             const bool keep = v < cur;
             outx[w] = v;
             outy[w] = t + ymin;
-            if constexpr (TAGS) outch[w] = ch[sbi[t]];
+            if constexpr (TAGS) {
+                outch[w] = ch[sbi[t]];
+                sbi[t] = 0;
+            }
             w += keep;
             cur = std::min(cur, v);
             sbx[t] = INF;
-            sbi[t] = 0;
         }
         const i64 cnt = static_cast<i64>(w);
         // ... then reversed into x ascending.
@@ -179,6 +186,33 @@ struct Scratch {
         : cap(n), ax(n), ay(n), bx(n), by(n), cx(n), cy(n), ox(n), oy(n), rx(n), ry(n), cc(n),
           oc(n) {}
 };
+
+// Every combination of na points a with L points c into b (a-major): x's combined by max
+// (xmax) or summed, y's likewise. One loop per combination of the two, so that each runs
+// without a test per point.
+inline void products(bool xmax, bool ymax, const i64 *ax, const i64 *ay, i64 na, const i64 *cx,
+                     const i64 *cy, i64 L, i64 *bx, i64 *by) {
+    auto run = [&](auto fx, auto fy) {
+        for (i64 k = 0; k < na; ++k) {
+            const i64 kx = ax[k], ky = ay[k];
+            i64 *__restrict ox = bx + k * L;
+            i64 *__restrict oy = by + k * L;
+            for (i64 q = 0; q < L; ++q) {
+                ox[q] = fx(kx, cx[q]);
+                oy[q] = fy(ky, cy[q]);
+            }
+        }
+    };
+    auto mx = [](i64 a, i64 b) { return std::max(a, b); };
+    auto add = [](i64 a, i64 b) { return a + b; };
+    if (xmax) {
+        if (ymax) run(mx, mx);
+        else run(mx, add);
+    } else {
+        if (ymax) run(add, mx);
+        else run(add, add);
+    }
+}
 
 // The children's fronts a node_front call reads: edge g's child front is points
 // px, py[gp[g]:gp[g] + gl[g]].
@@ -274,17 +308,10 @@ inline i64 node_front(i64 n, i64 mis, i64 split, i64 lvl, i64 b0, i64 b1, const 
             } else {
                 const i64 p = na * L;
                 if (p >= cap) return -(p + 1);
-                i64 *bx = s.bx.data(), *by = s.by.data();
-                i64 w = 0;
-                for (i64 k = 0; k < na; ++k) {
-                    const i64 kx = ax[k], ky = ay[k];
-                    for (i64 q = st; q < st + L; ++q) {
-                        bx[w] = comb(xk, kx, px[q]);
-                        by[w] = comb(yk, ky, py[q]);
-                        ++w;
-                    }
-                }
-                na = pareto_into<false, i32>(bx, by, nullptr, p, ax, ay, nullptr, pb);
+                products(xk == MAXK, yk == MAXK, ax, ay, na, px + st, py + st, L, s.bx.data(),
+                         s.by.data());
+                na = pareto_into<false, i32>(s.bx.data(), s.by.data(), nullptr, p, ax, ay,
+                                             nullptr, pb);
             }
             na = prune(ax, ay, na, xk, rx[g - g0], yk, ry[g - g0], addx, addy, xs, ys,
                        s.ox.data(), s.oy.data(), no);
