@@ -635,24 +635,22 @@ i64 tail_binary(i64 K, const i64 *attrs, i64 n, i64 mis, const Params &P, const 
     return pareto_into<true, i32>(cx, cy, cc, nc, s.ox.data(), s.oy.data(), s.oc.data(), pb);
 }
 
-// Rows t0 .. t1 - 1 (at most 64) of a subtable of a 0/1 table with two classes as bit
-// words: word[a] bit t - t0 is row t's code of attribute a, for every attribute; returns
-// the word of the rows of class 0. Eight rows at a time into one byte per attribute
-// (contiguous byte lanes), then the eight bytes of each attribute put together. Scratch:
-// `bytes` (8 * m) and `zero` (a row of m zero codes, for a last group of fewer rows).
+// Rows t0 .. t1 - 1 (at most 64) of a subtable of a 0/1 table as bit words: word[a] bit
+// t - t0 is row t's code of attribute a, for every attribute. Eight rows at a time into
+// one byte per attribute (contiguous byte lanes), then the eight bytes of each attribute
+// put together. Scratch: `bytes` (8 * m) and `zero` (a row of m zero codes, for a last
+// group of fewer rows).
 template <class T>
-inline u64 column_words(const i32 *rows, i64 t0, i64 t1, const TableView<T> &tb, u64 *word,
-                        u8 *bytes, const T *zero) {
+inline void column_words(const i32 *rows, i64 t0, i64 t1, const TableView<T> &tb, u64 *word,
+                         u8 *bytes, const T *zero) {
     const i64 m = tb.m;
     const u64 um = static_cast<u64>(m);
-    u64 c0 = 0;
     for (i64 g = 0; g < 8; ++g) {
         const i64 g0 = t0 + 8 * g;
         const T *p[8];
         for (i64 k = 0; k < 8; ++k) {
             const i64 t = g0 + k;
             p[k] = t < t1 ? tb.rc + static_cast<u64>(rows[t]) * um : zero;
-            if (t < t1) c0 |= static_cast<u64>(tb.dec[rows[t]] == 0) << (t - t0);
         }
         const T *__restrict q0 = p[0], *__restrict q1 = p[1], *__restrict q2 = p[2],
                             *__restrict q3 = p[3], *__restrict q4 = p[4], *__restrict q5 = p[5],
@@ -678,7 +676,6 @@ inline u64 column_words(const i32 *rows, i64 t0, i64 t1, const TableView<T> &tb,
         for (i64 g = 0; g < 8; ++g) w |= static_cast<u64>(bytes[g * m + a]) << (8 * g);
         word[a] = w;
     }
-    return c0;
 }
 
 // The depth-2 front of a subtable of a 0/1 table with two classes: the value-1 bitsets,
