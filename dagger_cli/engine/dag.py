@@ -355,8 +355,13 @@ def compute_fronts(
     root point within them, and with ``least_y`` (y summed over children) only each
     subproblem's point of least y: the root's front is then the whole front's points
     within the bounds, or its last point, with the same trees (see
-    :func:`dagger_cli.engine.kernels.fronts._node_front`)."""
-    import numba
+    :mod:`dagger_cli.engine.kernels.fronts`).
+
+    The kernels (compiled, :mod:`dagger_cli._core`) read the named tuples of
+    :mod:`dagger_cli.engine.kernels.fronts` and :mod:`~dagger_cli.engine.kernels.depth_two`
+    (the order of subproblems, the DAG, the point pool, the depth-two entries) and the
+    table as discovery keeps it (``Dag.table_arrays``, by field names)."""
+    import numba  # the most threads a kernel call may use (dagger_cli.engine.threads.run)
 
     from .kernels import depth_two as d2
     from .kernels import fronts as fk
