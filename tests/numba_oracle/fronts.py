@@ -6,6 +6,10 @@ monkeypatch them into the driver in place of the compiled ones."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
+
 
 def fronts(order, dag, params, pool, n_attributes, allow, budget):
     """:func:`dagger_cli.engine.kernels.fronts.fronts` by the numba kernel."""
@@ -36,6 +40,20 @@ def fronts(order, dag, params, pool, n_attributes, allow, budget):
     )
 
 
+#: The table's fields the numba layer reads (``cc``: the codes attribute-major).
+OldTable = namedtuple("OldTable", "rc nvals dec n_dec cc")
+
+
+def old_table(table, n_attributes):
+    """The fields of ``Dag.table_arrays`` the numba layer reads, by name (``cc`` made
+    from ``rc`` when the table no longer keeps it: the compiled layer does not read it)."""
+    cc = getattr(table, "cc", None)
+    rc = table.rc
+    if cc is None or cc.size != rc.size:
+        cc = np.ascontiguousarray(rc.reshape(-1, n_attributes).T).ravel()
+    return OldTable(rc, table.nvals, table.dec, int(table.n_dec), cc)
+
+
 def d2_fronts(entries, table, dag, params, pool, n_attributes, many, allow, budget):
     """:func:`dagger_cli.engine.kernels.depth_two.d2_fronts` by the numba kernel."""
     from .kernels import depth_two as old
@@ -44,7 +62,7 @@ def d2_fronts(entries, table, dag, params, pool, n_attributes, many, allow, budg
         entries.node,
         entries.r,
         entries.sub,
-        table,
+        old_table(table, n_attributes),
         dag.node_start,
         dag.node_size,
         dag.node_mis,
