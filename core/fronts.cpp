@@ -40,6 +40,27 @@ struct Kernel {
     i64 budget;  // units of work (edges, points) between two returns
 };
 
+// A chunk's pieces run on the calling thread alone below this many edges: a thread
+// started for less work costs more than it saves, and waits for the scheduler on a busy
+// machine. (The same pieces either way: only which thread runs them changes.)
+inline constexpr i64 PARALLEL_EDGES = 16384;
+
+// f(piece) for every piece, on parallel_for's threads or (not `parallel`) in order on the
+// calling thread; false when some piece threw std::bad_alloc (it did not finish).
+template <class F>
+bool run_pieces(i64 pieces, bool parallel, F &&f) {
+    if (parallel) return parallel_for(pieces, f);
+    bool ok = true;
+    for (i64 pc = 0; pc < pieces; ++pc) {
+        try {
+            f(pc);
+        } catch (const std::bad_alloc &) {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 // The subproblem of child node c under a subproblem of remaining depth r: (c, r - 1), or
 // c's top one when it has fewer (its subtree cannot be deeper); uncapped, c itself.
 inline i64 child_sub(i64 c, i64 r, const i64 *sub_start, bool capped) {
@@ -188,18 +209,21 @@ int run(const Kernel &K) {
             ++c1;
         const i64 nk = c1 - c0;
         out.reserve(nk * bound);
+        i64 edges = 0;
         for (i64 t = 0; t < nk; ++t) {
             const i64 i = o.node[c0 + t];
             cb0[t] = d.node_bundle_start[i];
             cb1[t] = o.r[c0 + t] > 0 ? d.node_bundle_start[i + 1] : cb0[t];
             if (o.capped && o.ready[o.sub_start[i] + o.r[c0 + t]]) cb1[t] = cb0[t];
-            work += bes[cb1[t]] - bes[cb0[t]];
+            edges += bes[cb1[t]] - bes[cb0[t]];
         }
+        work += edges;
         // An entry no piece wrote (a piece whose allocation failed) must not pass for a front.
         std::fill(len.data(), len.data() + nk, NOT_WRITTEN);
         const i64 pieces = std::max<i64>(std::min<i64>(nk / 16, PIECES), 1);
         const Chunk ch{c0, nk, bound, cb0.data(), cb1.data(), &out, len.data(), wants.data()};
-        parallel_for(pieces, [&](i64 pc) { front_piece(K, pc, pieces, ch); });
+        run_pieces(pieces, edges >= PARALLEL_EDGES,
+                   [&](i64 pc) { front_piece(K, pc, pieces, ch); });
         for (i64 t = 0; t < nk; ++t) {
             if (len[t] == NOT_WRITTEN || len[t] == NO_ROOM) {
                 K.pool.needs[0] =
