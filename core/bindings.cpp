@@ -12,4 +12,6 @@ NB_MODULE(_core, m) {
     dagger::py::bind_posets(m);
     dagger::py::bind_counting(m);
     dagger::py::bind_csv(m);
+    dagger::py::bind_fronts(m);
+    dagger::py::bind_depth_two(m);
 }

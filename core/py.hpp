@@ -75,5 +75,7 @@ void bind_discovery(nb::module_ &m);
 void bind_posets(nb::module_ &m);
 void bind_counting(nb::module_ &m);
 void bind_csv(nb::module_ &m);
+void bind_fronts(nb::module_ &m);
+void bind_depth_two(nb::module_ &m);
 
 }  // namespace dagger::py

@@ -363,13 +363,16 @@ def compute_fronts(
     root point within them, and with ``least_y`` (y summed over children) only each
     subproblem's point of least y: the root's front is then the whole front's points
     within the bounds, or its last point, with the same trees (see
-    :func:`dagger_cli.engine.kernels.fronts._node_front`)."""
-    import numba
+    :mod:`dagger_cli.engine.kernels.fronts`).
 
-    from .kernels.common import NO_CAP, PIECES
-    from .kernels.depth_two import d2_fronts
-    from .kernels.fronts import CHUNK_ENTRIES, CHUNK_NODES
-    from .kernels.fronts import fronts as fronts_kernel
+    The kernels (compiled, :mod:`dagger_cli._core`) read the named tuples of
+    :mod:`dagger_cli.engine.kernels.fronts` and :mod:`~dagger_cli.engine.kernels.depth_two`
+    (the order of subproblems, the DAG, the point pool, the depth-two entries) and the
+    table as discovery keeps it (``Dag.table_arrays``, by field names)."""
+    import numba  # the most threads a kernel call may use (dagger_cli.engine.threads.run)
+
+    from .kernels import depth_two as d2
+    from .kernels import fronts as fk
 
     progress = progress or Progress(False)
     nodes = dag.node_size.size
@@ -386,7 +389,7 @@ def compute_fronts(
     else:
         sub_start = np.zeros(1, np.int64)
         ord_node = by_size
-        ord_r = np.full(nodes, NO_CAP, np.int64)
+        ord_r = np.full(nodes, fk.NO_CAP, np.int64)
     subs = ord_node.size
     inf = np.iinfo(np.int64).max
     bounds = (
@@ -402,14 +405,15 @@ def compute_fronts(
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
-    workers = min(numba.get_num_threads(), PIECES)
+    workers = min(numba.get_num_threads(), fk.PIECES)
+    arrays = fk.dag_arrays(dag)
     # The table as the depth-two layer reads it, kept with the DAG.
     kept_arrays = dag.table_arrays if isinstance(dag.table_arrays, tuple) else ()
     kept = sum(x.nbytes for x in kept_arrays if isinstance(x, np.ndarray))
 
-    def drive(kernel, head, phase, total, unit, reserve, piece):
-        """Run a resumable fronts kernel (its own arguments ``head``, then each piece's
-        allowance of bytes, then the point pool they share) to the end: the pool grown
+    def drive(call, phase, total, unit, reserve, piece):
+        """Run a resumable fronts kernel (``call(pool, allow)``: its own structures bound,
+        then the point pool and each piece's allowance of bytes) to the end: the pool grown
         within ``max_memory``, progress shown. The allowance is each thread's share of what
         the ceiling leaves beside the DAG, the pool and ``reserve`` (the kernel's output
         buffers), taken again before every call as the pool grows; the kernels size every
@@ -422,16 +426,11 @@ def compute_fronts(
             else:
                 allow = max(max_memory - beside - reserve, 0) // workers
             with progress.first_call():
+                # (No reference to the pool's arrays is kept: they must be free to grow.)
                 status = _run(
-                    kernel,
-                    *head,
+                    call,
+                    fk.FrontPool(fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs),
                     allow,
-                    fref.reshape(-1),
-                    pool["fxy"],
-                    pool["fch"],
-                    counters,
-                    needs,
-                    BUDGET,
                 )
             if status == Status.FRONT_TOO_LONG:
                 raise AssertionError(f"a front is longer than its proven bound ({phase}; a bug)")
@@ -469,22 +468,26 @@ def compute_fronts(
         e_sub = sub_start[e_node] + e_r
         ready[e_sub] = 1
         depth_two = int(e_node.size)
-        node_rows = (dag.node_start, dag.node_size, dag.node_mis, dag.node_level, dag.row_pool)
+        entries = d2.D2Entries(e_node, e_r, e_sub)
         slots = 2 * dag.node_size[e_node].astype(np.int64) + dag.n_attributes + 2
-        reserve = 20 * max(min(CHUNK_ENTRIES, int(slots.sum())), int(slots.max(initial=0)))
-        d2_args = (
-            e_node,
-            e_r,
-            e_sub,
-            dag.table_arrays,
-            *node_rows,
-            params,
-            dag.n_attributes,
-            D2_MANY_VALUES,
-        )
+        reserve = 20 * max(min(fk.CHUNK_ENTRIES, int(slots.sum())), int(slots.max(initial=0)))
+        many = D2_MANY_VALUES
+
+        def d2_call(shared, allow):
+            return d2.d2_fronts(
+                entries,
+                dag.table_arrays,
+                arrays,
+                params,
+                shared,
+                dag.n_attributes,
+                many,
+                allow,
+                BUDGET,
+            )
+
         drive(
-            d2_fronts,
-            d2_args,
+            d2_call,
             "depth-two fronts",
             depth_two,
             "subproblems",
@@ -492,34 +495,20 @@ def compute_fronts(
             "one subtable's arrays need",
         )
         counters[0] = 0
-    node_arrays = (
-        dag.node_size,
-        dag.node_mis,
-        dag.node_split,
-        dag.node_level,
-        dag.node_bundle_start,
-    )
-    edges = (dag.bundle_edge_start, dag.edge_child)
-    args = (
-        ord_node,
-        ord_r,
-        *node_arrays,
-        *edges,
-        sub_start,
-        capped,
-        ready,
-        params,
-        dag.n_attributes,
-    )
+    order = fk.FrontOrder(ord_node, ord_r, sub_start, ready, capped)
+
+    def fronts_call(shared, allow):
+        return fk.fronts(order, arrays, params, shared, dag.n_attributes, allow, BUDGET)
+
     # The output buffers of a chunk (20 bytes a slot, grown by doubling): a chunk holds
     # subproblems of nodes of one size s, each with a slot of bound 2s + m + 2, at most
     # CHUNK_NODES of them and CHUNK_ENTRIES slots (or one).
     sizes, per_size = np.unique(dag.node_size[ord_node], return_counts=True)
     slot = 2 * sizes.astype(np.int64) + dag.n_attributes + 2
-    room = np.minimum(np.minimum(per_size, CHUNK_NODES), np.maximum(CHUNK_ENTRIES // slot, 1))
+    room = np.minimum(np.minimum(per_size, fk.CHUNK_NODES), np.maximum(fk.CHUNK_ENTRIES // slot, 1))
     reserve = 40 * int((room * slot).max(initial=0))
     unit = "subproblems" if capped else "subtables"
-    drive(fronts_kernel, args, "fronts", subs, unit, reserve, "one batch of subtables needs")
+    drive(fronts_call, "fronts", subs, unit, reserve, "one batch of subtables needs")
     used = int(counters[1])
     return FrontStore(
         fref,
@@ -531,7 +520,7 @@ def compute_fronts(
 
 
 #: The depth-two layer's "small" attributes: at most this many present values in a
-#: subtable (see :func:`dagger_cli.engine.kernels.depth_two._d2_front`). A pair of small
+#: subtable (see :mod:`dagger_cli.engine.kernels.depth_two`). A pair of small
 #: attributes is counted from bitsets over the rows (about a x b x rows / 64 popcounts
 #: per class), a pair with a larger one row by row (a few memory accesses per row,
 #: whatever the values). Measured on 20,000 rows, six attributes of k values, three

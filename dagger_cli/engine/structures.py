@@ -162,7 +162,7 @@ class Dag:
         """Per node, whether a tree within the bounds ``limits`` can split it."""
         if self.limits is None:
             return np.ones(self.node_size.size, dtype=bool)
-        from .kernels.bounds import splittable
+        from .kernels.fronts import splittable
 
         return splittable(self.node_level, self.node_size, self.limits)
 
