@@ -18,7 +18,7 @@ Why the pieces are where they are:
 * A curve's sidecar ``<stem>.json`` holds the content hash (prepared table bytes, the
   task's options, dagger's version). It is written after the curve, so its presence with
   an equal hash means the curve is complete and current: a re-run skips that task.
-* Each worker runs one task at a time and gives the engine's numba threads its share of
+* Each worker runs one task at a time and gives the engine's threads its share of
   the cores, so workers x engine threads never oversubscribe a machine.
 
 Dask is an optional dependency (``pip install 'dagger-cli[dask]'``); it is imported only
@@ -554,15 +554,15 @@ def run_task(
 
 
 def _set_engine_threads(threads) -> None:
-    """numba's thread count for this (executor) thread: the client's share of the cores."""
+    """The engine's thread count for this (executor) thread: the client's share of the
+    cores (a ceiling, :func:`dagger_cli.engine.threads.set_ceiling`)."""
     if isinstance(threads, dict):
         threads = threads.get(_worker_host(), None)
     if not threads:
         return
-    import numba
+    from .engine.threads import set_ceiling
 
-    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    numba.set_num_threads(max(1, min(int(threads), most)))
+    set_ceiling(int(threads))
 
 
 def _worker_host() -> str | None:
@@ -1003,7 +1003,7 @@ def _results_csv(rows: list[dict]) -> str:
 
 def _local_cluster(distributed, workers: int | None, threads: int | None):
     """One single-threaded worker process per core (or ``workers``), on 127.0.0.1 only,
-    each with its share of the machine's memory and of its cores for numba."""
+    each with its share of the machine's memory and of its cores for the engine."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cores = cores or 1
     n = workers or cores
@@ -1015,7 +1015,7 @@ def _local_cluster(distributed, workers: int | None, threads: int | None):
         host="127.0.0.1",
         dashboard_address=None,
         memory_limit=machine_memory() // n,
-        env={"NUMBA_NUM_THREADS": str(engine_threads)},
+        env={"DAGGER_THREADS": str(engine_threads)},
         silence_logs=40,  # logging.ERROR: no worker chatter on the user's terminal
     )
 

@@ -337,7 +337,7 @@ def dask_processes(tmp_path_factory):
     """
     bindir = Path(sys.executable).parent
     sched_file = tmp_path_factory.mktemp("dask") / "scheduler.json"
-    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    env = dict(os.environ, DAGGER_THREADS="1")
     common = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     procs = []
 

@@ -1,15 +1,16 @@
-"""The engine's thread policy (dagger_cli/threads.py): every thread with passive waiting,
-its decisions on given readings of the machine when workers spin, the precedence of the
-user's settings, and results that never depend on the thread count it picks. No timing
-here: speed is measured by `python -m scripts.bench run --only load`."""
+"""The engine's thread policy (dagger_cli/engine/threads.py): every core by default, the
+user's DAGGER_THREADS, a caller's ceiling, the count restored after each kernel call, and
+results that never depend on the thread count. No timing here: speed is measured by
+`python -m scripts.bench run --only load`."""
 
 import os
 import subprocess
 import sys
+import threading
 
-import numba
 import pytest
 
+from dagger_cli import _core
 from dagger_cli.cli import main
 from dagger_cli.costs import COSTS
 from dagger_cli.engine import build_dag, compute_fronts, relate, threads
@@ -17,37 +18,16 @@ from dagger_cli.errors import InputError
 from tests.conftest import needs_mirror
 from tests.test_fast_engine import random_table
 
-MOST = numba.config.NUMBA_NUM_THREADS
-needs_two = pytest.mark.skipif(MOST < 2, reason="needs NUMBA_NUM_THREADS >= 2")
+needs_two = pytest.mark.skipif(threads.available_cores() < 2, reason="needs two cores")
 
 
 @pytest.fixture(autouse=True)
 def _no_thread_settings(monkeypatch):
     """Each test starts from a user who set nothing."""
-    for var in ("DAGGER_THREADS", "NUMBA_NUM_THREADS"):
-        monkeypatch.delenv(var, raising=False)
-    before = numba.get_num_threads()
+    monkeypatch.delenv("DAGGER_THREADS", raising=False)
+    threads.set_ceiling(None)
     yield
-    numba.set_num_threads(before)
-
-
-@pytest.mark.parametrize(
-    "cores, running, own, ceiling, expected",
-    [
-        (2, 1, 1, 2, 2),  # quiet: only the caller runs
-        (2, 2, 2, 2, 2),  # our own spinning worker is not a neighbour
-        (2, 2, 1, 2, 1),  # one busy neighbour: one thread
-        (2, 3, 1, 2, 1),  # one busy neighbour per core: still one, never zero
-        (2, 9, 1, 2, 1),  # heavy load
-        (8, 4, 1, 8, 5),  # three neighbours on eight cores: the five cores left
-        (8, 1, 1, 4, 4),  # never above the ceiling (a caller's set_num_threads)
-        (8, 1, 1, 1, 1),
-        (1, 1, 1, 1, 1),
-        (2, 0, 0, 2, 2),  # a reading without ourselves counts the caller anyway
-    ],
-)
-def test_choose(cores, running, own, ceiling, expected):
-    assert threads.choose(cores, running, own, ceiling) == expected
+    threads.set_ceiling(None)
 
 
 @pytest.mark.parametrize(
@@ -57,10 +37,7 @@ def test_choose(cores, running, own, ceiling, expected):
         ({"DAGGER_THREADS": "auto"}, threads.AUTO),
         ({"DAGGER_THREADS": " AUTO "}, threads.AUTO),
         ({"DAGGER_THREADS": "1"}, 1),
-        ({"DAGGER_THREADS": "3", "NUMBA_NUM_THREADS": "1"}, 3),
-        ({"NUMBA_NUM_THREADS": "2"}, None),  # numba's own count, left alone
-        ({"NUMBA_NUM_THREADS": "2", "DAGGER_THREADS": ""}, None),
-        ({"NUMBA_NUM_THREADS": "2", "DAGGER_THREADS": "auto"}, threads.AUTO),
+        ({"DAGGER_THREADS": ""}, threads.AUTO),
     ],
 )
 def test_requested(env, expected):
@@ -81,19 +58,6 @@ def test_bad_setting_is_a_clear_cli_error(monkeypatch):
     assert r.exit_code == 2
     assert "DAGGER_THREADS='zero'" in r.stderr
     assert "Traceback" not in r.stderr
-
-
-@pytest.mark.parametrize(
-    "env, expected",
-    [
-        ({}, {"OMP_WAIT_POLICY": "PASSIVE"}),
-        ({"OMP_WAIT_POLICY": "active"}, {"OMP_WAIT_POLICY": "active"}),
-        ({"GOMP_SPINCOUNT": "1000"}, {"GOMP_SPINCOUNT": "1000"}),
-    ],
-)
-def test_openmp_defaults_never_override_the_user(env, expected):
-    threads.configure_openmp(env)
-    assert env == expected
 
 
 def test_cgroup_quota(tmp_path):
@@ -119,94 +83,46 @@ def test_cgroup_quota(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/proc/loadavg"), reason="Linux /proc")
 def test_readings_on_this_machine():
-    running, own = threads.runnable()
-    assert running >= 1 and own >= 1  # the caller itself is running
     assert 1 <= threads.available_cores() <= (os.cpu_count() or 1)
 
 
-@pytest.mark.parametrize(
-    "env, expected",
-    [
-        ({"OMP_WAIT_POLICY": "PASSIVE"}, False),  # dagger's default
-        ({"OMP_WAIT_POLICY": "passive"}, False),
-        ({}, True),  # libgomp's own default spins
-        ({"OMP_WAIT_POLICY": "ACTIVE"}, True),
-        ({"OMP_WAIT_POLICY": "PASSIVE", "GOMP_SPINCOUNT": "1000"}, True),  # the count wins
-        ({"GOMP_SPINCOUNT": "0"}, False),
-    ],
-)
-def test_spinning(env, expected):
-    assert threads.spinning(env) is expected
+def test_every_core_by_default_and_the_callers_count_restored():
+    cores = threads.available_cores()
+    seen = threads.run(_core.get_threads)
+    assert seen == cores
+    before = _core.set_threads(1)
+    try:
+
+        def failing():
+            assert _core.get_threads() == cores
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            threads.run(failing)
+        assert _core.get_threads() == 1  # restored, whatever happened
+    finally:
+        _core.set_threads(before)
 
 
-@needs_two
-def test_passive_waiting_keeps_every_thread_whatever_the_load(monkeypatch):
-    assert not threads.spinning()  # dagger's default, set when dagger_cli.fast loads
-
-    def no_reading():
-        raise AssertionError("read the load although waiting is passive")
-
-    monkeypatch.setattr(threads, "runnable", no_reading)
-    numba.set_num_threads(2)
-    assert threads.run(numba.get_num_threads) == 2
-    numba.set_num_threads(1)  # a caller's share (dagger study) is kept too
-    assert threads.run(numba.get_num_threads) == 1
-
-
-def _seen_threads(monkeypatch, reading):
-    """The thread count a kernel runs with when workers spin and the machine reads
-    ``reading``."""
-    monkeypatch.setattr(threads, "spinning", lambda environ=None: True)
-    monkeypatch.setattr(threads, "runnable", lambda: reading)
-    monkeypatch.setattr(threads, "_CORES", [2])
-    return threads.run(numba.get_num_threads)
-
-
-@needs_two
-def test_run_follows_the_load_and_restores_the_callers_count(monkeypatch):
-    numba.set_num_threads(2)
-    assert _seen_threads(monkeypatch, (1, 1)) == 2  # quiet
-    assert _seen_threads(monkeypatch, (3, 1)) == 1  # two busy neighbours
-    assert _seen_threads(monkeypatch, (2, 2)) == 2  # only ourselves
-    assert numba.get_num_threads() == 2
-
-    def failing():
-        assert numba.get_num_threads() == 1
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(threads, "runnable", lambda: (3, 1))
-    with pytest.raises(KeyboardInterrupt):
-        threads.run(failing)
-    assert numba.get_num_threads() == 2
-
-
-@needs_two
-def test_a_callers_lower_count_is_a_ceiling(monkeypatch):
-    numba.set_num_threads(1)  # as dagger study does for one engine thread per task
-    assert _seen_threads(monkeypatch, (1, 1)) == 1
-    assert numba.get_num_threads() == 1
-
-
-@needs_two
-def test_explicit_settings_win_over_the_load(monkeypatch):
-    numba.set_num_threads(2)
-    monkeypatch.setenv("DAGGER_THREADS", "1")
-    assert _seen_threads(monkeypatch, (1, 1)) == 1
-    monkeypatch.setenv("DAGGER_THREADS", "2")
-    assert _seen_threads(monkeypatch, (5, 1)) == 2
-    monkeypatch.setenv("DAGGER_THREADS", "64")  # at most numba's threads
-    assert _seen_threads(monkeypatch, (5, 1)) == MOST
-    # NUMBA_NUM_THREADS alone: the policy stays out, the load is not even read
+def test_dagger_threads_wins_and_a_callers_ceiling_holds(monkeypatch):
+    monkeypatch.setenv("DAGGER_THREADS", "3")
+    assert threads.run(_core.get_threads) == 3  # the user's count, even above the cores
+    threads.set_ceiling(1)  # as dagger study does for one engine thread per task
+    assert threads.run(_core.get_threads) == 1
     monkeypatch.delenv("DAGGER_THREADS")
-    monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
+    assert threads.run(_core.get_threads) == 1
+    threads.set_ceiling(None)
+    assert threads.run(_core.get_threads) == threads.available_cores()
 
-    def no_reading():
-        raise AssertionError("read the load although NUMBA_NUM_THREADS is set")
 
-    monkeypatch.setattr(threads, "runnable", no_reading)
-    assert threads.run(numba.get_num_threads) == 2
-    numba.set_num_threads(1)
-    assert threads.run(numba.get_num_threads) == 1
+def test_a_ceiling_is_the_calling_threads_own():
+    threads.set_ceiling(1)
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(threads.current_choice()))
+    t.start()
+    t.join()
+    assert threads.current_choice() == 1
+    assert seen == [threads.available_cores()]
 
 
 def _engine_bytes(table, max_depth=None):
@@ -294,34 +210,3 @@ def test_relate_records_the_counts_it_ran_with(monkeypatch):
     relate(random_table(6, 40, 2, 2, 3, True))
     assert threads.CALLS[1] >= 2  # discovery and fronts, each once at least
     assert set(threads.CALLS) == {1}
-
-
-def test_scipy_blas_import_is_deferred_not_lost():
-    """numba's first call no longer imports scipy.linalg; numba's own BLAS use still works
-    (it imports it then)."""
-    pytest.importorskip("scipy")
-    code = """
-import sys
-import numpy as np
-from dagger_cli.engine import relate
-from dagger_cli.data.table import example_table
-
-assert relate(example_table()).front.points() == [(0, 2), (4, 0)]
-assert "scipy.linalg" not in sys.modules, "scipy.linalg imported by the first call"
-from numba import njit
-from numba.np import arraymath, linalg
-
-assert arraymath._HAVE_BLAS is True and arraymath.ensure_blas is linalg.ensure_blas
-
-@njit
-def products(a, b):
-    return np.dot(a, b), np.vdot(a, b)
-
-a = np.arange(5.0)
-assert products(a, a) == (30.0, 30.0)
-assert "scipy.linalg" in sys.modules
-print("ok")
-"""
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "ok"

@@ -44,18 +44,13 @@ class Status(enum.IntEnum):
 def _run(kernel, *args) -> int:
     """A kernel call whose failed allocation becomes the OUT_OF_MEMORY status.
 
-    Outside a parallel loop it raises MemoryError. Inside one numba does not propagate
-    it: the piece stops, the kernel goes on (the kernels detect the pieces that did not
-    finish and return OUT_OF_MEMORY), and the exception may stay set, which Python
-    reports as a SystemError caused by the MemoryError."""
+    Inside a parallel loop a piece whose allocation fails stops and the kernel returns
+    OUT_OF_MEMORY (``parallel_for`` in ``core/common.hpp``); outside one the failure
+    reaches Python as a MemoryError (nanobind's translation of ``std::bad_alloc``)."""
     try:
         return threads.run(kernel, *args)
     except MemoryError:
         return Status.OUT_OF_MEMORY
-    except SystemError as err:
-        if isinstance(err.__cause__, MemoryError):
-            return Status.OUT_OF_MEMORY
-        raise
 
 
 def _out_of_memory(what: str, max_memory: int | None, detail: str) -> LimitError:
@@ -89,7 +84,6 @@ def build_dag(
     A sorting table (``dagger example sorting``) is discovered from partial orders
     instead of row sets (:mod:`dagger_cli.engine.posets`; the same graph) unless ``special`` is
     False or a depth cap is given."""
-    from .. import _core
     from .kernels import discovery as disc
 
     if special and max_depth is None:
@@ -203,7 +197,7 @@ def build_dag(
     # Besides the growable arrays: the table as the kernels read it and each thread's
     # scratch of a batch (key sums per attribute value, a row map per value), all sized
     # before the first call.
-    workers = min(_core.get_threads(), disc.PIECES)
+    workers = min(threads.current_choice(), disc.PIECES)
     per_piece = 8 * (
         2 * int(nvals.sum())
         + int(nvals.max(initial=1))
@@ -369,7 +363,6 @@ def compute_fronts(
     :mod:`dagger_cli.engine.kernels.fronts` and :mod:`~dagger_cli.engine.kernels.depth_two`
     (the order of subproblems, the DAG, the point pool, the depth-two entries) and the
     table as discovery keeps it (``Dag.table_arrays``, by field names)."""
-    import numba  # the most threads a kernel call may use (dagger_cli.engine.threads.run)
 
     from .kernels import depth_two as d2
     from .kernels import fronts as fk
@@ -405,7 +398,7 @@ def compute_fronts(
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
-    workers = min(numba.get_num_threads(), fk.PIECES)
+    workers = min(threads.current_choice(), fk.PIECES)
     arrays = fk.dag_arrays(dag)
     # The table as the depth-two layer reads it, kept with the DAG.
     kept_arrays = dag.table_arrays if isinstance(dag.table_arrays, tuple) else ()

@@ -9,20 +9,16 @@ before any kernel.
 
 from __future__ import annotations
 
-from dagger_cli.engine import threads
+import os  # noqa: E402
 
-# The OpenMP waiting policy is read when numba loads its OpenMP layer (on the first
-# parallel kernel), so its default is set here, before (see dagger_cli.engine.threads).
-threads.configure_openmp()
+# numba's OpenMP workers wait passively (they would spin between parallel regions).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import njit, types  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
-
-threads.defer_scipy_blas()  # numba's first call would import scipy.linalg (0.2-0.3 s)
-
 
 MAXK = 1
 INF = np.iinfo(np.int64).max
