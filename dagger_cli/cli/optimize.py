@@ -96,9 +96,9 @@ def optimize(
         return res.to_text() + "\n" + t.to_text()
 
     def as_json():
-        from ..engine.counting import _int_digits
+        from ..engine.counting import allow_long_counts
 
-        _int_digits()
+        allow_long_counts()
         return json.dumps(res.as_dict(), indent=2) + "\n"
 
     emit_tree(t, fmt, output, tab.name, quiet, formats={"text": text, "json": as_json})

@@ -120,7 +120,7 @@ def _f(fref, fxy, v, d) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _int_digits() -> None:
+def allow_long_counts() -> None:
     """Counts have hundreds of thousands of digits; Python >= 3.11 limits int -> str."""
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
@@ -251,7 +251,7 @@ def count_min_trees(
     (depth, S) fronts are ``store``). ``guard`` (a :class:`~dagger_cli.engine.MemoryGuard`)
     stops it with :class:`LimitError` at its ceiling: the states' arrays are refused past
     what it leaves, and :func:`_multiply` reads it as its integers grow."""
-    _int_digits()
+    allow_long_counts()
     d = graph.dag
     watch = _Watch(guard)
     nodes = d.node_size.size
@@ -326,7 +326,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
     (a :class:`~dagger_cli.engine.MemoryGuard`) is read before every combination of a
     bundle's partial front with a child's (their arrays counted before they are made) and
     as the counts grow: past its ceiling the pass stops with :class:`LimitError`."""
-    _int_digits()
+    allow_long_counts()
     from ..fronts import pareto
 
     capped = store.sub_start is not None
