@@ -678,6 +678,17 @@ void bind_ordered(nb::module_ &m) {
                      "(subtable, depth), kept across kernel calls (ordered_best).")
         .def(nb::init<>())
         .def("__len__", &Memo::size)
+        .def(
+            "get",
+            [](const Memo &memo, i64 h1, i64 h2, i64 depth) -> nb::object {
+                i64 v;
+                bool exact;
+                if (!memo.find(static_cast<u64>(h1), static_cast<u64>(h2), depth, v, exact))
+                    return nb::none();
+                return nb::make_tuple(v, exact);
+            },
+            nb::arg("h1"), nb::arg("h2"), nb::arg("depth"),
+            "The (value, exact) kept for the subtable named (h1, h2) at a depth, or None.")
         .def_prop_ro("nbytes", &Memo::bytes, "The bytes its table takes.");
 
     m.def(

@@ -188,7 +188,7 @@ class _Arrays:
         args = (self.table, self.work, m, k.FrontLimits(depth, box), cost, _ALL, stats)
         status, pts = threads.run(k.fronts, *args, self.budget(), usage)
         if status != k.DONE:
-            raise _out_of_memory(self, usage, 1, f"its search of depth {depth}")
+            raise _out_of_memory(self, usage, 1, f"its search of a front at depth <= {depth}")
         return pts
 
     def load(self, rows: np.ndarray | None) -> int:
@@ -212,15 +212,16 @@ def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
     held = arrays.held(slots)
     asked = int(usage[k.U_ASKED])
     memo, entries = int(usage[k.U_MEMO_BYTES]), int(usage[k.U_MEMO_SIZE])
-    parts = f"its memo of {entries:,} subtables {size_text(memo)}, " if memo else ""
-    parts += "the fronts and the subtables' scratch the rest"
+    if memo:
+        parts = f"its memo of {entries:,} subtables held {size_text(memo)} of it"
+    else:
+        parts = "its fronts and the subtables' scratch"
     if arrays.max_memory is None:
         head = "the ordered solver ran out of memory"
     else:
         head = f"the ordered solver needs more than {size_text(arrays.max_memory)} (--max-memory)"
-    share = f" (one of {slots} at once)" if slots > 1 else ""
     return LimitError(
-        f"{head}: the table and workspace take {size_text(held)}, and {what}{share} needed "
+        f"{head}: the table and workspace take {size_text(held)}, and {what} asked for "
         f"{size_text(asked)} when it stopped ({parts}). Try a lower --max-depth than "
         f"{arrays.depth}, or fewer thresholds per numeric column (--thresholds K, e.g. 16)."
     )
@@ -384,7 +385,7 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
         args = (arrays.table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
         status, f = _run(k.fronts, args, stats, progress)
         if status != k.DONE:
-            raise _out_of_memory(arrays, usage, 1, f"its search of depth {depth}")
+            raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
     else:
         f = _root_steps(arrays, m, depth, px, box, stats, progress)
     if stats[k.S_ABORT]:
@@ -411,7 +412,7 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     args = (table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
     status, shallow = _run(k.fronts, args, stats, progress)  # the front one level shallower
     if status != k.DONE:
-        raise _out_of_memory(arrays, usage, 1, f"its search of depth {depth - 1}")
+        raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
     stats[k.S_SOLVED] += 1
     fronts_after = [k.working_front(box, shallow)]
     order = k.hint_order(table, arrays.work, m)
@@ -450,7 +451,8 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     _schedule(step, order.size, slots, results, merge_done, own, base, stats, progress, alone)
     for i, res in enumerate(results):
         if res is not None and res[0] != k.DONE:
-            raise _out_of_memory(arrays, usages[i], mode["slots"], "a step of its search")
+            what = f"its search (depth <= {depth}, attribute {order[i]})"
+            raise _out_of_memory(arrays, usages[i], mode["slots"], what)
     for st in own:
         stats[: k.S_ABORT] += st[: k.S_ABORT]
     return k.real(fronts_after[-1])
