@@ -32,7 +32,7 @@ struct Budget {
     i64 peak = 0;     // the most in use so far
 
     void charge(i64 bytes) {
-        if (bytes > limit - used) throw OverBudget{used + bytes};
+        if (limit != INF && bytes > limit - used) throw OverBudget{used + bytes};
         used += bytes;
         if (used > peak) peak = used;
     }

@@ -92,6 +92,78 @@ def test_the_compiled_solver_equals_numbas(df, pair, depth, spec, dup, counts_ma
     assert got == old
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-3, 12), st.integers(0, 8)), max_size=12),
+    st.lists(st.tuples(st.integers(-3, 12), st.integers(0, 8)), max_size=12),
+    st.booleans(),
+    st.sampled_from([1, 2, 5, 4000]),
+    st.booleans(),
+)
+def test_the_front_algebra_equals_numbas(a, b, comb, spread, stair):
+    """pareto, combine (by a table of x or by sorting) and merge (one pass or sorting)
+    against numba's, point for point with provenance."""
+    from numba_oracle.kernels import ordered as old
+
+    def arr(values):
+        return np.array(values, dtype=np.int64)
+
+    if stair:  # a staircase (the merge's one-pass case)
+        a = sorted({x: y for x, y in sorted(a, reverse=True)}.items())
+        a = [p for i, p in enumerate(a) if all(p[1] < q[1] for q in a[:i])]
+    ax, ay = arr([p[0] for p in a]), arr([p[1] for p in a])
+    bx, by = arr([p[0] * spread for p in b]), arr([p[1] for p in b])
+    tags = [arr(range(ax.size)), arr(range(7, 7 + ax.size)), arr(range(ax.size))[::-1].copy()]
+    same = [g.tolist() for g in k._pareto(ax, ay, *tags, ax.size)]
+    assert same == [w.tolist() for w in old._pareto(ax, ay, *tags, ax.size)]
+    if ax.size and bx.size:
+        got = k._combine(ax, ay, bx, by, int(comb))
+        want = old._combine(ax, ay, bx, by, int(comb))
+        assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    got = k._merge(ax, ay, *tags, bx, by, 1, 2, 3)
+    assert [g.tolist() for g in got] == [
+        w.tolist() for w in old._merge(ax, ay, *tags, bx, by, 1, 2, 3)
+    ]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(numeric_frames(max_rows=40), st.sampled_from([1, 2, 3]), st.data())
+def test_the_depth_two_pass_and_class_bounds_equal_numbas(df, leaves, data):
+    """The depth-two pass (both sides, one side) at every threshold of every ordered
+    attribute, and the class-count bounds, against numba's."""
+    from numba_oracle.kernels import ordered as old
+
+    table = _table(df)
+    if not table.ordered:
+        return
+    arrays = ordered._Arrays(table, 2, None)
+    m = arrays.load(None)
+    cb, cls = old._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)
+    assert [a.tolist() for a in k._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)] == [
+        cb.tolist(),
+        cls.tolist(),
+    ]
+    sa, sa_old = np.empty_like(cb), np.empty_like(cb)
+    for a in np.flatnonzero(arrays.kinds == 1):
+        k._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa)
+        old._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa_old)
+        assert sa.tolist() == sa_old.tolist()
+        lst = arrays.buf[0, a, :m].astype(np.int64)
+        pos = np.flatnonzero(np.diff(arrays.codes[a][lst])) + 1
+        total = np.bincount(arrays.dec, minlength=arrays.C).astype(np.int64)
+        dec = arrays.dec.astype(np.int64)
+        K = pos.size
+        got = k._class_bounds(lst, dec, arrays.C, total, pos, K, leaves)
+        assert got.tolist() == old._class_bounds(lst, dec, arrays.C, total, pos, K, leaves).tolist()
+        for t in np.unique(arrays.codes[a])[:-1]:
+            left = arrays.codes[a] <= t
+            totL = np.bincount(arrays.dec[left], minlength=arrays.C).astype(np.int64)
+            totR = np.bincount(arrays.dec[~left], minlength=arrays.C).astype(np.int64)
+            for which in (k.BOTH, k.LEFT, k.RIGHT):
+                args = (cb, cls, sa, t, arrays.kinds, arrays.C, int(left.sum()), totL, totR, which)
+                assert k._sides_d1p(*args) == tuple(int(v) for v in old._sides_d1p(*args))
+
+
 def _random_table(seed, n=150, numeric=3, nominal=1, classes=3):
     rng = np.random.default_rng(seed)
     df = pd.DataFrame({f"a{j}": rng.integers(0, 25, n) for j in range(numeric)})
@@ -101,6 +173,24 @@ def _random_table(seed, n=150, numeric=3, nominal=1, classes=3):
     if classes > 2:
         df.loc[rng.choice(n, n // 4, replace=False), "d"] = "r"
     return _table(df)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_medium_tables_equal_numbas(seed):
+    """Tables of a few hundred rows (the bounds that rarely bite on small ones: a
+    neighbour's points moved by the rows in between): the same fronts, trees and
+    counters."""
+    rng = np.random.default_rng(seed)
+    n = 240
+    df = pd.DataFrame({f"x{j}": rng.normal(size=n).round(2) for j in range(3)})
+    score = df.x0 - 0.8 * df.x1 * (df.x2 > 0) + rng.normal(scale=0.4, size=n)
+    df["d"] = np.select([score < -0.5, score > 0.6], ["lo", "hi"], "mid")
+    table = _table(df)
+    for x in ("total-path-length", "depth"):
+        got = _answer(table, x, MIS, max_depth=3)
+        with pytest.MonkeyPatch.context() as mp:
+            _by_numba(mp)
+            assert _answer(table, x, MIS, max_depth=3) == got, x
 
 
 def _memo_items(memo):
@@ -258,6 +348,13 @@ def test_the_budget_counts_every_byte_the_same_way_each_time():
     assert memo.nbytes == memo_bytes
     assert _best_call(arrays, memo, memo_bytes - 1)[0][0] == k.OUT_OF_MEMORY
     assert _best_call(arrays, memo, -1)[1][k.U_PEAK] >= memo_bytes
+
+    # what is freed is credited: a depth-3 search holds no more than the scratch bound
+    assert peak <= arrays.scratch
+    # the memo's growth is charged: at depth 4 it outgrows the scratch
+    deep = ordered._Arrays(_many_thresholds(n=200, seed=1), 4, None)
+    res, usage, _, _ = _best_call(deep, k.new_memo(), -1, depth=4)
+    assert usage[k.U_MEMO_BYTES] > deep.scratch and usage[k.U_PEAK] >= usage[k.U_MEMO_BYTES]
 
     status, pts, usage, stats = _fronts_call(arrays, -1)
     peak = int(usage[k.U_PEAK])
