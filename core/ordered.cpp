@@ -115,7 +115,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
     std::optional<SidesScratch> sides;
     if (r == 2) {
         pack(T, W, s, pk);
-        sides.emplace(m, C);
+        sides.emplace(m, C, pk.lanes);
     }
     for (const i64 a : by_score(score.data(), A)) {
         if (std::min(ub, inc) <= 0 || X.st.aborted()) break;
@@ -152,7 +152,12 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
-        if (r == 2) root_codes(T, W, s, a, pk.sa.data());
+        vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
+        if (r == 2) {
+            root_codes(T, W, s, a, pk);
+            prefix.resize(static_cast<std::size_t>(K * C));
+            prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data());
+        }
         // per evaluated threshold: its sides' values (or lower bounds)
         vec<i64> recL(static_cast<std::size_t>(K), 0), recR(static_cast<std::size_t>(K), 0);
         i64 zlo = -1;  // the last threshold whose <= side has no error
@@ -179,9 +184,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
             X.st.add(S_EVALUATED);
             i64 vl, vr;
             if (r == 2) {
-                std::fill(totL.begin(), totL.end(), 0);
-                for (i64 q = 0; q < p; ++q) ++totL[T.dec[lst[q]]];
-                for (i64 c = 0; c < C; ++c) totR[c] = total[c] - totL[c];
+                for (i64 c = 0; c < C; ++c) {
+                    totL[c] = prefix[mid * C + c];
+                    totR[c] = total[c] - totL[c];
+                }
                 std::tie(vl, vr) = sides_d1(pk, col[lst[p - 1]], T.kinds, A, C, p, totL.data(),
                                             totR.data(), BOTH, *sides);
             } else {
@@ -320,6 +326,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     const i64 x_top = split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc;
     Packed pk;  // the subtable packed for the depth-two passes, once
     bool packed = false;
+    vec<i64> lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
+    bool lim2_ok = false;
     vec<i64> hint(static_cast<std::size_t>(A));
     vec<double> score(static_cast<std::size_t>(A));
     hints(T, W, s, total.data(), hint.data(), score.data());
@@ -366,7 +374,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     break;
                 }
             }
-            if (!pruned) F = merge(F, acc, split_x, NOMINAL, a, -1);
+            if (!pruned) {
+                F = merge(F, acc, split_x, NOMINAL, a, -1);
+                lim2_ok = false;
+            }
             continue;
         }
         if (r == 2 && one_x) {
@@ -374,7 +385,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 pack(T, W, s, pk);
                 packed = true;
             }
-            front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F);
+            front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F, lim2, lim2_ok);
             continue;
         }
         const i64 K = boundaries(lst, m, col, pos.data());
@@ -875,7 +886,11 @@ void bind_ordered(nb::module_ &m) {
             pk.cb.assign(b.p, b.p + b.rows * b.cols);
             pk.cls.assign(k.p, k.p + k.rows * k.cols);
             pk.sa.assign(s.p, s.p + s.rows * s.cols);
-            SidesScratch w(b.cols, C);
+            if (C == 2) {
+                pack_lanes(pk, kd.p, b.rows);
+                root_lanes(pk);
+            }
+            SidesScratch w(b.cols, C, pk.lanes);
             const auto [l, r] = sides_d1(pk, t, kd.p, b.rows, C, nl, tl.p, tr.p, which, w);
             return nb::make_tuple(l, r);
         },

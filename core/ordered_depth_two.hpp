@@ -36,14 +36,67 @@ enum : int { LEFT = 1, RIGHT = 2, BOTH = 3 };
 struct SidesScratch {
     vec<i32> lc, lk, rc, rk;
     vec<i64> cntL, cntR;
-    SidesScratch(i64 m, i64 C)
+    vec<i32> walk;  // the lanes' least and most D per side
+    SidesScratch(i64 m, i64 C, const Lanes &ln)
         : lc(static_cast<std::size_t>(m + 1)),
           lk(static_cast<std::size_t>(m + 1)),
           rc(static_cast<std::size_t>(m + 1)),
           rk(static_cast<std::size_t>(m + 1)),
           cntL(static_cast<std::size_t>(C)),
-          cntR(static_cast<std::size_t>(C)) {}
+          cntR(static_cast<std::size_t>(C)),
+          walk(static_cast<std::size_t>(4 * ln.blocks * LANES)) {}
 };
+
+// For two classes, a side's best split into two leaves along an attribute errs
+// min(T0, T1, T0 + min D, T1 - max D), T0 and T1 its rows of class 0 and 1 and D the
+// difference class 1 - class 0 of its rows up to a threshold, over the thresholds that
+// split it (min(l0, l1) + min(r0, r1) is the least of l0 + r0 = T0, l1 + r1 = T1,
+// l1 + r0 = T0 + D and l0 + r1 = T1 - D): one walk per side, without a branch, over the
+// side's rows in the attribute's order; a threshold splits the side where the code changes
+// and rows of the side lie on both sides. The lanes of a block (LANES attributes) walk
+// side by side. Per lane: the least and the most D of each side (mn > mx: no threshold).
+template <bool DO_L, bool DO_R>
+void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mxL, i32 *mnR,
+                i32 *mxR) {
+    constexpr i32 BIG = 1 << 30;
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        i32 dl[LANES] = {}, cl[LANES] = {}, dr[LANES] = {}, cr[LANES] = {};
+        i32 lo_l[LANES], hi_l[LANES], lo_r[LANES], hi_r[LANES];
+        for (i64 l = 0; l < LANES; ++l) {
+            lo_l[l] = lo_r[l] = BIG;
+            hi_l[l] = hi_r[l] = -BIG;
+        }
+        const i32 *S = ln.sa.data() + blk * m * LANES;
+        const i32 *Wv = ln.w.data() + blk * m * LANES;
+        const i32 *E = ln.end.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < LANES; ++l) {
+                const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
+                const i32 wv = Wv[q * LANES + l], e = E[q * LANES + l];
+                if constexpr (DO_L) {
+                    dl[l] += wv & ~r;
+                    cl[l] += 1 + r;
+                    const i32 ok = e & -static_cast<i32>((cl[l] > 0) & (cl[l] < nL));
+                    lo_l[l] = std::min(lo_l[l], (dl[l] & ok) | (BIG & ~ok));
+                    hi_l[l] = std::max(hi_l[l], (dl[l] & ok) | (-BIG & ~ok));
+                }
+                if constexpr (DO_R) {
+                    dr[l] += wv & r;
+                    cr[l] -= r;
+                    const i32 ok = e & -static_cast<i32>((cr[l] > 0) & (cr[l] < nR));
+                    lo_r[l] = std::min(lo_r[l], (dr[l] & ok) | (BIG & ~ok));
+                    hi_r[l] = std::max(hi_r[l], (dr[l] & ok) | (-BIG & ~ok));
+                }
+            }
+        }
+        for (i64 l = 0; l < LANES; ++l) {
+            mnL[blk * LANES + l] = lo_l[l];
+            mxL[blk * LANES + l] = hi_l[l];
+            mnR[blk * LANES + l] = lo_r[l];
+            mxR[blk * LANES + l] = hi_r[l];
+        }
+    }
+}
 
 // The least misclassifications of both sides of a split over depth <= 1: the root
 // attribute split at threshold code t (a row goes right when its code in pk.sa exceeds t),
@@ -57,8 +110,30 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     i64 bestL = doL ? nl - largest(totL, C) : 0;
     i64 bestR = doR ? nr - largest(totR, C) : 0;
     i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
+    const Lanes &ln = pk.lanes;
+    const bool walk = C == 2 && ln.blocks > 0;  // the ordered attributes by lanes
+    if (walk && (bestL > 0 || bestR > 0)) {
+        const i64 nlanes = ln.blocks * LANES;
+        i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
+        const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        if (bestL > 0 && bestR > 0)
+            lanes_walk<true, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        else if (bestL > 0)
+            lanes_walk<true, false>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        else
+            lanes_walk<false, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        const i64 t1L = totL[1], t0L = nl - t1L, t1R = totR[1], t0R = nr - t1R;
+        for (i64 k = 0; k < nlanes; ++k) {
+            if (ln.attr[k] < 0) continue;
+            if (bestL > 0 && mnL[k] <= mxL[k])
+                bestL = std::min({bestL, t0L + mnL[k], t1L - mxL[k]});
+            if (bestR > 0 && mnR[k] <= mxR[k])
+                bestR = std::min({bestR, t0R + mnR[k], t1R - mxR[k]});
+        }
+    }
     for (i64 b = 0; b < A; ++b) {
         if (bestL == 0 && bestR == 0) break;
+        if (walk && kinds[b] == 1) continue;
         const i32 *col = pk.cb.data() + b * m;
         const i32 *cl = pk.cls.data() + b * m;
         const i32 *sd = pk.sa.data() + b * m;
@@ -284,9 +359,11 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
 
 // The trees of depth 2 rooted at a split of ordered attribute a of s, merged into the
 // working front F, when every split into leaves of a side costs the same x. pk: the
-// subtable packed (pack; its sa is rewritten here for a).
+// subtable packed (pack; its sa is rewritten here for a). lim: ylim(F) over the x of the
+// subtable's depth-two trees when lim_ok (else made here), kept so as F changes.
 inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64 hint,
-                           const Cost &px, Packed &pk, Stats st, vec<Tagged> &F) {
+                           const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, vec<i64> &lim,
+                           bool &lim_ok) {
     const i64 m = s.m, C = T.C;
     const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
     const i64 split_x = sc + sr * m;
@@ -299,98 +376,104 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     if (K == 0) return;
     // the sides' leaf errors at every threshold, from prefix class counts
     vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
-    side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data());
+    vec<i64> prefix(static_cast<std::size_t>(K * C));  // the <= side's class counts
+    side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
+                prefix.data());
     // a side's split into two leaves errs no less than its rows less its two largest
     // classes (binary splits only: a nominal split may have more leaves)
-    vec<i64> two_cls;
-    if (C > 2 && T.all_ordered)
-        two_cls = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2);
-    else
-        two_cls.assign(static_cast<std::size_t>(K * 4), 0);
+    // (two_l, two_r: per threshold; 0 where not bounded)
+    vec<i64> two_l(static_cast<std::size_t>(K), 0), two_r(static_cast<std::size_t>(K), 0);
+    if (C > 2 && T.all_ordered) {
+        const vec<i64> two = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2);
+        for (i64 kk = 0; kk < K; ++kk) {
+            two_l[kk] = two[(kk * 2 + 0) * 2 + 1];
+            two_r[kk] = two[(kk * 2 + 1) * 2 + 1];
+        }
+    }
     vec<i64> d1L(static_cast<std::size_t>(K), 0), d1R(static_cast<std::size_t>(K), 0);
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
+    vec<u8> alive_at(static_cast<std::size_t>(K));  // per threshold: which points can be on F
     IntervalPruner iv(pos.data(), K, hint);
     const i64 two_leaf = comb ? lc : 2 * lc;
-    // the x range of the candidates' points, and the front's y bound over it
+    // the x range of the candidates' points, and the front's y bound over it (kept across
+    // the subtable's attributes: merges lower it in place)
     const i64 x_lo = lc;
     const i64 x_hi = split_x + (comb ? std::max(sc + sr * m + two_leaf, lc)
                                      : 2 * (sc + sr * m + two_leaf));
-    vec<i64> lim = ylim(F, x_lo, x_hi);
-    auto at = [&](i64 x) { return lim[std::min(x, x_hi) - x_lo]; };
+    if (!lim_ok) {
+        lim = ylim(F, x_lo, x_hi);
+        lim_ok = true;
+    }
+    const i64 *L = lim.data();
     bool first_eval = true;  // the root attribute's codes are packed at the first pass
-    SidesScratch w(m, C);
+    SidesScratch w(m, C, pk.lanes);
+    // A threshold's bounds: its sides' best splits err no less than the same side's at the
+    // evaluated neighbour it contains (d1L[ln], d1R[rn]), and no less than the neighbour's
+    // that contains it minus the rows between; no less than the class bound; no more than
+    // the leaf. Its points (one side split, the other, both) and the front's least y at
+    // their x.
+    struct Screen {
+        i64 lb_l, lb_r, lim0, lim1, lim2;
+    };
+    constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
+    auto screen = [&](const Interval &I, i64 kk) {
+        const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0, dr_ln = I.ln >= 0 ? d1R[I.ln] + pos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - pos[I.rn] : FAR, dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
+        const i64 p = pos[kk];
+        i64 lb_l = std::max(std::max(dl_ln, dl_rn + p), two_l[kk]);
+        i64 lb_r = std::max(std::max(dr_rn, dr_ln - p), two_r[kk]);
+        lb_l = std::min(lb_l, misL[kk]);
+        lb_r = std::min(lb_r, misR[kk]);
+        const i64 xl = sc + sr * p + two_leaf;
+        const i64 xr = sc + sr * (m - p) + two_leaf;
+        const i64 x0 = split_x + (comb ? std::max(xl, lc) : xl + lc);
+        const i64 x1 = split_x + (comb ? std::max(lc, xr) : lc + xr);
+        const i64 x2 = split_x + (comb ? std::max(xl, xr) : xl + xr);
+        return Screen{lb_l, lb_r, L[std::min(x0, x_hi) - x_lo], L[std::min(x1, x_hi) - x_lo],
+                      L[std::min(x2, x_hi) - x_lo]};
+    };
+    // which of a threshold's points can be on the front: bit 0 its left side split, 1 its
+    // right, 2 both
+    auto points = [&](const Screen &c, i64 kk) {
+        return static_cast<u8>((c.lb_l + misR[kk] < c.lim0) | ((misL[kk] + c.lb_r < c.lim1) << 1) |
+                               ((c.lb_l + c.lb_r < c.lim2) << 2));
+    };
     while (!iv.empty()) {
         const Interval I = iv.pop();
         if (st.aborted()) break;
-        // screen every threshold of the interval on its own bounds
-        i64 pick = -1, pick_l = 0, pick_r = 0, best_gap = INF;
+        // screen every threshold of the interval on its own bounds, then pick the one
+        // nearest the wanted (the lower of two as near)
+        u8 *f = alive_at.data();
+        for (i64 kk = I.lo; kk <= I.hi; ++kk) f[kk] = points(screen(I, kk), kk);
         const i64 want = iv.want(I);
-        i64 alive = 0, uses_l = 0, uses_r = 0;
-        bool pick_uses_l = false, pick_uses_r = false;
-        i64 lim_l = 0, lim_r = 0, lim_b = 0;
+        i64 pick = -1, best_gap = INF, alive = 0, uses_l = 0, uses_r = 0;
         for (i64 kk = I.lo; kk <= I.hi; ++kk) {
-            const i64 p = pos[kk];
-            i64 lb_l = 0, lb_r = 0;
-            if (I.ln >= 0) {
-                lb_l = std::max(lb_l, d1L[I.ln]);
-                lb_r = std::max(lb_r, d1R[I.ln] - (p - pos[I.ln]));
-            }
-            if (I.rn >= 0) {
-                lb_l = std::max(lb_l, d1L[I.rn] - (pos[I.rn] - p));
-                lb_r = std::max(lb_r, d1R[I.rn]);
-            }
-            lb_l = std::max(lb_l, two_cls[(kk * 2 + 0) * 2 + 1]);
-            lb_r = std::max(lb_r, two_cls[(kk * 2 + 1) * 2 + 1]);
-            lb_l = std::min(lb_l, misL[kk]);
-            lb_r = std::min(lb_r, misR[kk]);
-            const i64 xl = sc + sr * p + two_leaf;
-            const i64 xr = sc + sr * (m - p) + two_leaf;
-            i64 x0, x1, x2;
-            if (comb) {
-                x0 = split_x + std::max(xl, lc);
-                x1 = split_x + std::max(lc, xr);
-                x2 = split_x + std::max(xl, xr);
-            } else {
-                x0 = split_x + xl + lc;
-                x1 = split_x + lc + xr;
-                x2 = split_x + xl + xr;
-            }
-            // the front's least y at each point's x
-            const i64 lim0 = at(x0), lim1 = at(x1), lim2 = at(x2);
-            const bool l0 = lb_l + misR[kk] < lim0;
-            const bool l1 = misL[kk] + lb_r < lim1;
-            const bool l2 = lb_l + lb_r < lim2;
-            if (!(l0 || l1 || l2)) {
-                st.add(S_PRUNED);
-                continue;
-            }
+            if (!f[kk]) continue;
             ++alive;
-            uses_l += l0 || l2;
-            uses_r += l1 || l2;
+            uses_l += (f[kk] & 5) != 0;
+            uses_r += (f[kk] & 6) != 0;
             const i64 gap = std::abs(kk - want);
             if (gap < best_gap) {
                 best_gap = gap;
                 pick = kk;
-                pick_l = lb_l;
-                pick_r = lb_r;
-                pick_uses_l = l0 || l2;
-                pick_uses_r = l1 || l2;
-                lim_l = lim0;
-                lim_r = lim1;
-                lim_b = lim2;
             }
         }
+        st.add(S_PRUNED, I.hi - I.lo + 1 - alive);
         if (pick < 0) continue;
+        const Screen c = screen(I, pick);
+        const i64 pick_l = c.lb_l, pick_r = c.lb_r, lim_l = c.lim0, lim_r = c.lim1, lim_b = c.lim2;
+        const bool pick_uses_l = (f[pick] & 5) != 0, pick_uses_r = (f[pick] & 6) != 0;
         iv.evaluated();
         const i64 mid = pick, p = pos[mid];
         st.add(S_EVALUATED);
         if (first_eval) {
-            root_codes(T, W, s, a, pk.sa.data());
+            root_codes(T, W, s, a, pk);
             first_eval = false;
         }
-        std::fill(totL.begin(), totL.end(), 0);
-        for (i64 q = 0; q < p; ++q) ++totL[T.dec[lst[q]]];
-        for (i64 c = 0; c < C; ++c) totR[c] = total[c] - totL[c];
+        for (i64 c = 0; c < C; ++c) {
+            totL[c] = prefix[mid * C + c];
+            totR[c] = total[c] - totL[c];
+        }
         // A side is passed if a point with its split can be on the front, or if another
         // threshold of the interval can use the side's errors as a bound: the side that
         // gains more first, then the other (if still needed) with its sibling's exact
@@ -437,7 +520,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const vec<XY> cxy = combine(L, R, comb);
         if (!all_dominated(cxy, split_x, F)) {  // else the merge keeps the front
             F = merge(F, cxy, split_x, ORDERED, a, t);
-            ylim_add(lim, cxy, split_x, x_lo, x_hi);
+            ylim_add(lim, cxy, split_x, x_lo, x_hi);  // = ylim(F) of the merged front
         }
         if (alive > 1) iv.split(I, mid);
     }

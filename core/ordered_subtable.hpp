@@ -174,9 +174,9 @@ inline vec<i64> by_score(const double *score, i64 A) {
 }
 
 // The leaf errors of both sides of each of the K thresholds after pos[k] rows of lst
-// (prefix class counts).
+// (prefix class counts); and those counts, prefix[k * C + c], if asked for.
 inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 *total,
-                        const i64 *pos, i64 K, i64 *misL, i64 *misR) {
+                        const i64 *pos, i64 K, i64 *misL, i64 *misR, i64 *prefix = nullptr) {
     vec<i64> cnt(static_cast<std::size_t>(C), 0);
     i64 j = 0;
     for (i64 q = 0; q < m - 1; ++q) {
@@ -189,8 +189,21 @@ inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 
             }
             misL[j] = (q + 1) - ml;
             misR[j] = (m - q - 1) - mr;
+            if (prefix) std::copy(cnt.begin(), cnt.end(), prefix + j * C);
             ++j;
         }
+    }
+}
+
+// The class counts of the first pos[k] rows of lst, prefix[k * C + c], for the K
+// thresholds.
+inline void prefix_counts(const i32 *lst, const i32 *dec, i64 C, const i64 *pos, i64 K,
+                          i64 *prefix) {
+    vec<i64> cnt(static_cast<std::size_t>(C), 0);
+    i64 q = 0;
+    for (i64 j = 0; j < K; ++j) {
+        for (; q < pos[j]; ++q) ++cnt[dec[lst[q]]];
+        std::copy(cnt.begin(), cnt.end(), prefix + j * C);
     }
 }
 
@@ -231,10 +244,65 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
 // the code of attribute b of the q-th row in b's order; cls its class), and the root
 // attribute's codes in every attribute's order (sa, by root_codes), so that the
 // depth-two passes read no row index.
+//
+// With two classes the ordered attributes are also kept LANES at a time, position-major
+// (lanes: entry (block * m + q) * LANES + l for lane l of a block, attribute attr[...]):
+// each row's class as a step w (+1 class 1, -1 class 0), end (all bits set where the
+// code changes after position q), and the root attribute's codes; the pass reads a
+// block's lanes side by side (sides_d1).
+inline constexpr i64 LANES = 8;
+
+struct Lanes {
+    i64 blocks = 0;
+    vec<i64> attr;  // per lane, its attribute (-1: padding)
+    vec<i32> w, end, sa;
+};
+
 struct Packed {
     vec<i32> cb, cls, sa;
     i64 m = 0;
+    Lanes lanes;
 };
+
+// The lanes of pk's ordered attributes (kinds[b] == 1), from cb and cls (two classes).
+inline void pack_lanes(Packed &pk, const i8 *kinds, i64 A) {
+    const i64 m = pk.m;
+    Lanes &ln = pk.lanes;
+    ln.attr.clear();
+    for (i64 b = 0; b < A; ++b)
+        if (kinds[b] == 1) ln.attr.push_back(b);
+    ln.blocks = (static_cast<i64>(ln.attr.size()) + LANES - 1) / LANES;
+    while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
+    const std::size_t size = static_cast<std::size_t>(ln.blocks * m * LANES);
+    ln.w.assign(size, 0);
+    ln.end.assign(size, 0);
+    ln.sa.assign(size, 0);
+    for (i64 k = 0; k < ln.blocks * LANES; ++k) {
+        const i64 b = ln.attr[k];
+        if (b < 0) continue;
+        const i32 *cb = pk.cb.data() + b * m;
+        const i32 *cls = pk.cls.data() + b * m;
+        i32 *w = ln.w.data() + (k / LANES) * m * LANES + k % LANES;
+        i32 *end = ln.end.data() + (k / LANES) * m * LANES + k % LANES;
+        for (i64 q = 0; q < m; ++q) {
+            w[q * LANES] = cls[q] == 1 ? 1 : -1;
+            end[q * LANES] = q + 1 < m && cb[q + 1] != cb[q] ? -1 : 0;
+        }
+    }
+}
+
+// The lanes' root codes, from pk.sa.
+inline void root_lanes(Packed &pk) {
+    Lanes &ln = pk.lanes;
+    const i64 m = pk.m;
+    for (i64 k = 0; k < ln.blocks * LANES; ++k) {
+        const i64 b = ln.attr[k];
+        if (b < 0) continue;
+        const i32 *sa = pk.sa.data() + b * m;
+        i32 *out = ln.sa.data() + (k / LANES) * m * LANES + k % LANES;
+        for (i64 q = 0; q < m; ++q) out[q * LANES] = sa[q];
+    }
+}
 
 inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
     const std::size_t size = static_cast<std::size_t>(T.A * s.m);
@@ -252,16 +320,30 @@ inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
             cls[q] = T.dec[lst[q]];
         }
     }
+    if (T.C == 2) pack_lanes(pk, T.kinds, T.A);
 }
 
-// Attribute a's codes in every attribute's order (sa[b * m + q]): the side of each row of
-// a split of a is sa > threshold code.
-inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, i32 *sa) {
+// Attribute a's codes in every attribute's order (pk.sa[b * m + q], or the lanes' for the
+// attributes in lanes): the side of each row of a split of a is sa > threshold code.
+inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, Packed &pk) {
     const i32 *col = T.col(a);
-    for (i64 b = 0; b < T.A; ++b) {
+    const i64 m = s.m;
+    Lanes &ln = pk.lanes;
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // the lanes' (with two classes), row by row
+        const i32 *lst[LANES];
+        for (i64 l = 0; l < LANES; ++l) {
+            const i64 b = ln.attr[blk * LANES + l];
+            lst[l] = rows(T, W, s, b < 0 ? 0 : b);  // (a padding lane reads any attribute's)
+        }
+        i32 *out = ln.sa.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q, out += LANES)
+            for (i64 l = 0; l < LANES; ++l) out[l] = col[lst[l][q]];
+    }
+    for (i64 b = 0; b < T.A; ++b) {  // the others' (the pass reads them row by row)
+        if (ln.blocks > 0 && T.ordered(b)) continue;
         const i32 *lst = rows(T, W, s, b);
-        i32 *out = sa + b * s.m;
-        for (i64 q = 0; q < s.m; ++q) out[q] = col[lst[q]];
+        i32 *out = pk.sa.data() + b * m;
+        for (i64 q = 0; q < m; ++q) out[q] = col[lst[q]];
     }
 }
 
