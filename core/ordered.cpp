@@ -525,14 +525,15 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 m = n + 1, K = n;
     const i64 common = 8 * (3 * C + 3 * A) + 8 * m;              // totals, hints, order, pos
     const i64 intervals = 32 * (2 * K + 2);                        // the queue
-    const i64 packed = 12 * A * n + 16 * m + 16 * C;               // pack + the pass's scratch
+    const i64 lanes = 12 * (A + LANES) * n + 16 * (A + LANES);    // the lanes and their walk
+    const i64 packed = 12 * A * n + lanes + 16 * m + 16 * C;       // pack + the pass's scratch
     const i64 best_deep = common + 16 * m + 16 * K + intervals;    // hk1, hk2, recL, recR
-    const i64 best_two = best_deep + packed;
+    const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
     const i64 V = 64;                                              // d2_counts (few codes)
     const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
     const i64 front_x = 8 * (2 * depth + 1) * (n + 3);              // ylim over a split's x
     const i64 fronts_deep = common + 24 * K + 16 * C * K + intervals + front_x;
-    const i64 fronts_two = common + packed + 56 * K + intervals + front_x;
+    const i64 fronts_two = common + packed + (73 + 8 * C) * K + intervals + front_x;
     i64 total = 0;
     for (i64 r = depth; r >= 2; --r) {
         const i64 b = r == 2 ? std::max(best_two, counted) : best_deep;
@@ -886,8 +887,8 @@ void bind_ordered(nb::module_ &m) {
             pk.cb.assign(b.p, b.p + b.rows * b.cols);
             pk.cls.assign(k.p, k.p + k.rows * k.cols);
             pk.sa.assign(s.p, s.p + s.rows * s.cols);
-            if (C == 2) {
-                pack_lanes(pk, kd.p, b.rows);
+            if (C <= MAX_LANE_CLASSES) {
+                pack_lanes(pk, kd.p, b.rows, C);
                 root_lanes(pk);
             }
             SidesScratch w(b.cols, C, pk.lanes);

@@ -98,6 +98,71 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mx
     }
 }
 
+// With C > 2 classes (at most MAX_LANE_CLASSES), the same walk with the rows per class of
+// each side so far (l_c): a split at a threshold errs n - max l_c - max (T_c - l_c) on a
+// side of n rows, T_c per class. Per lane: each side's least errors (BIG: no threshold).
+template <int C, bool DO_L, bool DO_R>
+void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+                        const i64 *totR, i32 *eL, i32 *eR) {
+    constexpr i32 BIG = 1 << 30;
+    i32 TL[C], TR[C];
+    for (int c = 0; c < C; ++c) {
+        TL[c] = static_cast<i32>(totL[c]);
+        TR[c] = static_cast<i32>(totR[c]);
+    }
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        i32 cl[C][LANES] = {}, cr[C][LANES] = {}, nl[LANES] = {}, nr[LANES] = {};
+        i32 bl[LANES], br[LANES];
+        for (i64 l = 0; l < LANES; ++l) bl[l] = br[l] = BIG;
+        const i32 *S = ln.sa.data() + blk * m * LANES;
+        const i32 *K = ln.w.data() + blk * m * LANES;
+        const i32 *E = ln.end.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < LANES; ++l) {
+                const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
+                const i32 k = K[q * LANES + l], e = E[q * LANES + l];
+                if constexpr (DO_L) {
+                    nl[l] += 1 + r;
+                    i32 ml = 0, mr = 0;
+                    for (int c = 0; c < C; ++c) {
+                        cl[c][l] += static_cast<i32>(k == c) & ~r;
+                        ml = std::max(ml, cl[c][l]);
+                        mr = std::max(mr, TL[c] - cl[c][l]);
+                    }
+                    const i32 ok = e & -static_cast<i32>((nl[l] > 0) & (nl[l] < nL));
+                    bl[l] = std::min(bl[l], ((nL - ml - mr) & ok) | (BIG & ~ok));
+                }
+                if constexpr (DO_R) {
+                    nr[l] -= r;
+                    i32 ml = 0, mr = 0;
+                    for (int c = 0; c < C; ++c) {
+                        cr[c][l] += static_cast<i32>(k == c) & r;
+                        ml = std::max(ml, cr[c][l]);
+                        mr = std::max(mr, TR[c] - cr[c][l]);
+                    }
+                    const i32 ok = e & -static_cast<i32>((nr[l] > 0) & (nr[l] < nR));
+                    br[l] = std::min(br[l], ((nR - ml - mr) & ok) | (BIG & ~ok));
+                }
+            }
+        }
+        for (i64 l = 0; l < LANES; ++l) {
+            eL[blk * LANES + l] = bl[l];
+            eR[blk * LANES + l] = br[l];
+        }
+    }
+}
+
+template <int C>
+void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+                   const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
+    if (doL && doR)
+        lanes_walk_classes<C, true, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else if (doL)
+        lanes_walk_classes<C, true, false>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else
+        lanes_walk_classes<C, false, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
+}
+
 // The least misclassifications of both sides of a split over depth <= 1: the root
 // attribute split at threshold code t (a row goes right when its code in pk.sa exceeds t),
 // nl rows and class totals totL on the left, totR on the right. `which` (LEFT, RIGHT,
@@ -111,8 +176,26 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     i64 bestR = doR ? nr - largest(totR, C) : 0;
     i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
     const Lanes &ln = pk.lanes;
-    const bool walk = C == 2 && ln.blocks > 0;  // the ordered attributes by lanes
-    if (walk && (bestL > 0 || bestR > 0)) {
+    const bool walk = C <= MAX_LANE_CLASSES && ln.blocks > 0;  // the ordered attributes by lanes
+    if (walk && C > 2 && (bestL > 0 || bestR > 0)) {
+        const i64 nlanes = ln.blocks * LANES;
+        i32 *eL = w.walk.data(), *eR = eL + nlanes;
+        const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        const bool dl = bestL > 0, dr = bestR > 0;
+        switch (C) {
+            case 3: lanes_classes<3>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 4: lanes_classes<4>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 5: lanes_classes<5>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 6: lanes_classes<6>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 7: lanes_classes<7>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            default: lanes_classes<8>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+        }
+        for (i64 k = 0; k < nlanes; ++k) {
+            if (ln.attr[k] < 0) continue;
+            if (dl) bestL = std::min<i64>(bestL, eL[k]);
+            if (dr) bestR = std::min<i64>(bestR, eR[k]);
+        }
+    } else if (walk && (bestL > 0 || bestR > 0)) {
         const i64 nlanes = ln.blocks * LANES;
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);

@@ -245,12 +245,13 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
 // attribute's codes in every attribute's order (sa, by root_codes), so that the
 // depth-two passes read no row index.
 //
-// With two classes the ordered attributes are also kept LANES at a time, position-major
-// (lanes: entry (block * m + q) * LANES + l for lane l of a block, attribute attr[...]):
-// each row's class as a step w (+1 class 1, -1 class 0), end (all bits set where the
-// code changes after position q), and the root attribute's codes; the pass reads a
-// block's lanes side by side (sides_d1).
+// With at most MAX_LANE_CLASSES classes the ordered attributes are also kept LANES at a
+// time, position-major (lanes: entry (block * m + q) * LANES + l for lane l of a block,
+// attribute attr[...]): each row's class w (with two classes as a step, +1 class 1, -1
+// class 0), end (all bits set where the code changes after position q), and the root
+// attribute's codes; the pass reads a block's lanes side by side (sides_d1).
 inline constexpr i64 LANES = 8;
+inline constexpr i64 MAX_LANE_CLASSES = 8;
 
 struct Lanes {
     i64 blocks = 0;
@@ -264,8 +265,8 @@ struct Packed {
     Lanes lanes;
 };
 
-// The lanes of pk's ordered attributes (kinds[b] == 1), from cb and cls (two classes).
-inline void pack_lanes(Packed &pk, const i8 *kinds, i64 A) {
+// The lanes of pk's ordered attributes (kinds[b] == 1), from cb and cls (C classes).
+inline void pack_lanes(Packed &pk, const i8 *kinds, i64 A, i64 C) {
     const i64 m = pk.m;
     Lanes &ln = pk.lanes;
     ln.attr.clear();
@@ -285,7 +286,7 @@ inline void pack_lanes(Packed &pk, const i8 *kinds, i64 A) {
         i32 *w = ln.w.data() + (k / LANES) * m * LANES + k % LANES;
         i32 *end = ln.end.data() + (k / LANES) * m * LANES + k % LANES;
         for (i64 q = 0; q < m; ++q) {
-            w[q * LANES] = cls[q] == 1 ? 1 : -1;
+            w[q * LANES] = C == 2 ? (cls[q] == 1 ? 1 : -1) : cls[q];
             end[q * LANES] = q + 1 < m && cb[q + 1] != cb[q] ? -1 : 0;
         }
     }
@@ -320,7 +321,7 @@ inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
             cls[q] = T.dec[lst[q]];
         }
     }
-    if (T.C == 2) pack_lanes(pk, T.kinds, T.A);
+    if (T.C <= MAX_LANE_CLASSES) pack_lanes(pk, T.kinds, T.A, T.C);
 }
 
 // Attribute a's codes in every attribute's order (pk.sa[b * m + q], or the lanes' for the
@@ -329,7 +330,7 @@ inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, Packed 
     const i32 *col = T.col(a);
     const i64 m = s.m;
     Lanes &ln = pk.lanes;
-    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // the lanes' (with two classes), row by row
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // the lanes', row by row
         const i32 *lst[LANES];
         for (i64 l = 0; l < LANES; ++l) {
             const i64 b = ln.attr[blk * LANES + l];

@@ -164,19 +164,26 @@ def test_the_depth_two_pass_and_class_bounds_equal_numbas(df, leaves, data):
                 assert k._sides_d1p(*args) == tuple(int(v) for v in old._sides_d1p(*args))
 
 
-@pytest.mark.parametrize("numeric, nominal", [(11, 0), (9, 2), (17, 1)])
-def test_the_two_class_pass_over_many_attributes_equals_numbas(numeric, nominal):
-    """Two classes: the pass walks the ordered attributes several at a time (blocks of
-    lanes, the last one padded); against numba's pass at every threshold of the roots."""
+@pytest.mark.parametrize(
+    "numeric, nominal, classes",
+    [(11, 0, 2), (9, 2, 2), (17, 1, 2), (10, 1, 3), (9, 0, 5), (12, 1, 7), (9, 1, 8), (4, 1, 9)],
+)
+def test_the_pass_over_many_attributes_equals_numbas(numeric, nominal, classes):
+    """Up to 8 classes the pass walks the ordered attributes several at a time (blocks of
+    lanes, the last one padded; two classes by the class difference, more by the rows per
+    class), 9 classes and more row by row: against numba's pass at every threshold of the
+    roots."""
     from numba_oracle.kernels import ordered as old
 
-    rng = np.random.default_rng(numeric)
+    rng = np.random.default_rng(numeric * classes)
     n = 90
     df = pd.DataFrame({f"x{j}": rng.integers(0, 12 + 5 * j, n) for j in range(numeric)})
     for j in range(nominal):
         df[f"c{j}"] = rng.choice(list("abc"), n)
-    df["d"] = np.where(df.x0 + rng.integers(0, 8, n) > df.x1 % 9, "p", "q")
+    rule = (df.x0 + rng.integers(0, 8, n) + df.x1 % 9) % classes
+    df["d"] = [f"k{v}" for v in np.where(rng.random(n) < 0.2, rng.integers(0, classes, n), rule)]
     table = _table(df)
+    assert len(table.decision_values) == classes
     arrays = ordered._Arrays(table, 2, None)
     m = arrays.load(None)
     cb, cls = old._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)
@@ -186,10 +193,10 @@ def test_the_two_class_pass_over_many_attributes_equals_numbas(numeric, nominal)
         old._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa)
         for t in np.unique(arrays.codes[a])[:-1]:
             left = arrays.codes[a] <= t
-            totL = np.bincount(arrays.dec[left], minlength=2).astype(np.int64)
-            totR = np.bincount(arrays.dec[~left], minlength=2).astype(np.int64)
+            totL = np.bincount(arrays.dec[left], minlength=classes).astype(np.int64)
+            totR = np.bincount(arrays.dec[~left], minlength=classes).astype(np.int64)
             for which in (k.BOTH, k.LEFT, k.RIGHT):
-                args = (cb, cls, sa, t, arrays.kinds, 2, int(left.sum()), totL, totR, which)
+                args = (cb, cls, sa, t, arrays.kinds, classes, int(left.sum()), totL, totR, which)
                 assert k._sides_d1p(*args) == tuple(int(v) for v in old._sides_d1p(*args))
                 checked += 1
     assert checked > 100
