@@ -525,8 +525,8 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 m = n + 1, K = n;
     const i64 common = 8 * (3 * C + 3 * A) + 8 * m;              // totals, hints, order, pos
     const i64 intervals = 32 * (2 * K + 2);                        // the queue
-    const i64 lanes = 12 * (A + LANES) * n + 16 * (A + LANES);    // the lanes and their walk
-    const i64 packed = 12 * A * n + lanes + 16 * m + 16 * C;       // pack + the pass's scratch
+    const i64 packed = (12 * A + 8 * LANES) * n + 16 * (A + LANES)  // lanes or rows, the walk
+                       + 16 * m + 16 * C;                          // and the pass's scratch
     const i64 best_deep = common + 16 * m + 16 * K + intervals;    // hk1, hk2, recL, recR
     const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
     const i64 V = 64;                                              // d2_counts (few codes)
@@ -883,14 +883,14 @@ void bind_ordered(nb::module_ &m) {
                 kd.size() != b.rows || tl.size() != C || tr.size() != C)
                 throw nb::value_error("sides_d1: arrays of inconsistent shapes");
             Packed pk;
-            pk.m = b.cols;
-            pk.cb.assign(b.p, b.p + b.rows * b.cols);
-            pk.cls.assign(k.p, k.p + k.rows * k.cols);
-            pk.sa.assign(s.p, s.p + s.rows * s.cols);
-            if (C <= MAX_LANE_CLASSES) {
-                pack_lanes(pk, kd.p, b.rows, C);
-                root_lanes(pk);
-            }
+            const i64 m = b.cols;
+            std::vector<i32> iota(static_cast<std::size_t>(m));
+            for (i64 q = 0; q < m; ++q) iota[q] = static_cast<i32>(q);
+            std::vector<const i32 *> list(static_cast<std::size_t>(b.rows), iota.data());
+            pack_lists(
+                pk, list.data(), [&](i64 j) { return b.row(j); }, [&](i64 j) { return k.row(j); },
+                kd.p, b.rows, C, m);
+            root_lists(pk, list.data(), [&](i64 j) { return s.row(j); });
             SidesScratch w(b.cols, C, pk.lanes);
             const auto [l, r] = sides_d1(pk, t, kd.p, b.rows, C, nl, tl.p, tr.p, which, w);
             return nb::make_tuple(l, r);

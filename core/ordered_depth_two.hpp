@@ -67,12 +67,11 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mx
             hi_l[l] = hi_r[l] = -BIG;
         }
         const i32 *S = ln.sa.data() + blk * m * LANES;
-        const i32 *Wv = ln.w.data() + blk * m * LANES;
-        const i32 *E = ln.end.data() + blk * m * LANES;
+        const i32 *WE = ln.we.data() + blk * m * LANES;
         for (i64 q = 0; q < m; ++q) {
             for (i64 l = 0; l < LANES; ++l) {
                 const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
-                const i32 wv = Wv[q * LANES + l], e = E[q * LANES + l];
+                const i32 wv = WE[q * LANES + l] >> 1, e = -(WE[q * LANES + l] & 1);
                 if constexpr (DO_L) {
                     dl[l] += wv & ~r;
                     cl[l] += 1 + r;
@@ -115,12 +114,11 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
         i32 bl[LANES], br[LANES];
         for (i64 l = 0; l < LANES; ++l) bl[l] = br[l] = BIG;
         const i32 *S = ln.sa.data() + blk * m * LANES;
-        const i32 *K = ln.w.data() + blk * m * LANES;
-        const i32 *E = ln.end.data() + blk * m * LANES;
+        const i32 *WE = ln.we.data() + blk * m * LANES;
         for (i64 q = 0; q < m; ++q) {
             for (i64 l = 0; l < LANES; ++l) {
                 const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
-                const i32 k = K[q * LANES + l], e = E[q * LANES + l];
+                const i32 k = WE[q * LANES + l] >> 1, e = -(WE[q * LANES + l] & 1);
                 if constexpr (DO_L) {
                     nl[l] += 1 + r;
                     i32 ml = 0, mr = 0;
@@ -176,7 +174,7 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     i64 bestR = doR ? nr - largest(totR, C) : 0;
     i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
     const Lanes &ln = pk.lanes;
-    const bool walk = C <= MAX_LANE_CLASSES && ln.blocks > 0;  // the ordered attributes by lanes
+    const bool walk = ln.blocks > 0;  // the ordered attributes by lanes
     if (walk && C > 2 && (bestL > 0 || bestR > 0)) {
         const i64 nlanes = ln.blocks * LANES;
         i32 *eL = w.walk.data(), *eR = eL + nlanes;
@@ -214,12 +212,13 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                 bestR = std::min({bestR, t0R + mnR[k], t1R - mxR[k]});
         }
     }
-    for (i64 b = 0; b < A; ++b) {
+    const Rows &rw = pk.rows;
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {  // the attributes row by row
         if (bestL == 0 && bestR == 0) break;
-        if (walk && kinds[b] == 1) continue;
-        const i32 *col = pk.cb.data() + b * m;
-        const i32 *cl = pk.cls.data() + b * m;
-        const i32 *sd = pk.sa.data() + b * m;
+        const i64 b = rw.attr[j];
+        const i32 *col = rw.cb.data() + j * m;
+        const i32 *cl = rw.cls.data() + j * m;
+        const i32 *sd = rw.sa.data() + j * m;
         if (kinds[b] == 1) {
             i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
             if (which == BOTH) {

@@ -240,112 +240,129 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
     return out;
 }
 
-// The subtable's codes and classes in each attribute's order, contiguous (cb[b * m + q]:
-// the code of attribute b of the q-th row in b's order; cls its class), and the root
-// attribute's codes in every attribute's order (sa, by root_codes), so that the
-// depth-two passes read no row index.
+// The subtable packed for the depth-two pass, so that it reads no row index.
 //
-// With at most MAX_LANE_CLASSES classes the ordered attributes are also kept LANES at a
-// time, position-major (lanes: entry (block * m + q) * LANES + l for lane l of a block,
-// attribute attr[...]): each row's class w (with two classes as a step, +1 class 1, -1
-// class 0), end (all bits set where the code changes after position q), and the root
-// attribute's codes; the pass reads a block's lanes side by side (sides_d1).
+// With at most MAX_LANE_CLASSES classes the ordered attributes are kept LANES at a time,
+// position-major (Lanes: entry (block * m + q) * LANES + l is lane l of a block at
+// position q, the attribute attr[block * LANES + l]'s q-th row in its order): the row's
+// class w (with two classes as a step, +1 class 1, -1 class 0) and whether the code
+// changes after position q, as we = 2 * w + change, and the root attribute's code sa
+// (root_codes); the pass walks a block's lanes side by side. The other attributes (nominal ones, or all with more
+// classes) are kept row by row (Rows: cb[j * m + q], the code of the q-th row in the
+// order of attribute attr[j]; cls its class; sa the root attribute's code).
 inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
 struct Lanes {
     i64 blocks = 0;
     vec<i64> attr;  // per lane, its attribute (-1: padding)
-    vec<i32> w, end, sa;
+    vec<i32> we, sa;  // per lane and position
+};
+
+struct Rows {
+    vec<i64> attr;  // the attributes kept row by row
+    vec<i32> cb, cls, sa;
 };
 
 struct Packed {
-    vec<i32> cb, cls, sa;
     i64 m = 0;
     Lanes lanes;
+    Rows rows;
 };
 
-// The lanes of pk's ordered attributes (kinds[b] == 1), from cb and cls (C classes).
-inline void pack_lanes(Packed &pk, const i8 *kinds, i64 A, i64 C) {
-    const i64 m = pk.m;
+// Pack the subtable: the m positions of each attribute b's order are the rows list[b],
+// of codes col(b)[row] and classes cls(b)[row]; ordered attributes (kinds[b] == 1) in
+// lanes when C <= MAX_LANE_CLASSES.
+template <class Col, class Cls>
+void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *kinds, i64 A,
+                i64 C, i64 m) {
+    pk.m = m;
     Lanes &ln = pk.lanes;
+    Rows &rw = pk.rows;
     ln.attr.clear();
-    for (i64 b = 0; b < A; ++b)
-        if (kinds[b] == 1) ln.attr.push_back(b);
+    rw.attr.clear();
+    const bool lanes = C <= MAX_LANE_CLASSES;
+    for (i64 b = 0; b < A; ++b) (lanes && kinds[b] == 1 ? ln.attr : rw.attr).push_back(b);
     ln.blocks = (static_cast<i64>(ln.attr.size()) + LANES - 1) / LANES;
     while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
     const std::size_t size = static_cast<std::size_t>(ln.blocks * m * LANES);
-    ln.w.assign(size, 0);
-    ln.end.assign(size, 0);
+    ln.we.assign(size, 0);
     ln.sa.assign(size, 0);
     for (i64 k = 0; k < ln.blocks * LANES; ++k) {
         const i64 b = ln.attr[k];
         if (b < 0) continue;
-        const i32 *cb = pk.cb.data() + b * m;
-        const i32 *cls = pk.cls.data() + b * m;
-        i32 *w = ln.w.data() + (k / LANES) * m * LANES + k % LANES;
-        i32 *end = ln.end.data() + (k / LANES) * m * LANES + k % LANES;
+        const i32 *lst = list[b];
+        const i32 *cb = col(b);
+        const i32 *dec = cls(b);
+        const std::size_t at = static_cast<std::size_t>((k / LANES) * m * LANES + k % LANES);
+        i32 *we = ln.we.data() + at;
         for (i64 q = 0; q < m; ++q) {
-            w[q * LANES] = C == 2 ? (cls[q] == 1 ? 1 : -1) : cls[q];
-            end[q * LANES] = q + 1 < m && cb[q + 1] != cb[q] ? -1 : 0;
+            const i32 c = dec[lst[q]];
+            const i32 w = C == 2 ? (c == 1 ? 1 : -1) : c;
+            we[q * LANES] = 2 * w + (q + 1 < m && cb[lst[q + 1]] != cb[lst[q]] ? 1 : 0);
         }
     }
-}
-
-// The lanes' root codes, from pk.sa.
-inline void root_lanes(Packed &pk) {
-    Lanes &ln = pk.lanes;
-    const i64 m = pk.m;
-    for (i64 k = 0; k < ln.blocks * LANES; ++k) {
-        const i64 b = ln.attr[k];
-        if (b < 0) continue;
-        const i32 *sa = pk.sa.data() + b * m;
-        i32 *out = ln.sa.data() + (k / LANES) * m * LANES + k % LANES;
-        for (i64 q = 0; q < m; ++q) out[q * LANES] = sa[q];
+    const std::size_t rsize = rw.attr.size() * static_cast<std::size_t>(m);
+    rw.cb.resize(rsize);
+    rw.cls.resize(rsize);
+    rw.sa.resize(rsize);
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {
+        const i32 *lst = list[rw.attr[j]];
+        const i32 *cb = col(rw.attr[j]);
+        const i32 *dec = cls(rw.attr[j]);
+        for (i64 q = 0; q < m; ++q) {
+            rw.cb[j * m + q] = cb[lst[q]];
+            rw.cls[j * m + q] = dec[lst[q]];
+        }
     }
 }
 
 inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
-    const std::size_t size = static_cast<std::size_t>(T.A * s.m);
-    pk.cb.resize(size);
-    pk.cls.resize(size);
-    pk.sa.resize(size);
-    pk.m = s.m;
-    for (i64 b = 0; b < T.A; ++b) {
-        const i32 *lst = rows(T, W, s, b);
-        const i32 *col = T.col(b);
-        i32 *cb = pk.cb.data() + b * s.m;
-        i32 *cls = pk.cls.data() + b * s.m;
-        for (i64 q = 0; q < s.m; ++q) {
-            cb[q] = col[lst[q]];
-            cls[q] = T.dec[lst[q]];
-        }
-    }
-    if (T.C <= MAX_LANE_CLASSES) pack_lanes(pk, T.kinds, T.A, T.C);
+    vec<const i32 *> list(static_cast<std::size_t>(T.A));
+    for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
+    pack_lists(
+        pk, list.data(), [&](i64 b) { return T.col(b); }, [&](i64) { return T.dec; }, T.kinds,
+        T.A, T.C, s.m);
 }
 
-// Attribute a's codes in every attribute's order (pk.sa[b * m + q], or the lanes' for the
-// attributes in lanes): the side of each row of a split of a is sa > threshold code.
-inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, Packed &pk) {
-    const i32 *col = T.col(a);
-    const i64 m = s.m;
+// The root attribute's code (code(b)[row]) of each position of every attribute b's order
+// (the lists of pack_lists): the side of each row of a split of it is sa > threshold code.
+template <class Code>
+void root_lists(Packed &pk, const i32 *const *list, Code code) {
+    const i64 m = pk.m;
     Lanes &ln = pk.lanes;
-    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // the lanes', row by row
-        const i32 *lst[LANES];
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // row by row
+        const i32 *lst[LANES], *cd[LANES];
         for (i64 l = 0; l < LANES; ++l) {
-            const i64 b = ln.attr[blk * LANES + l];
-            lst[l] = rows(T, W, s, b < 0 ? 0 : b);  // (a padding lane reads any attribute's)
+            i64 b = ln.attr[blk * LANES + l];
+            if (b < 0) b = ln.attr[0];  // (a padding lane reads any lane's)
+            lst[l] = list[b];
+            cd[l] = code(b);
         }
         i32 *out = ln.sa.data() + blk * m * LANES;
         for (i64 q = 0; q < m; ++q, out += LANES)
-            for (i64 l = 0; l < LANES; ++l) out[l] = col[lst[l][q]];
+            for (i64 l = 0; l < LANES; ++l) out[l] = cd[l][lst[l][q]];
     }
-    for (i64 b = 0; b < T.A; ++b) {  // the others' (the pass reads them row by row)
-        if (ln.blocks > 0 && T.ordered(b)) continue;
-        const i32 *lst = rows(T, W, s, b);
-        i32 *out = pk.sa.data() + b * m;
-        for (i64 q = 0; q < m; ++q) out[q] = col[lst[q]];
+    Rows &rw = pk.rows;
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {
+        const i32 *lst = list[rw.attr[j]];
+        const i32 *cd = code(rw.attr[j]);
+        for (i64 q = 0; q < m; ++q) rw.sa[j * m + q] = cd[lst[q]];
     }
+}
+
+// Attribute a's codes in every attribute's order of the packed subtable s.
+inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, Packed &pk) {
+    const i32 *lists[64];
+    vec<const i32 *> more;
+    const i32 **list = lists;
+    if (T.A > 64) {
+        more.resize(static_cast<std::size_t>(T.A));
+        list = more.data();
+    }
+    for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
+    const i32 *code = T.col(a);
+    root_lists(pk, list, [&](i64) { return code; });
 }
 
 }  // namespace dagger::ordered
