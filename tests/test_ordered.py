@@ -468,5 +468,6 @@ def test_cli_a_small_memory_ceiling_stops_the_search_with_exit_3(tmp_path):
     assert "the ordered solver needs more than" in run.stderr and "(--max-memory)" in run.stderr
     assert "its memo of" in run.stderr and "Try a lower --max-depth than 4" in run.stderr
     assert "--thresholds K" in run.stderr and "Traceback" not in run.stderr
-    run = CliRunner().invoke(main, [*args, "--max-memory", str(need // 2)])
+    fixed = ordered._Arrays(_table(df), 4, None).fixed  # its arrays: refused before any work
+    run = CliRunner().invoke(main, [*args, "--max-memory", str(fixed - 1)])
     assert run.exit_code == 3 and "workspace needs" in run.stderr

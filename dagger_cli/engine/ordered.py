@@ -94,11 +94,13 @@ def new_memo():
 class _Arrays:
     """The table as the kernels read it, and their workspace for trees of depth <= D.
 
-    Memory (``max_memory``, bytes or None): the arrays made here are counted before they
-    are made; ``need`` adds the most scratch one kernel call holds at once (a subtable's
-    arrays per level), and the rest of the ceiling is the kernels' budget
-    (:meth:`budget`), where every byte they allocate is counted (the memo, the fronts).
-    A call that would pass it stops, and the solver with a :class:`LimitError`."""
+    Memory (``max_memory``, bytes or None): the arrays made here (``fixed``) are counted
+    before they are made, and the rest of the ceiling is the kernels' budget
+    (:meth:`budget`), where every byte they allocate is counted (each subtable's scratch,
+    the fronts, the memo): a call that would pass it stops, and the solver with a
+    :class:`LimitError`. ``need`` adds to ``fixed`` an upper bound of the scratch one call
+    holds at once (a subtable's arrays per level, of all rows): how many calls may run at
+    once (:meth:`spare_buffers`)."""
 
     def __init__(self, table, depth: int, max_memory: int | None):
         from .kernels import ordered as k
@@ -110,13 +112,15 @@ class _Arrays:
         # one workspace: its rows per level and the split's sides
         self.rows_bytes = (depth + 2) * max(A, 1) * n * 4 + 4 * n
         self.scratch = k.scratch_bytes(n, A, C, depth)
-        need = self.shared + self.rows_bytes + self.scratch
-        self.need, self.max_memory, self.depth = need, max_memory, depth
-        if max_memory is not None and need > max_memory:
+        self.fixed = self.shared + self.rows_bytes
+        self.need = self.fixed + self.scratch
+        self.max_memory, self.depth = max_memory, depth
+        if max_memory is not None and self.fixed > max_memory:
             raise LimitError(
-                f"the ordered solver's workspace needs {size_text(need)} at depth {depth}, "
-                f"more than {size_text(max_memory)} (--max-memory): try a lower --max-depth "
-                f"than {depth}, or fewer thresholds per numeric column (--thresholds K)"
+                f"the ordered solver's workspace needs {size_text(self.fixed)} at depth "
+                f"{depth}, more than {size_text(max_memory)} (--max-memory): try a lower "
+                f"--max-depth than {depth}, or fewer thresholds per numeric column "
+                "(--thresholds K)"
             )
         self.codes = np.ascontiguousarray(table.codes, dtype=np.int32).reshape(A, n)
         self.kinds = np.array([a in table.ordered for a in table.attributes], dtype=np.int8)
