@@ -216,7 +216,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
                 const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
                 const i64 vf = best(X, fsub, lim.child(UB), f1, f2, sub).v;
                 i64 vs = big_left ? lbr : lbl;
-                if (UB - vf + half > 0) vs = best(X, ssub, lim.child(UB - vf + half), s1, s2, sub).v;
+                if (UB - vf + half > 0)
+                    vs = best(X, ssub, lim.child(UB - vf + half), s1, s2, sub).v;
                 vl = big_left ? vf : vs;
                 vr = big_left ? vs : vf;
             }
@@ -365,10 +366,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     break;
                 }
                 acc = g == 0 ? xy(G) : combine(acc, G, comb);
-                const bool dead = rest > 0
-                                      ? all_dominated(combine(acc, vec<XY>{{comb ? lc : rest * lc, 0}}, comb),
-                                                      split_x, F)
-                                      : all_dominated(acc, split_x, F);
+                // the children so far, the others at their least (a leaf each)
+                const vec<XY> rest_x{{comb ? lc : rest * lc, 0}};
+                const bool dead = rest > 0 ? all_dominated(combine(acc, rest_x, comb), split_x, F)
+                                           : all_dominated(acc, split_x, F);
                 if (dead) {
                     pruned = true;
                     break;

@@ -66,7 +66,8 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
                     code = col[lst[p - 1]];
                 }
             }
-            if (code >= 0) pts.push_back({split_x + (px.comb ? px.lc : 2 * px.lc), least, ORDERED, a, code});
+            if (code >= 0)
+                pts.push_back({split_x + (px.comb ? px.lc : 2 * px.lc), least, ORDERED, a, code});
         } else {
             i64 e = 0, k = 0, size = 0;
             for (i64 p = 0; p < m; ++p) {

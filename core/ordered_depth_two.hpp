@@ -1,10 +1,14 @@
 // The ordered solver's depth-two trees, where most of its time goes.
 //
 // - sides_d1 (the depth-two pass): the least misclassifications over depth <= 1 of both
-//   sides of one root split, on the packed subtable. Per ordered attribute, its rows are
-//   split into the two sides' sequences (stable, without a branch) and each side is swept
-//   on its own; a nominal attribute's groups are counted per side in one pass. One side
-//   alone may be asked for (the other gets its leaf's errors).
+//   sides of one root split, on the packed subtable. With at most 8 classes the ordered
+//   attributes walk their rows eight at a time (lanes_walk, lanes_walk_classes: per
+//   position, each side's class counts so far and, where the code changes, the side's
+//   split errors, without a branch); else per ordered attribute its rows are split into the
+//   two sides' sequences (stable, without a branch) and each side is swept on its own
+//   (numba's pass). A nominal attribute's groups are counted per side in one pass. One side
+//   alone may be asked for (the other gets its leaf's errors). Every way gives the exact
+//   least errors, so the same values.
 // - d2_counts: the least misclassifications at depth <= 2 from class counts per pair of
 //   attributes' codes (one pass over the rows per pair), when every attribute has few
 //   codes: every root split's sides are scored from the counts (the depth-two layer of the
@@ -379,10 +383,11 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                     for (i64 c = 0; c < C; ++c) side_tot[c] += ONE(a, i)[c];
                     nl += group(a, i);
                     if (nl == 0 || nl == m) continue;
-                    const i64 vl =
-                        split_mis(cum.data(), nb, C, T.ordered(b), side_tot.data(), nl, left.data());
+                    const i64 vl = split_mis(cum.data(), nb, C, T.ordered(b), side_tot.data(), nl,
+                                             left.data());
                     for (i64 j = 0; j < nb; ++j)
-                        for (i64 c = 0; c < C; ++c) other[j * C + c] = ONE(b, j)[c] - cum[j * C + c];
+                        for (i64 c = 0; c < C; ++c)
+                            other[j * C + c] = ONE(b, j)[c] - cum[j * C + c];
                     for (i64 c = 0; c < C; ++c) other_tot[c] = total[c] - side_tot[c];
                     const i64 vr = split_mis(other.data(), nb, C, T.ordered(b), other_tot.data(),
                                              m - nl, left.data());
@@ -394,8 +399,8 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                 for (i64 i = 0; i < na; ++i) {
                     const i64 g = group(a, i);
                     if (g == 0) continue;
-                    const i64 vg = split_mis(pair.data() + i * V * C, nb, C, T.ordered(b), ONE(a, i),
-                                             g, left.data());
+                    const i64 vg = split_mis(pair.data() + i * V * C, nb, C, T.ordered(b),
+                                             ONE(a, i), g, left.data());
                     d1L[i] = std::min(d1L[i], vg);
                 }
             }
@@ -499,8 +504,10 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     };
     constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
     auto screen = [&](const Interval &I, i64 kk) {
-        const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0, dr_ln = I.ln >= 0 ? d1R[I.ln] + pos[I.ln] : FAR;
-        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - pos[I.rn] : FAR, dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
+        const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0;
+        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + pos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - pos[I.rn] : FAR;
+        const i64 dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
         const i64 p = pos[kk];
         i64 lb_l = std::max(std::max(dl_ln, dl_rn + p), two_l[kk]);
         i64 lb_r = std::max(std::max(dr_rn, dr_ln - p), two_r[kk]);

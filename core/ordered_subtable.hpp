@@ -247,9 +247,10 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
 // position q, the attribute attr[block * LANES + l]'s q-th row in its order): the row's
 // class w (with two classes as a step, +1 class 1, -1 class 0) and whether the code
 // changes after position q, as we = 2 * w + change, and the root attribute's code sa
-// (root_codes); the pass walks a block's lanes side by side. The other attributes (nominal ones, or all with more
-// classes) are kept row by row (Rows: cb[j * m + q], the code of the q-th row in the
-// order of attribute attr[j]; cls its class; sa the root attribute's code).
+// (root_codes); the pass walks a block's lanes side by side. The other attributes (nominal
+// ones, or all with more classes) are kept row by row (Rows: cb[j * m + q], the code of
+// the q-th row in the order of attribute attr[j]; cls its class; sa the root attribute's
+// code).
 inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
