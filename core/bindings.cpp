@@ -14,4 +14,5 @@ NB_MODULE(_core, m) {
     dagger::py::bind_csv(m);
     dagger::py::bind_fronts(m);
     dagger::py::bind_depth_two(m);
+    dagger::py::bind_ordered(m);
 }

@@ -77,5 +77,6 @@ void bind_counting(nb::module_ &m);
 void bind_csv(nb::module_ &m);
 void bind_fronts(nb::module_ &m);
 void bind_depth_two(nb::module_ &m);
+void bind_ordered(nb::module_ &m);
 
 }  // namespace dagger::py

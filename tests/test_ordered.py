@@ -448,3 +448,26 @@ def test_the_fast_combine_and_merge_equal_sorting_every_candidate(a, b, comb, st
     want = k._pareto(*cat, cat[0].size)
     got = k._merge(ax, ay, fk, fa, fc, bx, by, 7, 8, 9)
     assert [g.tolist() for g in got] == [w.tolist() for w in want]
+
+
+def test_cli_a_small_memory_ceiling_stops_the_search_with_exit_3(tmp_path):
+    """The issue "the ordered solver checks only its fixed workspace": every byte its
+    search allocates counts against --max-memory (here the memo of a depth-4 search outgrows
+    it, the workspace fits): exit 3 and a message of what was needed and what to try."""
+    from dagger_cli.engine import ordered
+
+    rng = np.random.default_rng(11)
+    df = pd.DataFrame({f"x{j}": rng.normal(size=300).round(3) for j in range(3)})
+    df["y"] = np.where(df.x0 + rng.normal(size=300) > 0, "p", "q")
+    path = tmp_path / "big.csv"
+    df.to_csv(path, index=False)
+    need = ordered._Arrays(_table(df), 4, None).need
+    args = ["relate", str(path), "--thresholds", "all", "--max-depth", "4", "--x", "depth", "-q"]
+    run = CliRunner().invoke(main, [*args, "--max-memory", str(need + 4096)])
+    assert run.exit_code == 3, run.output
+    assert "the ordered solver needs more than" in run.stderr and "(--max-memory)" in run.stderr
+    assert "its memo of" in run.stderr and "Try a lower --max-depth than 4" in run.stderr
+    assert "--thresholds K" in run.stderr and "Traceback" not in run.stderr
+    fixed = ordered._Arrays(_table(df), 4, None).fixed  # its arrays: refused before any work
+    run = CliRunner().invoke(main, [*args, "--max-memory", str(fixed - 1)])
+    assert run.exit_code == 3 and "workspace needs" in run.stderr

@@ -30,13 +30,16 @@ progress is shown and Ctrl-C stops them between two splits.
 
 from __future__ import annotations
 
+import bisect
 import threading
 
 import numpy as np
 
+from .. import _core
 from ..costs import COSTS
 from ..errors import LimitError
 from ..fronts import Front
+from ..text import size_text
 from ..trees import Tree, TreeNode, _pick_children, _rows_labels, tree_costs
 from . import threads
 from .progress import Progress
@@ -77,39 +80,55 @@ SEED = 20261201
 #: long step does not hold the other core up (segment's Λ vs µ 132 s -> 115 s, rice's
 #: 50 s -> 43 s; every step from the first front: segment 178 s).
 LAG = 4
-#: The kernel's arguments for a search over every attribute from a bound (no subset, no
-#: provenance of the bound's points).
-_ALL = (np.empty(0, dtype=np.int64),) * 4
+#: The kernel's ``attrs`` for a search over every attribute.
+_ALL = np.empty(0, dtype=np.int64)
 
 
 def new_memo():
     """An empty memo for :func:`dagger_cli.engine.kernels.ordered.best`."""
-    from numba import types
-    from numba.typed import Dict
+    from .kernels import ordered as k
 
-    return Dict.empty(types.UniTuple(types.int64, 3), types.UniTuple(types.int64, 2))
+    return k.new_memo()
 
 
 class _Arrays:
-    """The table as the kernels read it, and their workspace for trees of depth <= D."""
+    """The table as the kernels read it, and their workspace for trees of depth <= D.
+
+    Memory (``max_memory``, bytes or None): the arrays made here (``fixed``) are counted
+    before they are made, and the rest of the ceiling is the kernels' budget
+    (:meth:`budget`), where every byte they allocate is counted (each subtable's scratch,
+    the fronts, the memo): a call that would pass it stops, and the solver with a
+    :class:`LimitError`. ``need`` adds to ``fixed`` an upper bound of the scratch one call
+    holds at once (a subtable's arrays per level, of all rows): how many calls may run at
+    once (:meth:`spare_buffers`)."""
 
     def __init__(self, table, depth: int, max_memory: int | None):
+        from .kernels import ordered as k
+
         n, A = table.n_rows, table.n_attributes
-        need = (depth + 2) * max(A, 1) * n * 4 + 64 * n
-        self.need, self.max_memory = need, max_memory
-        if max_memory is not None and need > max_memory:
+        C = max(len(table.decision_values), 1)
+        # codes, order, keys, decisions, kinds, nv; and a subtable's load (mask, rows, keys)
+        self.shared = 8 * A * n + 16 * n + 4 * n + A + 8 * (A + 1) + 21 * n
+        # one workspace: its rows per level and the split's sides
+        self.rows_bytes = (depth + 2) * max(A, 1) * n * 4 + 4 * n
+        self.scratch = k.scratch_bytes(n, A, C, depth)
+        self.fixed = self.shared + self.rows_bytes
+        self.need = self.fixed + self.scratch
+        self.max_memory, self.depth = max_memory, depth
+        if max_memory is not None and self.fixed > max_memory:
             raise LimitError(
-                f"the ordered solver's workspace needs {need / 2**20:,.0f} MiB, more than "
-                f"{max_memory / 2**20:,.0f} MiB (--max-memory)"
+                f"the ordered solver's workspace needs {size_text(self.fixed)} at depth "
+                f"{depth}, more than {size_text(max_memory)} (--max-memory): try a lower "
+                f"--max-depth than {depth}, or fewer thresholds per numeric column "
+                "(--thresholds K)"
             )
         self.codes = np.ascontiguousarray(table.codes, dtype=np.int32).reshape(A, n)
         self.kinds = np.array([a in table.ordered for a in table.attributes], dtype=np.int8)
         self.dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
-        self.C = max(len(table.decision_values), 1)
+        self.C = C
         self.order = np.empty((A, n), dtype=np.int32)
         for a in range(A):
             self.order[a] = np.argsort(self.codes[a], kind="stable")
-        self.depth = depth
         self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
         self.side = np.zeros(n, dtype=np.int32)
         # codes per attribute, and the most for the depth-two trees from counts (0: never)
@@ -119,12 +138,27 @@ class _Arrays:
         self.nv[A] = COUNTS_MAX_CODES
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
+        self.table = k.OrderedTable(self.codes, self.kinds, self.nv, self.dec, self.keys, C)
+        self.work = k.Workspace(self.buf, self.side)
 
     def spare_buffers(self) -> int:
-        """How many more copies of the workspace ``--max-memory`` leaves room for."""
+        """How many more copies of the workspace (its rows and a call's scratch)
+        ``--max-memory`` leaves room for."""
         if self.max_memory is None:
             return LAG
-        return max(int(self.max_memory // self.need) - 1, 0)
+        return max(int((self.max_memory - self.shared) // (self.rows_bytes + self.scratch)) - 1, 0)
+
+    def budget(self, slots: int = 1) -> int:
+        """The bytes each of ``slots`` kernel calls at once may allocate (-1: no ceiling):
+        the ceiling less the arrays held (the table's, and one workspace's rows per
+        call), shared evenly."""
+        if self.max_memory is None:
+            return -1
+        return max((self.max_memory - self.held(slots)) // slots, 0)
+
+    def held(self, slots: int = 1) -> int:
+        """The bytes of the arrays made here, with ``slots`` workspaces."""
+        return self.shared + slots * self.rows_bytes
 
     def name(self, rows: np.ndarray | None) -> tuple[int, int]:
         """The two key sums of a subtable (wrapping, as the kernels add them)."""
@@ -134,31 +168,32 @@ class _Arrays:
         return int(h[0]), int(h[1])
 
     def best(self, rows, depth: int, ub: int, stats, choice, memo=None):
-        """The kernel's least misclassifications of ``rows`` (None: all) at depth <= depth."""
+        """The kernel's least misclassifications of ``rows`` (None: all) at depth <= depth:
+        (value, exact)."""
         from .kernels import ordered as k
 
         m = self.load(rows)
-        h1, h2 = self.name(rows)
-        return k.best(
-            self.buf,
-            0,
-            0,
-            m,
-            depth,
-            ub,
-            self.codes,
-            self.kinds,
-            self.nv,
-            self.dec,
-            self.C,
-            self.side,
-            stats,
-            choice,
-            self.keys,
-            h1,
-            h2,
-            new_memo() if memo is None else memo,
-        )
+        usage = np.zeros(k.N_USAGE, dtype=np.int64)
+        memo = new_memo() if memo is None else memo
+        limits = k.BestLimits(depth, ub)
+        args = (self.table, self.work, m, limits, self.name(rows), memo, stats, choice)
+        status, v, exact = threads.run(k.best, *args, self.budget(), usage)
+        if status != k.DONE:
+            raise _out_of_memory(self, usage, 1, f"its search of depth {depth}")
+        return v, exact
+
+    def fronts(self, rows, depth: int, cost, box):
+        """The kernel's front of ``rows`` (None: all) at depth <= depth beyond ``box``."""
+        from .kernels import ordered as k
+
+        m = self.load(rows)
+        usage = np.zeros(k.N_USAGE, dtype=np.int64)
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        args = (self.table, self.work, m, k.FrontLimits(depth, box), cost, _ALL, stats)
+        status, pts = threads.run(k.fronts, *args, self.budget(), usage)
+        if status != k.DONE:
+            raise _out_of_memory(self, usage, 1, f"its search of a front at depth <= {depth}")
+        return pts
 
     def load(self, rows: np.ndarray | None) -> int:
         """Put the subtable ``rows`` (None: every row) at level 0; returns its size."""
@@ -171,6 +206,29 @@ class _Arrays:
             kept = self.order[a][mask[self.order[a]]]
             self.buf[0, a, : kept.size] = kept
         return int(rows.size)
+
+
+def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
+    """The LimitError of a kernel call that stopped at its memory budget (``usage``: what
+    it held, :data:`~dagger_cli.engine.kernels.ordered.U_PEAK` ...)."""
+    from .kernels import ordered as k
+
+    held = arrays.held(slots)
+    asked = int(usage[k.U_ASKED])
+    memo, entries = int(usage[k.U_MEMO_BYTES]), int(usage[k.U_MEMO_SIZE])
+    if memo:
+        parts = f"its memo of {entries:,} subtables held {size_text(memo)} of it"
+    else:
+        parts = "its fronts and the subtables' scratch"
+    if arrays.max_memory is None:
+        head = "the ordered solver ran out of memory"
+    else:
+        head = f"the ordered solver needs more than {size_text(arrays.max_memory)} (--max-memory)"
+    return LimitError(
+        f"{head}: the table and workspace take {size_text(held)}, and {what} asked for "
+        f"{size_text(asked)} when it stopped ({parts}). Try a lower --max-depth than "
+        f"{arrays.depth}, or fewer thresholds per numeric column (--thresholds K, e.g. 16)."
+    )
 
 
 def _run(kernel, args, stats: np.ndarray, progress: Progress):
@@ -193,7 +251,7 @@ def solve_ordered(table, query) -> Relation:
     other = cy if swap else cx
     depth = min(int(query.max_depth), table.n_tests)
     progress = Progress(query.progress)
-    stats = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(k.N_STATS, dtype=np.int64)
     total = np.bincount(table.decisions, minlength=len(table.decision_values))
     leaf_mis = table.n_rows - int(total.max()) if table.n_rows else 0
     arrays = None
@@ -258,15 +316,18 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
     points = [(0, leaf_mis)]
     ub = leaf_mis
     choice = np.zeros(3, dtype=np.int64)
+    usage = np.zeros(k.N_USAGE, dtype=np.int64)
     memo = new_memo()  # shared by the depths (its keys hold the depth)
-    h1, h2 = arrays.name(None)
+    name = arrays.name(None)
     for d in range(1, depth + 1):
         if ub == 0:
             break
         m = arrays.load(None)
-        table = (arrays.codes, arrays.kinds, arrays.nv, arrays.dec, arrays.C, arrays.side)
-        args = (arrays.buf, 0, 0, m, d, ub, *table, stats, choice, arrays.keys, h1, h2, memo)
-        v, exact = _run(k.best, args, stats, progress)
+        limits = k.BestLimits(d, ub)
+        args = (arrays.table, arrays.work, m, limits, name, memo, stats, choice)
+        status, v, exact = _run(k.best, (*args, arrays.budget(), usage), stats, progress)
+        if status != k.DONE:
+            raise _out_of_memory(arrays, usage, 1, f"its search of depth {d}")
         if stats[k.S_ABORT]:
             raise KeyboardInterrupt
         if exact and v < ub:
@@ -275,13 +336,16 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
     return points
 
 
-def _params(cost) -> np.ndarray:
+def _params(cost):
+    """The kernel's parameters of a cost without errors in its leaves."""
+    from .kernels import ordered as k
+
     if cost.leaf_mis:
         raise AssertionError(f"{cost.name}: the ordered fronts need a cost without errors")
-    return np.array(cost.params(), dtype=np.int64)
+    return k.FrontCost(cost.combine, cost.leaf_const, cost.split_const, cost.split_rows)
 
 
-def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np.ndarray]:
+def _box(max_x: int | None, max_y: int | None, known=()):
     """The kernel's bound for x <= max_x and y <= max_y: a point (NEG, max_y + 1) rules
     out every larger y, a point (max_x + 1, NEG) every larger x; and for every tree known
     to cost (x, y), the points (x, y + 1) and (x + 1, y) rule out what it dominates (but
@@ -301,7 +365,10 @@ def _box(max_x: int | None, max_y: int | None, known=()) -> tuple[np.ndarray, np
         if not ys or y < ys[-1]:
             xs.append(x)
             ys.append(y)
-    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
+    n = len(xs)
+    tag = np.full(n, k.VIRTUAL, dtype=np.int64)
+    none = np.full(n, -1, dtype=np.int64)
+    return k.Points(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64), tag, none, none)
 
 
 def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
@@ -314,131 +381,164 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
 
     m = arrays.load(None)
     px = _params(cost)
-    table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C)
     A = arrays.codes.shape[0]
     total = np.bincount(arrays.dec, minlength=arrays.C)
     if depth < 3 or A < 2 or m <= 1 or total.max() == m:
-        args = (arrays.buf, 0, 0, m, depth, *table, px, *box, arrays.side, stats, *_ALL)
-        fx, fy, fk, fa, fc = _run(k.fronts, args, stats, progress)
+        usage = np.zeros(k.N_USAGE, dtype=np.int64)
+        limits = k.FrontLimits(depth, box)
+        args = (arrays.table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
+        status, f = _run(k.fronts, args, stats, progress)
+        if status != k.DONE:
+            raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
     else:
-        fx, fy, fk, fa, fc = _root_steps(arrays, m, depth, px, box, stats, progress)
+        f = _root_steps(arrays, m, depth, px, box, stats, progress)
     if stats[k.S_ABORT]:
         raise KeyboardInterrupt
-    points = list(zip(fx.tolist(), fy.tolist()))
-    return points, dict(zip(points, zip(fk.tolist(), fa.tolist(), fc.tolist())))
+    points = list(zip(f.x.tolist(), f.y.tolist()))
+    return points, dict(zip(points, zip(f.kind.tolist(), f.attr.tolist(), f.code.tolist())))
 
 
 def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, one step per
     attribute in the search's order, step i searched from the working front as the steps
     before i - :data:`LAG` + 1 left it (see :func:`_whole_front`), so up to LAG steps can run
-    at once and the answer is the same however many run."""
-    import numba
+    at once and the answer is the same however many run.
 
+    Memory: the steps running at once share the kernels' budget evenly; a step that runs
+    out of its share beside others is run again alone with all of it (a step's work does
+    not depend on what runs beside it), so the answer, and whether the ceiling stops the
+    search, do not depend on the threads either."""
     from .kernels import ordered as k
 
-    table = (arrays.codes, arrays.kinds, arrays.dec, arrays.C)
-    buf, side = arrays.buf, arrays.side
-    args = (buf, 0, 0, m, depth - 1, *table, px, *box, side, stats, *_ALL)
-    sx, sy, _, _, _ = _run(k.fronts, args, stats, progress)  # the front one level shallower
+    table = arrays.table
+    usage = np.zeros(k.N_USAGE, dtype=np.int64)
+    limits = k.FrontLimits(depth - 1, box)
+    args = (table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
+    status, shallow = _run(k.fronts, args, stats, progress)  # the front one level shallower
+    if status != k.DONE:
+        raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
     stats[k.S_SOLVED] += 1
-    ux, uy = box
-    fronts_after = [k._working_front(ux, uy, sx, sy)]
-    hints = np.empty(arrays.codes.shape[0], dtype=np.int64)
-    score = np.empty(arrays.codes.shape[0], dtype=np.float64)
-    total = np.bincount(arrays.dec, minlength=arrays.C).astype(np.int64)
-    k._hints(buf, 0, 0, m, arrays.codes, arrays.kinds, arrays.dec, arrays.C, total, hints, score)
-    order = np.argsort(score, kind="mergesort")
-    chosen = threads.current_choice()  # DAGGER_THREADS, as for the other kernels
-    cores = numba.get_num_threads() if chosen is None else chosen
-    slots = min(LAG, cores, arrays.spare_buffers() + 1)
-    bufs = [buf] + [buf.copy() for _ in range(slots - 1)]
-    sides = [side] + [side.copy() for _ in range(slots - 1)]
+    fronts_after = [k.working_front(box, shallow)]
+    order = k.hint_order(table, arrays.work, m)
+    cores = threads.run(_core.get_threads)  # DAGGER_THREADS, as for the other kernels
+    mode = {"slots": min(LAG, cores, arrays.spare_buffers() + 1)}
+    slots = mode["slots"]
+    bufs = [arrays.buf] + [arrays.buf.copy() for _ in range(slots - 1)]
+    sides = [arrays.side] + [arrays.side.copy() for _ in range(slots - 1)]
     own = [np.zeros_like(stats) for _ in order]
+    usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in order]
     results: list = [None] * order.size
 
     def step(i: int, slot: int):
         work = fronts_after[max(i - LAG + 1, 0)]  # the front the steps before i - LAG + 1 left
         attrs = np.full(1, order[i], dtype=np.int64)
-        args = (bufs[slot], 0, 0, m, depth, *table, px, *work[:2], sides[slot], own[i])
-        return k.fronts, (*args, attrs, *work[2:]), own[i]
+        limits = k.FrontLimits(depth, work)
+        ws = k.Workspace(bufs[slot], sides[slot])
+        budget = arrays.budget(mode["slots"])
+        return k.fronts, (table, ws, m, limits, px, attrs, own[i], budget, usages[i]), own[i]
+
+    def alone():
+        """After a step ran out of its share: one step at a time, with all the memory."""
+        mode["slots"] = 1
+        del bufs[1:], sides[1:]
 
     def merge_done() -> int:
         """Merge the finished steps that follow the merged ones; how many are merged."""
-        while len(fronts_after) <= order.size and results[len(fronts_after) - 1] is not None:
-            fronts_after.append(_merged(fronts_after[-1], results[len(fronts_after) - 1]))
+        while len(fronts_after) <= order.size:
+            res = results[len(fronts_after) - 1]
+            if res is None or res[0] != k.DONE:
+                break
+            fronts_after.append(k.merged(fronts_after[-1], res[1]))
         return len(fronts_after) - 1
 
     base = int(stats[k.S_EVALUATED])
-    _schedule(step, order.size, slots, results, merge_done, own, base, stats, progress)
+    _schedule(step, order.size, slots, results, merge_done, own, base, stats, progress, alone)
+    for i, res in enumerate(results):
+        if res is not None and res[0] != k.DONE:
+            what = f"its search (depth <= {depth}, attribute {order[i]})"
+            raise _out_of_memory(arrays, usages[i], mode["slots"], what)
     for st in own:
         stats[: k.S_ABORT] += st[: k.S_ABORT]
-    return k._real(*fronts_after[-1])
+    return k.real(fronts_after[-1])
 
 
-def _schedule(step, n: int, slots: int, results: list, merge_done, own, base, stats, progress):
+def _schedule(
+    step, n: int, slots: int, results: list, merge_done, own, base, stats, progress, alone=None
+):
     """Run steps 0..n-1 in order, each in a worker thread (the kernels release the GIL), at
     most ``slots`` at once, step i once ``merge_done()`` (which merges what is finished, in
     order) counts i - LAG + 1 steps merged; ``step(i, slot)`` gives its call ``(kernel,
-    args, own stats)`` and ``results[i]`` gets its value. Shows the splits evaluated
-    (``base`` plus the steps'); on Ctrl-C sets every step's abort flag, waits for them and
-    re-raises."""
+    args, own stats)`` and ``results[i]`` gets its value, ``(status, ...)``. Shows the
+    splits evaluated (``base`` plus the steps'); on Ctrl-C sets every step's abort flag,
+    waits for them and re-raises.
+
+    A step out of memory (OUT_OF_MEMORY) while others ran beside it is run again: no step
+    starts until the running ones end, ``alone()`` is called (one step at a time from
+    then on, with all the memory) and the step, its stats cleared, runs first. A step out
+    of memory alone ends the schedule (its result says so)."""
     from .kernels import ordered as k
 
     errors: list = []
-    running: dict[int, threading.Thread] = {}  # slot -> its thread
+    running: dict[int, tuple[int, threading.Thread]] = {}  # slot -> its step and thread
+    pending = list(range(n))  # the steps to start, in order
+    retrying = False
+    stopped = False
 
     def work(i, kernel, args):
         try:
-            results[i] = kernel(*args)
+            results[i] = threads.run(kernel, *args)
         except BaseException as err:  # handed to the caller's thread
             errors.append(err)
 
-    nxt = 0
     with progress.first_call():
         try:
-            while nxt < n or running:
-                for slot, t in list(running.items()):
+            while (pending and not stopped) or running:
+                for slot, (i, t) in list(running.items()):
                     if not t.is_alive():
                         t.join()
                         del running[slot]
+                        res = results[i]
+                        if res is not None and res[0] == k.OUT_OF_MEMORY:
+                            if slots > 1 and alone is not None:
+                                results[i] = None  # again, alone
+                                own[i][:] = 0
+                                bisect.insort(pending, i)
+                                retrying = True
+                            else:
+                                stopped = True
                 if errors:
                     break
+                if retrying and not running:
+                    slots, retrying = 1, False
+                    alone()
                 merged = merge_done()
                 free = [s for s in range(slots) if s not in running]
-                while free and nxt < n and merged >= nxt - LAG + 1:
-                    kernel, args, _ = step(nxt, free[0])
+                while free and pending and not (stopped or retrying):
+                    if merged < pending[0] - LAG + 1:
+                        break
+                    i = pending.pop(0)
+                    kernel, args, _ = step(i, free[0])
                     t = threading.Thread(
-                        target=work, args=(nxt, kernel, args), name="dagger-ordered", daemon=True
+                        target=work, args=(i, kernel, args), name="dagger-ordered", daemon=True
                     )
-                    running[free.pop(0)] = t
+                    running[free.pop(0)] = (i, t)
                     t.start()
-                    nxt += 1
                 if running:
-                    next(iter(running.values())).join(0.05)
+                    next(iter(running.values()))[1].join(0.05)
                 done = base + sum(int(st[k.S_EVALUATED]) for st in own)
                 progress.update("ordered solver", done, None, unit="splits")
         except KeyboardInterrupt:
             for st in own:
                 st[k.S_ABORT] = 1
             stats[k.S_ABORT] = 1
-            for t in running.values():
+            for _, t in running.values():
                 t.join()
             raise
     if errors:
-        for t in running.values():
+        for _, t in running.values():
             t.join()
         raise errors[0]
     merge_done()
-
-
-def _merged(work, res):
-    """The working front with the points ``res`` (with their provenance) added; its own
-    points win ties."""
-    from .kernels import ordered as k
-
-    cat = [np.concatenate((w, r)).astype(np.int64) for w, r in zip(work, res)]
-    return k._pareto(*cat, cat[0].size)
 
 
 class _Extractor:
@@ -519,29 +619,7 @@ class _Extractor:
 
     def _fronts(self, rows, r: int, max_x: int, max_y: int):
         """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y."""
-        from .kernels import ordered as k
-
-        a = self.arrays
-        m = a.load(rows)
-        stats = np.zeros(4, dtype=np.int64)
-        ux, uy = _box(max_x, max_y)
-        return k.fronts(
-            a.buf,
-            0,
-            0,
-            m,
-            r,
-            a.codes,
-            a.kinds,
-            a.dec,
-            a.C,
-            _params(self.other),
-            ux,
-            uy,
-            a.side,
-            stats,
-            *_ALL,
-        )
+        return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y))
 
     def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
         """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its

@@ -1,0 +1,902 @@
+// The ordered solver's kernels (driven by dagger_cli.engine.ordered): exact trees of bounded
+// depth over ordered (numeric) and nominal attributes, by sweeps and branch and bound.
+//
+// Two searches share the subtable representation of ordered_subtable.hpp:
+//
+// - best: the least misclassifications over the trees of depth <= r (the depth front, one
+//   depth at a time), below an upper bound ub, or a proof that none is below it. Depth 1 is
+//   one sweep per attribute (ordered_depth_one.hpp); depth 2 evaluates a root split by the
+//   depth-two pass over both sides (sides_d1) or from class counts per pair of attributes
+//   (d2_counts), and deeper the children are solved recursively, the larger first under
+//   the bound, the other under what it leaves plus the distance to the ends of the current
+//   interval (ConTree's trick: a larger bound prunes more of the interval). Results at
+//   depth >= 2 are kept in the memo (ordered_memo.hpp).
+// - fronts: the whole Pareto front of (x, misclassifications) for x one of total path
+//   length, nodes or leaves: branch and bound over fronts (ordered_front.hpp). The working
+//   front starts as the bound (VIRTUAL points) and the front at depth r - 1, and every
+//   candidate split is skipped when all it could make is weakly dominated by it; a child is
+//   solved under the working front moved by what the split and its siblings add at least
+//   (its FrontLimits, derived here), and what it left out lies above its bound, which keeps
+//   the neighbours' lower bounds valid.
+//
+// Both visit each ordered attribute's thresholds through the interval pruner
+// (ordered_intervals.hpp). Ties: the first tree found wins; the search order is fixed
+// (attributes by their best single split's Gini impurity, thresholds from that split
+// outwards, breadth first), so the outputs are deterministic. Every allocation is charged
+// to the call's memory budget (ordered_budget.hpp); past it the kernel returns
+// OUT_OF_MEMORY.
+#include <nanobind/stl/pair.h>
+
+#include <optional>
+#include <tuple>
+
+#include "ordered_depth_two.hpp"
+#include "ordered_memo.hpp"
+#include "py.hpp"
+
+namespace dagger::ordered {
+namespace {
+
+// Pairs of lower-bound points beyond which a threshold is not bounded on its own (fronts):
+// screening costs a pass over the pairs per threshold, far less than the two children it
+// can spare.
+constexpr i64 SCREEN_PAIRS = i64{1} << 18;
+
+// What one kernel call shares down its recursion.
+struct Search {
+    const Table &T;
+    const Workspace &W;
+    Stats st;
+    Memo *memo;  // best's
+};
+
+// ---------------------------------------------------------------- least misclassifications
+
+// The limits of a best search: the remaining depth and the bound (the value is wanted only
+// if below it).
+struct BestLimits {
+    i64 depth, bound;
+    BestLimits child(i64 b) const { return {depth - 1, b}; }
+};
+
+struct Value {
+    i64 v;
+    bool exact;
+};
+
+// The least misclassifications over the trees of depth <= lim.depth of s if below
+// lim.bound (exact), else a lower bound of at least lim.bound. choice gets the root of the
+// best tree found: (attribute, threshold code, kind), attribute -1 for the leaf. (h1, h2):
+// the subtable's name in the memo.
+Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) {
+    const Table &T = X.T;
+    const Workspace &W = X.W;
+    const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
+    vec<i64> total(static_cast<std::size_t>(C));
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
+    const i64 leaf = m - largest(total.data(), C);
+    choice[0] = -1;
+    choice[1] = -1;
+    choice[2] = LEAF;
+    if (r == 0 || leaf == 0 || m <= 1) return {leaf, true};
+    if (r == 1) {
+        const vec<Tagged> f = front1(T, W, s, DEPTH);
+        const Tagged &last = f.back();
+        choice[0] = last.attr;
+        choice[1] = last.code;
+        choice[2] = last.kind;
+        return {last.y, true};
+    }
+    {
+        i64 v;
+        bool exact;
+        if (X.memo->find(h1, h2, r, v, exact) && (exact || v >= ub)) return {v, exact};
+    }
+    if (r == 2 && T.nv[A] > 0) {
+        bool few = true;  // every attribute of few codes: the depth-two trees from counts
+        for (i64 a = 0; a < A; ++a) few = few && T.nv[a] <= T.nv[A];
+        if (few) {
+            X.st.add(S_SOLVED);
+            const i64 v = d2_counts(T, W, s, choice);
+            X.memo->put(h1, h2, r, v, true);
+            return {v, true};
+        }
+    }
+    X.st.add(S_SOLVED);
+    i64 inc = leaf;
+    vec<u64> hk1(static_cast<std::size_t>(m + 1), 0), hk2(static_cast<std::size_t>(m + 1), 0);
+    vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
+    i64 sub[3];
+    vec<i64> hint(static_cast<std::size_t>(A));
+    vec<double> score(static_cast<std::size_t>(A));
+    hints(T, W, s, total.data(), hint.data(), score.data());
+    vec<i64> pos(static_cast<std::size_t>(m + 1));
+    Packed pk;  // the depth-two passes read the packed subtable
+    std::optional<SidesScratch> sides;
+    if (r == 2) {
+        pack(T, W, s, pk);
+        sides.emplace(m, C, pk.lanes);
+    }
+    for (const i64 a : by_score(score.data(), A)) {
+        if (std::min(ub, inc) <= 0 || X.st.aborted()) break;
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *col = T.col(a);
+        if (!T.ordered(a)) {
+            const i64 k = groups(lst, m, col, pos.data());
+            if (k < 2) continue;
+            for (i64 g = 0; g < k; ++g) {
+                hk1[g] = 0;
+                hk2[g] = 0;
+                for (i64 q = pos[g]; q < pos[g + 1]; ++q) {
+                    W.side[lst[q]] = static_cast<i32>(g);
+                    hk1[g] += T.key(0, lst[q]);
+                    hk2[g] += T.key(1, lst[q]);
+                }
+            }
+            partition(T, W, s, pos.data(), k);
+            X.st.add(S_EVALUATED);
+            const i64 UB = std::min(ub, inc);
+            i64 acc = 0;
+            for (i64 g = 0; g < k; ++g) {
+                const Sub child{s.level + 1, s.off + pos[g], pos[g + 1] - pos[g]};
+                acc += best(X, child, lim.child(UB - acc), hk1[g], hk2[g], sub).v;
+                if (acc >= UB) break;
+            }
+            if (acc < UB) {
+                inc = acc;
+                choice[0] = a;
+                choice[1] = -1;
+                choice[2] = NOMINAL;
+            }
+            continue;
+        }
+        const i64 K = boundaries(lst, m, col, pos.data());
+        if (K == 0) continue;
+        vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
+        if (r == 2) {
+            root_codes(T, W, s, a, pk);
+            prefix.resize(static_cast<std::size_t>(K * C));
+            prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data());
+        }
+        // per evaluated threshold: its sides' values (or lower bounds)
+        vec<i64> recL(static_cast<std::size_t>(K), 0), recR(static_cast<std::size_t>(K), 0);
+        i64 zlo = -1;  // the last threshold whose <= side has no error
+        i64 zhi = K;   // the first threshold whose > side has no error
+        IntervalPruner iv(pos.data(), K, hint[a]);
+        while (!iv.empty()) {
+            Interval I = iv.pop();
+            const i64 UB = std::min(ub, inc);
+            if (UB <= 0 || X.st.aborted()) break;
+            const i64 lbl = I.ln >= 0 ? recL[I.ln] : 0;
+            const i64 lbr = I.rn >= 0 ? recR[I.rn] : 0;
+            if (lbl + lbr >= UB) {  // monotone bound
+                X.st.add(S_PRUNED, I.hi - I.lo + 1);
+                continue;
+            }
+            // the neighbours' cost, minus the rows moved
+            if (I.ln >= 0) iv.shrink_from_left(I, recL[I.ln] + recR[I.ln] - UB);
+            if (I.rn >= 0) iv.shrink_from_right(I, recL[I.rn] + recR[I.rn] - UB);
+            IntervalPruner::clip(I, zlo, zhi);
+            if (I.lo > I.hi) continue;
+            const i64 mid = iv.want(I);
+            iv.evaluated();
+            const i64 p = pos[mid];
+            X.st.add(S_EVALUATED);
+            i64 vl, vr;
+            if (r == 2) {
+                for (i64 c = 0; c < C; ++c) {
+                    totL[c] = prefix[mid * C + c];
+                    totR[c] = total[c] - totL[c];
+                }
+                std::tie(vl, vr) = sides_d1(pk, col[lst[p - 1]], T.kinds, A, C, p, totL.data(),
+                                            totR.data(), BOTH, *sides);
+            } else {
+                std::fill(totL.begin(), totL.end(), 0);
+                u64 l1 = 0, l2 = 0;
+                for (i64 q = 0; q < m; ++q) {
+                    const i32 row = lst[q];
+                    if (q < p) {
+                        W.side[row] = 0;
+                        ++totL[T.dec[row]];
+                        l1 += T.key(0, row);
+                        l2 += T.key(1, row);
+                    } else {
+                        W.side[row] = 1;
+                    }
+                }
+                const u64 r1 = h1 - l1, r2 = h2 - l2;
+                const i64 two[2] = {0, p};
+                partition(T, W, s, two, 2);
+                const i64 half = std::max(p - pos[I.lo], pos[I.hi] - p);
+                // the larger side first under UB, the other under what it leaves
+                const bool big_left = p >= m - p;
+                const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
+                const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
+                const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
+                const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
+                const i64 vf = best(X, fsub, lim.child(UB), f1, f2, sub).v;
+                i64 vs = big_left ? lbr : lbl;
+                if (UB - vf + half > 0)
+                    vs = best(X, ssub, lim.child(UB - vf + half), s1, s2, sub).v;
+                vl = big_left ? vf : vs;
+                vr = big_left ? vs : vf;
+            }
+            recL[mid] = std::max(vl, lbl);
+            recR[mid] = std::max(vr, lbr);
+            if (vl == 0) zlo = std::max(zlo, mid);
+            if (vr == 0) zhi = std::min(zhi, mid);
+            if (vl + vr < UB) {
+                inc = vl + vr;
+                choice[0] = a;
+                choice[1] = col[lst[p - 1]];
+                choice[2] = ORDERED;
+            }
+            iv.split(I, mid);
+        }
+    }
+    if (X.st.aborted()) return {ub, false};  // not a result: never kept
+    if (inc < ub) {
+        X.memo->put(h1, h2, r, inc, true);
+        return {inc, true};
+    }
+    X.memo->put(h1, h2, r, ub, false);
+    return {ub, false};
+}
+
+// ---------------------------------------------------------------- whole fronts
+
+// The limits of a fronts search: the remaining depth and the bound, a staircase whose
+// weakly dominated points are not wanted (empty: the whole front).
+struct FrontLimits {
+    i64 depth;
+    Span<const XY> bound;
+    FrontLimits child(const vec<XY> &b) const {
+        return {depth - 1, Span<const XY>{b.data(), static_cast<i64>(b.size())}};
+    }
+};
+
+// The least x (sum costs) of a tree of at least L leaves on n rows, depth <= depth.
+i64 leaves_x(i64 L, i64 n, i64 lc, i64 sc, i64 sr, bool binary, i64 depth) {
+    if (L == 1) return lc;
+    if (!binary) return sc + sr * n + L * lc;  // one split of L ways
+    if (depth == 2 && L == 4) return 3 * sc + 2 * sr * n + 4 * lc;  // every row twice
+    return (L - 1) * sc + sr * (n + 2 * (L - 2)) + L * lc;
+}
+
+// Whether every tree of a split (<= side of nl rows, the other nr, each of depth <= d)
+// deeper than two levels is weakly dominated, by the class-count bounds cb (class_bounds:
+// cb[side * n_lv + L - 1]) and the least x of their leaves (leaves_x).
+bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Cost &px,
+                  bool binary, i64 d, i64 misl, i64 misr, const vec<i64> &lim, i64 x_top) {
+    for (i64 i = 0; i < n_lv; ++i) {
+        const i64 yl = i == 0 ? misl : cb[i];
+        const i64 xl = leaves_x(i + 1, nl, px.lc, px.sc, px.sr, binary, d);
+        for (i64 j = 0; j < n_lv; ++j) {
+            if (i <= 1 && j <= 1) continue;  // each side a leaf or a split into two: the seed's
+            const i64 yr = j == 0 ? misr : cb[n_lv + j];
+            const i64 x = split_x + xl + leaves_x(j + 1, nr, px.lc, px.sc, px.sr, binary, d);
+            if (yl + yr < lim[std::min(x, x_top) - px.lc]) return false;
+        }
+    }
+    return true;
+}
+
+// What a fronts search keeps of an evaluated threshold: lower-bound sets of its sides and
+// of their combination (x with the split's).
+struct Record {
+    vec<XY> L, R, C;
+};
+
+// The front (x, misclassifications) of s over the trees of depth <= lim.depth, x by the
+// cost px, without the points weakly dominated by lim.bound. Returns the real points with
+// their tree's root (LEAF, ORDERED with the threshold code, NOMINAL) or SHALLOWER (a point
+// of the front at depth <= depth - 1). attrs empty: every attribute, in the order of the
+// hints. Otherwise only the splits of those attributes, from the working front *seed (its
+// points' provenance kept: the driver's root steps).
+vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
+                   Span<const i64> attrs = {}, const vec<Tagged> *seed = nullptr) {
+    const Table &T = X.T;
+    const Workspace &W = X.W;
+    const i64 m = s.m, C = T.C, A = T.A, r = lim.depth;
+    const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
+    vec<i64> total(static_cast<std::size_t>(C));
+    if (r == 0) {
+        counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
+        return vec<Tagged>{{lc, m - largest(total.data(), C), LEAF, -1, -1}};
+    }
+    if (r == 1) return front1(T, W, s, px);
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
+    if (m <= 1 || largest(total.data(), C) == m)  // a pure leaf: every split costs more
+        return vec<Tagged>{{lc, 0, LEAF, -1, -1}};
+    vec<Tagged> F;
+    if (attrs.size() == 0) {
+        X.st.add(S_SOLVED);
+        const vec<Tagged> sh = fronts(X, s, {r - 1, lim.bound}, px);
+        F = working_front(lim.bound, sh);
+    } else {
+        F = *seed;
+    }
+    const i64 split_x = sc + sr * m;
+    const i64 alpha = sr * (r - 1);  // how far x moves per row moved (total path length)
+    const vec<XY> triv{{lc, 0}};     // the least any subtree costs
+    const vec<XY> none;
+    // Whether every split into leaves of a subtable costs the same x (then a side's front at
+    // depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
+    const bool one_x = comb == 1 || lc == 0 || T.all_ordered;
+    // the largest x a split of this subtable can make, for the lookup of the front's y
+    const i64 x_top = split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc;
+    Packed pk;  // the subtable packed for the depth-two passes, once
+    bool packed = false;
+    vec<i64> lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
+    bool lim2_ok = false;
+    vec<i64> hint(static_cast<std::size_t>(A));
+    vec<double> score(static_cast<std::size_t>(A));
+    hints(T, W, s, total.data(), hint.data(), score.data());
+    vec<i64> pos(static_cast<std::size_t>(m + 1));
+    vec<i64> order;
+    if (attrs.size() == 0)
+        order = by_score(score.data(), A);
+    else
+        order.assign(attrs.begin(), attrs.end());
+    for (const i64 a : order) {
+        if (X.st.aborted()) break;
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *col = T.col(a);
+        if (!T.ordered(a)) {
+            const i64 k = groups(lst, m, col, pos.data());
+            if (k < 2) continue;
+            for (i64 g = 0; g < k; ++g)
+                for (i64 q = pos[g]; q < pos[g + 1]; ++q) W.side[lst[q]] = static_cast<i32>(g);
+            partition(T, W, s, pos.data(), k);
+            X.st.add(S_EVALUATED);
+            vec<XY> acc{{0, 0}};
+            i64 lo_x = 0, lo_y = 0;  // what the children solved so far add at least
+            bool pruned = false;
+            for (i64 g = 0; g < k; ++g) {
+                const i64 rest = k - 1 - g;
+                const i64 dx = split_x + (comb ? 0 : lo_x + rest * lc);
+                const vec<XY> b = shifted(F, dx, lo_y);
+                const Sub child{s.level + 1, s.off + pos[g], pos[g + 1] - pos[g]};
+                const vec<Tagged> G = fronts(X, child, lim.child(b), px);
+                const XY id = ideal(G, b);
+                lo_x += std::max(id.x, lc);
+                lo_y += std::max<i64>(id.y, 0);
+                if (G.empty()) {
+                    pruned = true;  // every tree of this child is ruled out
+                    break;
+                }
+                acc = g == 0 ? xy(G) : combine(acc, G, comb);
+                // the children so far, the others at their least (a leaf each)
+                const vec<XY> rest_x{{comb ? lc : rest * lc, 0}};
+                const bool dead = rest > 0 ? all_dominated(combine(acc, rest_x, comb), split_x, F)
+                                           : all_dominated(acc, split_x, F);
+                if (dead) {
+                    pruned = true;
+                    break;
+                }
+            }
+            if (!pruned) {
+                F = merge(F, acc, split_x, NOMINAL, a, -1);
+                lim2_ok = false;
+            }
+            continue;
+        }
+        if (r == 2 && one_x) {
+            if (!packed) {
+                pack(T, W, s, pk);
+                packed = true;
+            }
+            front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F, lim2, lim2_ok);
+            continue;
+        }
+        const i64 K = boundaries(lst, m, col, pos.data());
+        if (K == 0) continue;
+        // the sides' leaf errors at every threshold (prefix class counts)
+        vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
+        side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data());
+        // Each side's trees of L leaves err no less than its rows less its L largest
+        // classes, and cost at least the x of L leaves (with binary splits only, and at
+        // depth 2, a tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
+        // (Below depth 3 the seed holds no tree whose side has two leaves: not used there.)
+        const i64 n_lv = C > 2 && r >= 3 ? std::min(C, T.all_ordered && r == 3 ? i64{4} : C) : 0;
+        vec<i64> cls_lb;
+        if (n_lv > 0) cls_lb = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, n_lv);
+        vec<i64> lim_y;
+        bool lim_stale = true;
+        // per evaluated threshold: lower-bound sets of its sides and of their combination
+        vec<i64> slot(static_cast<std::size_t>(K), -1);
+        vec<Record> recs;
+        recs.push_back({triv, triv, triv});
+        IntervalPruner iv(pos.data(), K, hint[a]);
+        while (!iv.empty()) {
+            Interval I = iv.pop();
+            if (X.st.aborted()) break;
+            // the neighbours' points, moved by the rows in between
+            if (I.ln >= 0) iv.shrink_from_left(I, kmax(recs[slot[I.ln]].C, F, alpha));
+            if (I.rn >= 0) iv.shrink_from_right(I, kmax(recs[slot[I.rn]].C, F, alpha));
+            if (I.lo > I.hi) continue;
+            const vec<XY> &lbl = I.ln >= 0 ? recs[slot[I.ln]].L : triv;
+            const vec<XY> &lbr = I.rn >= 0 ? recs[slot[I.rn]].R : triv;
+            if (all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
+                X.st.add(S_PRUNED, I.hi - I.lo + 1);
+                continue;
+            }
+            const i64 want = iv.want(I);
+            i64 mid = want, alive = 2;
+            const i64 nl_pts = static_cast<i64>(lbl.size()), nr_pts = static_cast<i64>(lbr.size());
+            if (nl_pts * nr_pts <= SCREEN_PAIRS) {
+                // Each threshold on bounds of its own: its sides' leaves exactly (prefix
+                // counts), their split trees above the neighbours' sets, raised to the least
+                // x a split of a side of that size costs.
+                if (lim_stale) {
+                    lim_y = ylim(F, lc, x_top);
+                    lim_stale = false;
+                }
+                mid = -1;
+                alive = 0;
+                i64 gap_best = INF;
+                for (i64 kk = I.lo; kk <= I.hi; ++kk) {
+                    const i64 p = pos[kk];
+                    const i64 xs_l = sc + sr * p + (comb ? lc : 2 * lc);
+                    const i64 xs_r = sc + sr * (m - p) + (comb ? lc : 2 * lc);
+                    if (n_lv > 0 && !comb &&
+                        classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, m - p, split_x, px,
+                                     T.all_ordered, r - 1, misL[kk], misR[kk], lim_y, x_top)) {
+                        X.st.add(S_PRUNED);
+                        continue;
+                    }
+                    bool dead = true;
+                    for (i64 i = 0; i <= nl_pts && dead; ++i) {
+                        const i64 ax = i == nl_pts ? lc : std::max(lbl[i].x, xs_l);
+                        const i64 ay = i == nl_pts ? misL[kk] : lbl[i].y;
+                        for (i64 j = 0; j <= nr_pts; ++j) {
+                            if (i == nl_pts && j == nr_pts) continue;  // a depth-one tree: seed's
+                            const i64 bx = j == nr_pts ? lc : std::max(lbr[j].x, xs_r);
+                            const i64 by = j == nr_pts ? misR[kk] : lbr[j].y;
+                            const i64 x = split_x + (comb ? std::max(ax, bx) : ax + bx);
+                            if (ay + by < lim_y[std::min(x, x_top) - lc]) {
+                                dead = false;
+                                break;
+                            }
+                        }
+                    }
+                    if (dead) {
+                        X.st.add(S_PRUNED);
+                        continue;
+                    }
+                    ++alive;
+                    if (std::abs(kk - want) < gap_best) {
+                        gap_best = std::abs(kk - want);
+                        mid = kk;
+                    }
+                }
+                if (mid < 0) continue;
+            }
+            iv.evaluated();
+            const i64 p = pos[mid];
+            X.st.add(S_EVALUATED);
+            const i64 code = col[lst[p - 1]];
+            for (i64 q = 0; q < m; ++q) W.side[lst[q]] = q < p ? 0 : 1;
+            const i64 two[2] = {0, p};
+            partition(T, W, s, two, 2);
+            // The larger side first, under the working front moved by the split and the
+            // other side's least; the other side under what remains, if anything can.
+            const bool big_left = p >= m - p;
+            const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
+            const Sub osub = big_left ? left : right, ssub = big_left ? right : left;
+            const vec<XY> &sib = big_left ? lbr : lbl;
+            const XY is = ideal(sib, none);
+            const vec<XY> b1 = shifted(F, split_x + (comb ? 0 : is.x), is.y);
+            const vec<Tagged> O = fronts(X, osub, lim.child(b1), px);
+            vec<XY> OL = lower(O, b1, lc);
+            vec<XY> cxy = combine(OL, sib, comb);
+            vec<XY> S = sib;
+            if (!O.empty() && !all_dominated(cxy, split_x, F)) {
+                const XY il = ideal(OL, none);
+                const vec<XY> b2 = shifted(F, split_x + (comb ? 0 : il.x), il.y);
+                const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px);
+                if (!S2.empty()) {
+                    const vec<XY> both = combine(O, S2, comb);
+                    if (!all_dominated(both, split_x, F)) {
+                        F = merge(F, both, split_x, ORDERED, a, code);
+                        lim_stale = true;
+                    }
+                }
+                S = lower(S2, b2, lc);
+                cxy = combine(OL, S, comb);
+            }
+            for (auto &q : cxy) q.x += split_x;
+            slot[mid] = static_cast<i64>(recs.size());
+            if (big_left)
+                recs.push_back({std::move(OL), std::move(S), std::move(cxy)});
+            else
+                recs.push_back({std::move(S), std::move(OL), std::move(cxy)});
+            if (alive > 1) iv.split(I, mid);
+        }
+    }
+    return real(F);
+}
+
+// ---------------------------------------------------------------- the workspace bound
+
+// An upper bound of the scratch one kernel call holds at once along its recursion (one
+// subtable per level, each of at most n rows), fronts and memo aside: what the driver
+// reserves per concurrent call beside its rows (bytes).
+i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
+    const i64 m = n + 1, K = n;
+    const i64 common = 8 * (3 * C + 3 * A) + 8 * m;              // totals, hints, order, pos
+    const i64 intervals = 32 * (2 * K + 2);                        // the queue
+    const i64 packed = (12 * A + 8 * LANES) * n + 16 * (A + LANES)  // lanes or rows, the walk
+                       + 16 * m + 16 * C;                          // and the pass's scratch
+    const i64 best_deep = common + 16 * m + 16 * K + intervals;    // hk1, hk2, recL, recR
+    const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
+    const i64 V = 64;                                              // d2_counts (few codes)
+    const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
+    const i64 front_x = 8 * (2 * depth + 1) * (n + 3);              // ylim over a split's x
+    const i64 fronts_deep = common + 24 * K + 16 * C * K + intervals + front_x;
+    const i64 fronts_two = common + packed + (73 + 8 * C) * K + intervals + front_x;
+    i64 total = 0;
+    for (i64 r = depth; r >= 2; --r) {
+        const i64 b = r == 2 ? std::max(best_two, counted) : best_deep;
+        const i64 f = r == 2 ? std::max(fronts_two, fronts_deep) : fronts_deep;
+        total += std::max(b, f);
+    }
+    return total + 8 * (2 * C + 5 * (A + 1));  // the depth-one fronts
+}
+
+}  // namespace
+}  // namespace dagger::ordered
+
+// ---------------------------------------------------------------- bindings
+namespace dagger::py {
+namespace {
+
+using namespace dagger::ordered;
+
+// usage[]: what a kernel call held (bytes): its peak, what it would have needed when it
+// stopped (OUT_OF_MEMORY), the memo's bytes and entries at the end.
+enum { U_PEAK = 0, U_ASKED = 1, U_MEMO_BYTES = 2, U_MEMO_SIZE = 3, N_USAGE = 4 };
+
+struct BoundTable {
+    Table T;
+    Workspace W;
+};
+
+// The table and workspace of the named tuples OrderedTable and Workspace.
+BoundTable bind_table(nb::handle table, nb::handle work) {
+    auto codes = nb::cast<AnyArray>(table.attr("codes"));
+    if (codes.dtype() != nb::dtype<i32>() || codes.ndim() != 2)
+        throw nb::type_error("codes: expected an int32 matrix (attributes x rows)");
+    const i64 A = static_cast<i64>(codes.shape(0)), n = static_cast<i64>(codes.shape(1));
+    auto kinds = field<const i8>(table, "kinds");
+    auto nv = field<const i64>(table, "nv");
+    auto dec = field<const i32>(table, "dec");
+    auto keys = field<const i64>(table, "keys");
+    if (kinds.size() != A || nv.size() != A + 1 || dec.size() != n || keys.size() != 2 * n)
+        throw nb::value_error("OrderedTable: arrays of inconsistent sizes");
+    auto buf = nb::cast<AnyArray>(work.attr("buf"));
+    if (buf.dtype() != nb::dtype<i32>() || buf.ndim() != 3 ||
+        static_cast<i64>(buf.shape(1)) != A || static_cast<i64>(buf.shape(2)) != n)
+        throw nb::type_error("buf: expected an int32 array (levels x attributes x rows)");
+    auto side = field<i32>(work, "side");
+    if (side.size() != n) throw nb::value_error("side: one entry per row");
+    bool all_ordered = true;
+    for (i64 a = 0; a < A; ++a) all_ordered = all_ordered && kinds[a] == 1;
+    Table T{static_cast<const i32 *>(codes.data()),
+            kinds.p,
+            nv.p,
+            dec.p,
+            keys.p,
+            A,
+            n,
+            nb::cast<i64>(table.attr("n_classes")),
+            all_ordered};
+    Workspace W{static_cast<i32 *>(buf.data()), static_cast<i64>(buf.shape(0)), side.p};
+    return {T, W};
+}
+
+vec<Tagged> read_points(nb::handle pts) {
+    auto x = field<const i64>(pts, "x");
+    auto y = field<const i64>(pts, "y");
+    auto k = field<const i64>(pts, "kind");
+    auto a = field<const i64>(pts, "attr");
+    auto c = field<const i64>(pts, "code");
+    if (y.size() != x.size() || k.size() != x.size() || a.size() != x.size() ||
+        c.size() != x.size())
+        throw nb::value_error("Points: arrays of one length expected");
+    vec<Tagged> out(static_cast<std::size_t>(x.size()));
+    for (i64 i = 0; i < x.size(); ++i) out[i] = {x[i], y[i], k[i], a[i], c[i]};
+    return out;
+}
+
+vec<XY> read_xy(Span<const i64> x, Span<const i64> y) {
+    if (y.size() != x.size()) throw nb::value_error("x and y of one length expected");
+    vec<XY> out(static_cast<std::size_t>(x.size()));
+    for (i64 i = 0; i < x.size(); ++i) out[i] = {x[i], y[i]};
+    return out;
+}
+
+nb::tuple points_numpy(const vec<Tagged> &f) {
+    std::vector<i64> x, y, k, a, c;
+    for (auto *v : {&x, &y, &k, &a, &c}) v->reserve(f.size());
+    for (const auto &t : f) {
+        x.push_back(t.x);
+        y.push_back(t.y);
+        k.push_back(t.kind);
+        a.push_back(t.attr);
+        c.push_back(t.code);
+    }
+    return nb::make_tuple(to_numpy<i64>(std::move(x)), to_numpy<i64>(std::move(y)),
+                          to_numpy<i64>(std::move(k)), to_numpy<i64>(std::move(a)),
+                          to_numpy<i64>(std::move(c)));
+}
+
+nb::tuple xy_numpy(const vec<XY> &f) {
+    std::vector<i64> x, y;
+    for (const auto &p : f) {
+        x.push_back(p.x);
+        y.push_back(p.y);
+    }
+    return nb::make_tuple(to_numpy<i64>(std::move(x)), to_numpy<i64>(std::move(y)));
+}
+
+Cost read_cost(nb::handle cost) {
+    return {nb::cast<i64>(cost.attr("combine")), nb::cast<i64>(cost.attr("leaf")),
+            nb::cast<i64>(cost.attr("split_const")), nb::cast<i64>(cost.attr("split_rows"))};
+}
+
+i64 read_budget(nb::handle budget) {
+    if (budget.is_none()) return INF;
+    const i64 b = nb::cast<i64>(budget);
+    return b < 0 ? INF : b;
+}
+
+void check_sub(const Table &T, const Workspace &W, i64 m, i64 depth) {
+    if (m < 0 || m > T.n) throw nb::value_error("m: more rows than the table has");
+    if (depth < 0) throw nb::value_error("depth: expected >= 0");
+    if (W.levels < std::max<i64>(depth, 1))
+        throw nb::value_error("buf: fewer levels than the depth needs");
+}
+
+// Runs f() under a Budget of `limit` bytes that starts with `held` in use; returns the
+// status, and the usage.
+template <class F>
+int run_budgeted(i64 limit, i64 held, Span<i64> usage, F &&f) {
+    Budget b;
+    b.limit = limit;
+    b.used = held;
+    b.peak = held;
+    int status = DONE;
+    {
+        BudgetScope scope(b);
+        try {
+            f();
+        } catch (const OverBudget &e) {
+            usage[U_ASKED] = e.asked;
+            status = OUT_OF_MEMORY;
+        } catch (const std::bad_alloc &) {
+            usage[U_ASKED] = b.used;
+            status = OUT_OF_MEMORY;
+        }
+    }
+    usage[U_PEAK] = b.peak;
+    return status;
+}
+
+}  // namespace
+
+void bind_ordered(nb::module_ &m) {
+    nb::class_<Memo>(m, "OrderedMemo",
+                     "The ordered solver's memo: the least misclassifications found per "
+                     "(subtable, depth), kept across kernel calls (ordered_best).")
+        .def(nb::init<>())
+        .def("__len__", &Memo::size)
+        .def(
+            "get",
+            [](const Memo &memo, i64 h1, i64 h2, i64 depth) -> nb::object {
+                i64 v;
+                bool exact;
+                if (!memo.find(static_cast<u64>(h1), static_cast<u64>(h2), depth, v, exact))
+                    return nb::none();
+                return nb::make_tuple(v, exact);
+            },
+            nb::arg("h1"), nb::arg("h2"), nb::arg("depth"),
+            "The (value, exact) kept for the subtable named (h1, h2) at a depth, or None.")
+        .def_prop_ro("nbytes", &Memo::bytes, "The bytes its table takes.");
+
+    m.def(
+        "ordered_best",
+        [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle name,
+           Memo &memo, nb::handle stats, nb::handle choice, nb::handle budget, nb::handle usage) {
+            auto [T, W] = bind_table(table, work);
+            const BestLimits lim{nb::cast<i64>(limits.attr("depth")),
+                                 nb::cast<i64>(limits.attr("bound"))};
+            check_sub(T, W, m_rows, lim.depth);
+            const auto h = nb::cast<std::pair<i64, i64>>(name);
+            auto st = span<i64>(stats, "stats");
+            auto ch = span<i64>(choice, "choice");
+            auto us = span<i64>(usage, "usage");
+            if (st.size() < N_STATS || ch.size() < 3 || us.size() < N_USAGE)
+                throw nb::value_error("stats, choice or usage: too short");
+            const i64 limit = read_budget(budget);
+            Value v{0, false};
+            int status;
+            {
+                nb::gil_scoped_release free;
+                Memo::Use use(memo);
+                const Search X{T, W, Stats{st.p}, &memo};
+                status = run_budgeted(limit, memo.bytes(), us, [&] {
+                    v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                             static_cast<u64>(h.second), ch.p);
+                });
+                us[U_MEMO_BYTES] = memo.bytes();
+                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
+            }
+            return nb::make_tuple(status, v.v, v.exact);
+        },
+        nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
+        nb::arg("memo"), nb::arg("stats"), nb::arg("choice"), nb::arg("budget"),
+        nb::arg("usage"),
+        "The least misclassifications of the first m rows of the workspace's level 0 at depth "
+        "<= limits.depth if below limits.bound: (status, value, exact). See "
+        "dagger_cli.engine.kernels.ordered.best.");
+
+    m.def(
+        "ordered_fronts",
+        [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle cost,
+           nb::handle attrs, nb::handle stats, nb::handle budget, nb::handle usage) {
+            auto [T, W] = bind_table(table, work);
+            const i64 depth = nb::cast<i64>(limits.attr("depth"));
+            check_sub(T, W, m_rows, depth);
+            const vec<Tagged> bound = read_points(limits.attr("bound"));
+            const Cost px = read_cost(cost);
+            auto at = span<const i64>(attrs, "attrs");
+            for (i64 a : at)
+                if (a < 0 || a >= T.A) throw nb::value_error("attrs: no such attribute");
+            auto st = span<i64>(stats, "stats");
+            auto us = span<i64>(usage, "usage");
+            if (st.size() < N_STATS || us.size() < N_USAGE)
+                throw nb::value_error("stats or usage: too short");
+            const i64 limit = read_budget(budget);
+            vec<Tagged> out;
+            int status;
+            {
+                nb::gil_scoped_release free;
+                const Search X{T, W, Stats{st.p}, nullptr};
+                status = run_budgeted(limit, 0, us, [&] {
+                    const vec<XY> box = xy(bound);
+                    const FrontLimits lim{depth, {box.data(), static_cast<i64>(box.size())}};
+                    out = fronts(X, Sub{0, 0, m_rows}, lim, px, at, &bound);
+                });
+                us[U_MEMO_BYTES] = 0;
+                us[U_MEMO_SIZE] = 0;
+            }
+            return nb::make_tuple(status, points_numpy(out));
+        },
+        nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("cost"),
+        nb::arg("attrs"), nb::arg("stats"), nb::arg("budget"), nb::arg("usage"),
+        "The front (x, misclassifications) of the first m rows of the workspace's level 0 at "
+        "depth <= limits.depth beyond the bound: (status, (x, y, kind, attr, code)). See "
+        "dagger_cli.engine.kernels.ordered.fronts.");
+
+    m.def(
+        "ordered_hint_order",
+        [](nb::handle table, nb::handle work, i64 m_rows) {
+            auto [T, W] = bind_table(table, work);
+            check_sub(T, W, m_rows, 0);
+            std::vector<i64> order;
+            {
+                nb::gil_scoped_release free;
+                const Sub s{0, 0, m_rows};
+                vec<i64> total(static_cast<std::size_t>(T.C));
+                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C);
+                vec<i64> hint(static_cast<std::size_t>(T.A));
+                vec<double> score(static_cast<std::size_t>(T.A));
+                hints(T, W, s, total.data(), hint.data(), score.data());
+                const vec<i64> o = by_score(score.data(), T.A);
+                order.assign(o.begin(), o.end());
+            }
+            return to_numpy<i64>(std::move(order));
+        },
+        "The attributes in the search's order at the root (their best split's Gini impurity, "
+        "ties in attribute order; nominal ones last).");
+
+    m.def(
+        "ordered_working_front",
+        [](nb::handle box, nb::handle shallower) {
+            const vec<Tagged> b = read_points(box), s = read_points(shallower);
+            return points_numpy(working_front(b, s));
+        },
+        "A search's first working front: the box's points (VIRTUAL) and the shallower front's "
+        "(SHALLOWER).");
+
+    m.def(
+        "ordered_merged",
+        [](nb::handle work, nb::handle res) {
+            vec<Tagged> all = read_points(work);
+            const vec<Tagged> more = read_points(res);
+            all.insert(all.end(), more.begin(), more.end());
+            pareto(all);
+            return points_numpy(all);
+        },
+        "The Pareto front of a working front's points and a step's, the working front's first "
+        "among equal points.");
+
+    m.def("ordered_scratch_bytes", &scratch_bytes, nb::arg("n"), nb::arg("attributes"),
+          nb::arg("classes"), nb::arg("depth"),
+          "An upper bound of the scratch one kernel call holds at once (fronts and memo aside).");
+
+    // ---- the algebra and the passes on their own (for the tests)
+    m.def(
+        "ordered_pareto",
+        [](nb::handle x, nb::handle y, nb::handle k, nb::handle a, nb::handle c) {
+            auto sx = span<const i64>(x), sy = span<const i64>(y), sk = span<const i64>(k);
+            auto sa = span<const i64>(a), sc = span<const i64>(c);
+            vec<Tagged> pts(static_cast<std::size_t>(sx.size()));
+            for (i64 i = 0; i < sx.size(); ++i) pts[i] = {sx[i], sy[i], sk[i], sa[i], sc[i]};
+            pareto(pts);
+            return points_numpy(pts);
+        },
+        "The non-dominated points, sorted by x, the first of equal points kept.");
+    m.def(
+        "ordered_combine",
+        [](nb::handle ax, nb::handle ay, nb::handle bx, nb::handle by, i64 comb) {
+            const vec<XY> a = read_xy(span<const i64>(ax), span<const i64>(ay));
+            const vec<XY> b = read_xy(span<const i64>(bx), span<const i64>(by));
+            return xy_numpy(combine(a, b, comb));
+        },
+        "The front of the pairs a + b (x summed or maximised, y summed).");
+    m.def(
+        "ordered_merge",
+        [](nb::handle fx, nb::handle fy, nb::handle fk, nb::handle fa, nb::handle fc,
+           nb::handle px, nb::handle py, i64 kind, i64 attr, i64 code) {
+            auto sx = span<const i64>(fx), sy = span<const i64>(fy), sk = span<const i64>(fk);
+            auto sa = span<const i64>(fa), sc = span<const i64>(fc);
+            vec<Tagged> f(static_cast<std::size_t>(sx.size()));
+            for (i64 i = 0; i < sx.size(); ++i) f[i] = {sx[i], sy[i], sk[i], sa[i], sc[i]};
+            const vec<XY> p = read_xy(span<const i64>(px), span<const i64>(py));
+            return points_numpy(merge(f, p, 0, kind, attr, code));
+        },
+        "The front with the points added (its own points win ties).");
+    m.def(
+        "ordered_class_bounds",
+        [](nb::handle lst, nb::handle dec, i64 C, nb::handle total, nb::handle pos, i64 K, i64 nl) {
+            auto l = span<const i64>(lst, "lst");
+            auto d = span<const i64>(dec, "dec");
+            auto t = span<const i64>(total, "total");
+            auto p = span<const i64>(pos, "pos");
+            const vec<i64> out = class_bounds(l.p, l.size(), d.p, C, t.p, p.p, K, nl);
+            return to_numpy<i64>(std::vector<i64>(out.begin(), out.end()),
+                                 {static_cast<std::size_t>(K), 2, static_cast<std::size_t>(nl)});
+        },
+        "Per threshold and side, the rows less the L largest class counts, L = 1..nl.");
+    m.def(
+        "ordered_sides_d1",
+        [](nb::handle cb, nb::handle cls, nb::handle sa, i64 t, nb::handle kinds, i64 C, i64 nl,
+           nb::handle totL, nb::handle totR, int which) {
+            auto b = mat<const i32>(cb, "cb");
+            auto k = mat<const i32>(cls, "cls");
+            auto s = mat<const i32>(sa, "sa");
+            auto kd = span<const i8>(kinds, "kinds");
+            auto tl = span<const i64>(totL, "totL");
+            auto tr = span<const i64>(totR, "totR");
+            if (k.rows != b.rows || s.rows != b.rows || k.cols != b.cols || s.cols != b.cols ||
+                kd.size() != b.rows || tl.size() != C || tr.size() != C)
+                throw nb::value_error("sides_d1: arrays of inconsistent shapes");
+            Packed pk;
+            const i64 m = b.cols;
+            std::vector<i32> iota(static_cast<std::size_t>(m));
+            for (i64 q = 0; q < m; ++q) iota[q] = static_cast<i32>(q);
+            std::vector<const i32 *> list(static_cast<std::size_t>(b.rows), iota.data());
+            pack_lists(
+                pk, list.data(), [&](i64 j) { return b.row(j); }, [&](i64 j) { return k.row(j); },
+                kd.p, b.rows, C, m);
+            root_lists(pk, list.data(), [&](i64 j) { return s.row(j); });
+            SidesScratch w(b.cols, C, pk.lanes);
+            const auto [l, r] = sides_d1(pk, t, kd.p, b.rows, C, nl, tl.p, tr.p, which, w);
+            return nb::make_tuple(l, r);
+        },
+        "The depth-two pass: both sides' least misclassifications over depth <= 1.");
+}
+
+}  // namespace dagger::py

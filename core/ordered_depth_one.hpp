@@ -1,0 +1,199 @@
+// The ordered solver's depth-one trees: the front at remaining depth <= 1 and the sweeps
+// that find a sequence's best split into two leaves.
+//
+// The front at depth <= 1 of a set of rows is the Pareto front of its leaf and its best
+// split into leaves per attribute (an ordered attribute's least-error threshold, a nominal
+// attribute's split into its values): depth_one_front. A subtable's (front1) sweeps every
+// attribute's rows once with prefix class counts; a side of a depth-two split
+// (side_front1) has its leaf's errors and its best split's from the depth-two pass.
+//
+// sweep finds the least errors of one threshold split of a sequence of rows sorted by one
+// attribute, below a bound: a split that errs e >= best skips the next e - best rows
+// (moving a row across changes the errors by at most one); sweep2 is the same for two
+// classes. split_mis reads a side's best split off class counts per code instead.
+#pragma once
+
+#include "ordered_front.hpp"
+#include "ordered_subtable.hpp"
+
+namespace dagger::ordered {
+
+// The parameters of a cost x the fronts kernel pairs with misclassifications: children
+// combined by max (comb != 0) or sum, a leaf's cost lc, a split's sc + sr * rows.
+struct Cost {
+    i64 comb, lc, sc, sr;
+};
+// The depth's (the misclassification search: depth max, a split 1).
+inline constexpr Cost DEPTH{1, 0, 1, 0};
+
+// The front at depth <= 1 from the leaf and the candidate splits.
+template <class P>
+void depth_one_front(vec<P> &candidates) {
+    pareto(candidates);
+}
+
+// The front at remaining depth 1 of the subtable s: the leaf and every split into leaves.
+inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px) {
+    const i64 m = s.m, C = T.C;
+    vec<i64> total(static_cast<std::size_t>(C));
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
+    const i64 mis = m - largest(total.data(), C);
+    vec<Tagged> pts;
+    pts.reserve(static_cast<std::size_t>(1 + T.A));
+    pts.push_back({px.lc, mis, LEAF, -1, -1});
+    if (mis == 0 || m <= 1) {
+        depth_one_front(pts);
+        return pts;
+    }
+    const i64 split_x = px.sc + px.sr * m;
+    vec<i64> left(static_cast<std::size_t>(C));
+    for (i64 a = 0; a < T.A; ++a) {
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *col = T.col(a);
+        std::fill(left.begin(), left.end(), 0);
+        if (T.ordered(a)) {
+            i64 least = INF, code = -1;
+            for (i64 p = 1; p < m; ++p) {
+                ++left[T.dec[lst[p - 1]]];
+                if (col[lst[p]] == col[lst[p - 1]]) continue;
+                i64 ml = 0, mr = 0;
+                for (i64 c = 0; c < C; ++c) {
+                    ml = std::max(ml, left[c]);
+                    mr = std::max(mr, total[c] - left[c]);
+                }
+                if (m - ml - mr < least) {
+                    least = m - ml - mr;
+                    code = col[lst[p - 1]];
+                }
+            }
+            if (code >= 0)
+                pts.push_back({split_x + (px.comb ? px.lc : 2 * px.lc), least, ORDERED, a, code});
+        } else {
+            i64 e = 0, k = 0, size = 0;
+            for (i64 p = 0; p < m; ++p) {
+                ++left[T.dec[lst[p]]];
+                ++size;
+                if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
+                    e += size - largest(left.data(), C);
+                    ++k;
+                    std::fill(left.begin(), left.end(), 0);
+                    size = 0;
+                }
+            }
+            if (k >= 2) pts.push_back({split_x + (px.comb ? px.lc : k * px.lc), e, NOMINAL, a, -1});
+        }
+    }
+    depth_one_front(pts);
+    return pts;
+}
+
+// A side's front at depth <= 1 from its leaf's and its best split's errors.
+inline vec<XY> side_front1(i64 leaf_mis, i64 split_mis, i64 lc, i64 split_x) {
+    vec<XY> pts;
+    pts.reserve(2);
+    pts.push_back({lc, leaf_mis});
+    pts.push_back({split_x, split_mis});
+    depth_one_front(pts);
+    return pts;
+}
+
+// Misclassifications of a split into two leaves: cnt rows per class below, tot in all.
+inline i64 split_errors(const i64 *cnt, const i64 *tot, i64 size, i64 C) {
+    i64 ml = 0, mr = 0;
+    for (i64 c = 0; c < C; ++c) {
+        if (cnt[c] > ml) ml = cnt[c];
+        if (tot[c] - cnt[c] > mr) mr = tot[c] - cnt[c];
+    }
+    return size - ml - mr;
+}
+
+// The least errors of a split into two leaves of the n rows (codes vc ascending, classes
+// vk, class totals tot) if below best, else best.
+inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, i64 C, i64 *cnt) {
+    std::fill(cnt, cnt + C, 0);
+    i64 last = -1, skip = 0;
+    for (i64 q = 0; q < n; ++q) {
+        const i64 v = vc[q];
+        if (skip > 0) {
+            --skip;
+        } else if (v != last && last >= 0) {
+            const i64 e = split_errors(cnt, tot, n, C);
+            if (e < best) {
+                best = e;
+                if (best == 0) return 0;
+            } else {
+                skip = e - best;
+                if (skip >= n - 1 - q) return best;  // no row left to score
+            }
+        }
+        ++cnt[vk[q]];
+        last = v;
+    }
+    return best;
+}
+
+// sweep for two classes (vk 0 or 1, t1 rows of class 1): a split errs
+// min(l0, l1) + min(r0, r1).
+inline i64 sweep2(const i32 *vc, const i32 *vk, i64 n, i64 t1, i64 best) {
+    const i64 t0 = n - t1;
+    i64 l1 = 0, last = -1, skip = 0;
+    for (i64 q = 0; q < n; ++q) {
+        const i64 v = vc[q];
+        if (skip > 0) {
+            --skip;
+        } else if (v != last && last >= 0) {
+            const i64 l0 = q - l1;
+            const i64 e = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
+            if (e < best) {
+                best = e;
+                if (best == 0) return 0;
+            } else {
+                skip = e - best;
+                if (skip >= n - 1 - q) return best;
+            }
+        }
+        l1 += vk[q];
+        last = v;
+    }
+    return best;
+}
+
+// The least misclassifications of a split of a side along one attribute, from its class
+// counts per code cnt[j * C + c] (tot: per class, size rows): the best threshold of an
+// ordered attribute, or the multiway split of a nominal one; size if none splits.
+inline i64 split_mis(const i64 *cnt, i64 nvb, i64 C, bool ordered, const i64 *tot, i64 size,
+                     i64 *left) {
+    if (ordered) {
+        i64 best = INF, n_left = 0;
+        std::fill(left, left + C, 0);
+        for (i64 j = 0; j < nvb - 1; ++j) {
+            for (i64 c = 0; c < C; ++c) {
+                left[c] += cnt[j * C + c];
+                n_left += cnt[j * C + c];
+            }
+            if (n_left == 0 || n_left == size) continue;
+            i64 ml = 0, mr = 0;
+            for (i64 c = 0; c < C; ++c) {
+                ml = std::max(ml, left[c]);
+                mr = std::max(mr, tot[c] - left[c]);
+            }
+            best = std::min(best, size - ml - mr);
+        }
+        return best < INF ? best : size;
+    }
+    i64 e = 0, k = 0;
+    for (i64 j = 0; j < nvb; ++j) {
+        i64 g = 0, mx = 0;
+        for (i64 c = 0; c < C; ++c) {
+            g += cnt[j * C + c];
+            mx = std::max(mx, cnt[j * C + c]);
+        }
+        if (g > 0) {
+            e += g - mx;
+            ++k;
+        }
+    }
+    return k >= 2 ? e : size;
+}
+
+}  // namespace dagger::ordered

@@ -1,0 +1,618 @@
+// The ordered solver's depth-two trees, where most of its time goes.
+//
+// - sides_d1 (the depth-two pass): the least misclassifications over depth <= 1 of both
+//   sides of one root split, on the packed subtable. With at most 8 classes the ordered
+//   attributes walk their rows eight at a time (lanes_walk, lanes_walk_classes: per
+//   position, each side's class counts so far and, where the code changes, the side's
+//   split errors, without a branch); else per ordered attribute its rows are split into the
+//   two sides' sequences (stable, without a branch) and each side is swept on its own
+//   (numba's pass). A nominal attribute's groups are counted per side in one pass. One side
+//   alone may be asked for (the other gets its leaf's errors). Every way gives the exact
+//   least errors, so the same values.
+// - d2_counts: the least misclassifications at depth <= 2 from class counts per pair of
+//   attributes' codes (one pass over the rows per pair), when every attribute has few
+//   codes: every root split's sides are scored from the counts (the depth-two layer of the
+//   DAG engine, for ordered attributes).
+// - front2_ordered: the trees of depth 2 rooted at a split of one ordered attribute,
+//   merged into a working front, when every split into leaves of a side costs the same x.
+//   A threshold after p rows makes at most four points (both sides leaves: the depth-one
+//   front has the best of those; one side split; the other; both); their x are known from
+//   the sizes and the sides' leaf errors from prefix class counts, so only the sides' best
+//   splits need a pass, and a side is passed only if a point with its split can be on the
+//   front or another threshold of the interval can use its errors as a bound. Before a
+//   pass, each threshold of the interval is bounded on its own (a side's best split errs no
+//   less than the same side's at the evaluated neighbour it contains, and no less than the
+//   neighbour's that contains it minus the rows between); a threshold whose four bounded
+//   points are all weakly dominated is skipped.
+#pragma once
+
+#include <utility>
+
+#include "ordered_depth_one.hpp"
+#include "ordered_intervals.hpp"
+
+namespace dagger::ordered {
+
+// The sides a depth-two pass sweeps.
+enum : int { LEFT = 1, RIGHT = 2, BOTH = 3 };
+
+// The depth-two pass's sequences (m + 1 each) and class counts, made once per subtable.
+struct SidesScratch {
+    vec<i32> lc, lk, rc, rk;
+    vec<i64> cntL, cntR;
+    vec<i32> walk;  // the lanes' least and most D per side
+    SidesScratch(i64 m, i64 C, const Lanes &ln)
+        : lc(static_cast<std::size_t>(m + 1)),
+          lk(static_cast<std::size_t>(m + 1)),
+          rc(static_cast<std::size_t>(m + 1)),
+          rk(static_cast<std::size_t>(m + 1)),
+          cntL(static_cast<std::size_t>(C)),
+          cntR(static_cast<std::size_t>(C)),
+          walk(static_cast<std::size_t>(4 * ln.blocks * LANES)) {}
+};
+
+// For two classes, a side's best split into two leaves along an attribute errs
+// min(T0, T1, T0 + min D, T1 - max D), T0 and T1 its rows of class 0 and 1 and D the
+// difference class 1 - class 0 of its rows up to a threshold, over the thresholds that
+// split it (min(l0, l1) + min(r0, r1) is the least of l0 + r0 = T0, l1 + r1 = T1,
+// l1 + r0 = T0 + D and l0 + r1 = T1 - D): one walk per side, without a branch, over the
+// side's rows in the attribute's order; a threshold splits the side where the code changes
+// and rows of the side lie on both sides. The lanes of a block (LANES attributes) walk
+// side by side. Per lane: the least and the most D of each side (mn > mx: no threshold).
+template <bool DO_L, bool DO_R>
+void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mxL, i32 *mnR,
+                i32 *mxR) {
+    constexpr i32 BIG = 1 << 30;
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        i32 dl[LANES] = {}, cl[LANES] = {}, dr[LANES] = {}, cr[LANES] = {};
+        i32 lo_l[LANES], hi_l[LANES], lo_r[LANES], hi_r[LANES];
+        for (i64 l = 0; l < LANES; ++l) {
+            lo_l[l] = lo_r[l] = BIG;
+            hi_l[l] = hi_r[l] = -BIG;
+        }
+        const i32 *S = ln.sa.data() + blk * m * LANES;
+        const i32 *WE = ln.we.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < LANES; ++l) {
+                const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
+                const i32 wv = WE[q * LANES + l] >> 1, e = -(WE[q * LANES + l] & 1);
+                if constexpr (DO_L) {
+                    dl[l] += wv & ~r;
+                    cl[l] += 1 + r;
+                    const i32 ok = e & -static_cast<i32>((cl[l] > 0) & (cl[l] < nL));
+                    lo_l[l] = std::min(lo_l[l], (dl[l] & ok) | (BIG & ~ok));
+                    hi_l[l] = std::max(hi_l[l], (dl[l] & ok) | (-BIG & ~ok));
+                }
+                if constexpr (DO_R) {
+                    dr[l] += wv & r;
+                    cr[l] -= r;
+                    const i32 ok = e & -static_cast<i32>((cr[l] > 0) & (cr[l] < nR));
+                    lo_r[l] = std::min(lo_r[l], (dr[l] & ok) | (BIG & ~ok));
+                    hi_r[l] = std::max(hi_r[l], (dr[l] & ok) | (-BIG & ~ok));
+                }
+            }
+        }
+        for (i64 l = 0; l < LANES; ++l) {
+            mnL[blk * LANES + l] = lo_l[l];
+            mxL[blk * LANES + l] = hi_l[l];
+            mnR[blk * LANES + l] = lo_r[l];
+            mxR[blk * LANES + l] = hi_r[l];
+        }
+    }
+}
+
+// With C > 2 classes (at most MAX_LANE_CLASSES), the same walk with the rows per class of
+// each side so far (l_c): a split at a threshold errs n - max l_c - max (T_c - l_c) on a
+// side of n rows, T_c per class. Per lane: each side's least errors (BIG: no threshold).
+template <int C, bool DO_L, bool DO_R>
+void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+                        const i64 *totR, i32 *eL, i32 *eR) {
+    constexpr i32 BIG = 1 << 30;
+    i32 TL[C], TR[C];
+    for (int c = 0; c < C; ++c) {
+        TL[c] = static_cast<i32>(totL[c]);
+        TR[c] = static_cast<i32>(totR[c]);
+    }
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        i32 cl[C][LANES] = {}, cr[C][LANES] = {}, nl[LANES] = {}, nr[LANES] = {};
+        i32 bl[LANES], br[LANES];
+        for (i64 l = 0; l < LANES; ++l) bl[l] = br[l] = BIG;
+        const i32 *S = ln.sa.data() + blk * m * LANES;
+        const i32 *WE = ln.we.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < LANES; ++l) {
+                const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
+                const i32 k = WE[q * LANES + l] >> 1, e = -(WE[q * LANES + l] & 1);
+                if constexpr (DO_L) {
+                    nl[l] += 1 + r;
+                    i32 ml = 0, mr = 0;
+                    for (int c = 0; c < C; ++c) {
+                        cl[c][l] += static_cast<i32>(k == c) & ~r;
+                        ml = std::max(ml, cl[c][l]);
+                        mr = std::max(mr, TL[c] - cl[c][l]);
+                    }
+                    const i32 ok = e & -static_cast<i32>((nl[l] > 0) & (nl[l] < nL));
+                    bl[l] = std::min(bl[l], ((nL - ml - mr) & ok) | (BIG & ~ok));
+                }
+                if constexpr (DO_R) {
+                    nr[l] -= r;
+                    i32 ml = 0, mr = 0;
+                    for (int c = 0; c < C; ++c) {
+                        cr[c][l] += static_cast<i32>(k == c) & r;
+                        ml = std::max(ml, cr[c][l]);
+                        mr = std::max(mr, TR[c] - cr[c][l]);
+                    }
+                    const i32 ok = e & -static_cast<i32>((nr[l] > 0) & (nr[l] < nR));
+                    br[l] = std::min(br[l], ((nR - ml - mr) & ok) | (BIG & ~ok));
+                }
+            }
+        }
+        for (i64 l = 0; l < LANES; ++l) {
+            eL[blk * LANES + l] = bl[l];
+            eR[blk * LANES + l] = br[l];
+        }
+    }
+}
+
+template <int C>
+void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+                   const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
+    if (doL && doR)
+        lanes_walk_classes<C, true, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else if (doL)
+        lanes_walk_classes<C, true, false>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else
+        lanes_walk_classes<C, false, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
+}
+
+// The least misclassifications of both sides of a split over depth <= 1: the root
+// attribute split at threshold code t (a row goes right when its code in pk.sa exceeds t),
+// nl rows and class totals totL on the left, totR on the right. `which` (LEFT, RIGHT,
+// BOTH): the sides to pass; a side not passed gets its leaf's errors.
+inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i64 A, i64 C,
+                                    i64 nl, const i64 *totL, const i64 *totR, int which,
+                                    SidesScratch &w) {
+    const i64 m = pk.m, nr = m - nl;
+    const bool doL = which != RIGHT, doR = which != LEFT;
+    i64 bestL = doL ? nl - largest(totL, C) : 0;
+    i64 bestR = doR ? nr - largest(totR, C) : 0;
+    i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
+    const Lanes &ln = pk.lanes;
+    const bool walk = ln.blocks > 0;  // the ordered attributes by lanes
+    if (walk && C > 2 && (bestL > 0 || bestR > 0)) {
+        const i64 nlanes = ln.blocks * LANES;
+        i32 *eL = w.walk.data(), *eR = eL + nlanes;
+        const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        const bool dl = bestL > 0, dr = bestR > 0;
+        switch (C) {
+            case 3: lanes_classes<3>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 4: lanes_classes<4>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 5: lanes_classes<5>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 6: lanes_classes<6>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 7: lanes_classes<7>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            default: lanes_classes<8>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+        }
+        for (i64 k = 0; k < nlanes; ++k) {
+            if (ln.attr[k] < 0) continue;
+            if (dl) bestL = std::min<i64>(bestL, eL[k]);
+            if (dr) bestR = std::min<i64>(bestR, eR[k]);
+        }
+    } else if (walk && (bestL > 0 || bestR > 0)) {
+        const i64 nlanes = ln.blocks * LANES;
+        i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
+        const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        if (bestL > 0 && bestR > 0)
+            lanes_walk<true, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        else if (bestL > 0)
+            lanes_walk<true, false>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        else
+            lanes_walk<false, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+        const i64 t1L = totL[1], t0L = nl - t1L, t1R = totR[1], t0R = nr - t1R;
+        for (i64 k = 0; k < nlanes; ++k) {
+            if (ln.attr[k] < 0) continue;
+            if (bestL > 0 && mnL[k] <= mxL[k])
+                bestL = std::min({bestL, t0L + mnL[k], t1L - mxL[k]});
+            if (bestR > 0 && mnR[k] <= mxR[k])
+                bestR = std::min({bestR, t0R + mnR[k], t1R - mxR[k]});
+        }
+    }
+    const Rows &rw = pk.rows;
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {  // the attributes row by row
+        if (bestL == 0 && bestR == 0) break;
+        const i64 b = rw.attr[j];
+        const i32 *col = rw.cb.data() + j * m;
+        const i32 *cl = rw.cls.data() + j * m;
+        const i32 *sd = rw.sa.data() + j * m;
+        if (kinds[b] == 1) {
+            i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
+            if (which == BOTH) {
+                i64 i = 0, j = 0;
+                for (i64 q = 0; q < m; ++q) {
+                    const i32 v = col[q], c = cl[q];
+                    const i64 s = sd[q] > t;
+                    Lc[i] = v;
+                    Lk[i] = c;
+                    Rc[j] = v;
+                    Rk[j] = c;
+                    i += 1 - s;
+                    j += s;
+                }
+            } else {  // one side's sequence only
+                const i64 keep = which == RIGHT;
+                i32 *oc = which == RIGHT ? Rc : Lc;
+                i32 *ok = which == RIGHT ? Rk : Lk;
+                i64 i = 0;
+                for (i64 q = 0; q < m; ++q) {
+                    oc[i] = col[q];
+                    ok[i] = cl[q];
+                    i += static_cast<i64>(sd[q] > t) == keep;
+                }
+            }
+            if (C == 2) {
+                if (bestL > 0) bestL = sweep2(Lc, Lk, nl, totL[1], bestL);
+                if (bestR > 0) bestR = sweep2(Rc, Rk, nr, totR[1], bestR);
+            } else {
+                if (bestL > 0) bestL = sweep(Lc, Lk, nl, totL, bestL, C, cntL);
+                if (bestR > 0) bestR = sweep(Rc, Rk, nr, totR, bestR, C, cntR);
+            }
+        } else {
+            std::fill(cntL, cntL + C, 0);
+            std::fill(cntR, cntR + C, 0);
+            i64 lastL = -1, lastR = -1, eL = 0, eR = 0, kL = 0, kR = 0, gL = 0, gR = 0;
+            for (i64 q = 0; q <= m; ++q) {
+                const i64 v = q < m ? col[q] : -2;
+                if (v != lastL && gL > 0) {
+                    eL += gL - largest(cntL, C);
+                    ++kL;
+                    std::fill(cntL, cntL + C, 0);
+                    gL = 0;
+                }
+                if (v != lastR && gR > 0) {
+                    eR += gR - largest(cntR, C);
+                    ++kR;
+                    std::fill(cntR, cntR + C, 0);
+                    gR = 0;
+                }
+                if (q == m) break;
+                if (sd[q] <= t) {
+                    ++cntL[cl[q]];
+                    ++gL;
+                    lastL = v;
+                } else {
+                    ++cntR[cl[q]];
+                    ++gR;
+                    lastR = v;
+                }
+            }
+            if (doL && kL >= 2 && eL < bestL) bestL = eL;
+            if (doR && kR >= 2 && eR < bestR) bestR = eR;
+        }
+    }
+    if (!doL) bestL = nl - largest(totL, C);
+    if (!doR) bestR = nr - largest(totR, C);
+    return {bestL, bestR};
+}
+
+// The least misclassifications over the trees of depth <= 2 of s from class counts per
+// pair of attributes' codes, for attributes of few codes (T.nv). choice gets the best
+// tree's root: (attribute, threshold code, kind), attribute -1 for the leaf.
+inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
+    const i64 A = T.A, C = T.C, m = s.m;
+    i64 V = 1;
+    for (i64 a = 0; a < A; ++a) V = std::max(V, T.nv[a]);
+    const i32 *lst = rows(T, W, s, 0);
+    vec<i64> total(static_cast<std::size_t>(C)), left(static_cast<std::size_t>(C));
+    counts(lst, m, T.dec, total.data(), C);
+    const i64 leaf = m - largest(total.data(), C);
+    i64 best_v = leaf;
+    choice[0] = -1;
+    choice[1] = -1;
+    choice[2] = LEAF;
+    // per attribute: class counts per code
+    vec<i64> one(static_cast<std::size_t>(A * V * C), 0);
+    auto ONE = [&](i64 a, i64 v) { return one.data() + (a * V + v) * C; };
+    for (i64 q = 0; q < m; ++q) {
+        const i64 row = lst[q];
+        for (i64 a = 0; a < A; ++a) ++ONE(a, T.col(a)[row])[T.dec[row]];
+    }
+    auto group = [&](i64 a, i64 i) {
+        i64 g = 0;
+        for (i64 c = 0; c < C; ++c) g += ONE(a, i)[c];
+        return g;
+    };
+    // the depth-one trees
+    for (i64 a = 0; a < A; ++a) {
+        const i64 v = split_mis(ONE(a, 0), T.nv[a], C, T.ordered(a), total.data(), m, left.data());
+        if (v < best_v) {
+            best_v = v;
+            choice[0] = a;
+            choice[2] = T.ordered(a) ? ORDERED : NOMINAL;
+            choice[1] = -1;
+            if (T.ordered(a)) {  // its threshold: the best one, again
+                vec<i64> lf(static_cast<std::size_t>(C), 0);
+                i64 nl = 0;
+                for (i64 j = 0; j < T.nv[a] - 1; ++j) {
+                    for (i64 c = 0; c < C; ++c) {
+                        lf[c] += ONE(a, j)[c];
+                        nl += ONE(a, j)[c];
+                    }
+                    if (0 < nl && nl < m) {
+                        i64 ml = 0, mr = 0;
+                        for (i64 c = 0; c < C; ++c) {
+                            ml = std::max(ml, lf[c]);
+                            mr = std::max(mr, total[c] - lf[c]);
+                        }
+                        if (m - ml - mr == v) {
+                            choice[1] = j;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (best_v == 0) return best_v;
+    vec<i64> pair(static_cast<std::size_t>(V * V * C), 0);
+    vec<i64> cum(static_cast<std::size_t>(V * C), 0), other(static_cast<std::size_t>(V * C), 0);
+    vec<i64> side_tot(static_cast<std::size_t>(C), 0), other_tot(static_cast<std::size_t>(C), 0);
+    vec<i64> d1L(static_cast<std::size_t>(V)), d1R(static_cast<std::size_t>(V));
+    for (i64 a = 0; a < A; ++a) {
+        const i64 na = T.nv[a];
+        const i32 *ca = T.col(a);
+        // the sides' depth-one errors along every attribute b, for every threshold i of a
+        for (i64 i = 0; i < na; ++i) {
+            d1L[i] = INF;
+            d1R[i] = INF;
+        }
+        for (i64 b = 0; b < A; ++b) {
+            const i64 nb = T.nv[b];
+            const i32 *cb = T.col(b);
+            for (i64 i = 0; i < na; ++i)
+                std::fill(pair.data() + i * V * C, pair.data() + (i * V + nb) * C, 0);
+            for (i64 q = 0; q < m; ++q) {
+                const i64 row = lst[q];
+                ++pair[(ca[row] * V + cb[row]) * C + T.dec[row]];
+            }
+            if (T.ordered(a)) {
+                std::fill(cum.data(), cum.data() + nb * C, 0);
+                std::fill(side_tot.begin(), side_tot.end(), 0);
+                i64 nl = 0;
+                for (i64 i = 0; i < na - 1; ++i) {
+                    for (i64 j = 0; j < nb; ++j)
+                        for (i64 c = 0; c < C; ++c) cum[j * C + c] += pair[(i * V + j) * C + c];
+                    for (i64 c = 0; c < C; ++c) side_tot[c] += ONE(a, i)[c];
+                    nl += group(a, i);
+                    if (nl == 0 || nl == m) continue;
+                    const i64 vl = split_mis(cum.data(), nb, C, T.ordered(b), side_tot.data(), nl,
+                                             left.data());
+                    for (i64 j = 0; j < nb; ++j)
+                        for (i64 c = 0; c < C; ++c)
+                            other[j * C + c] = ONE(b, j)[c] - cum[j * C + c];
+                    for (i64 c = 0; c < C; ++c) other_tot[c] = total[c] - side_tot[c];
+                    const i64 vr = split_mis(other.data(), nb, C, T.ordered(b), other_tot.data(),
+                                             m - nl, left.data());
+                    d1L[i] = std::min(d1L[i], vl);
+                    d1R[i] = std::min(d1R[i], vr);
+                }
+            } else {
+                // a nominal root: each value's group split along b
+                for (i64 i = 0; i < na; ++i) {
+                    const i64 g = group(a, i);
+                    if (g == 0) continue;
+                    const i64 vg = split_mis(pair.data() + i * V * C, nb, C, T.ordered(b),
+                                             ONE(a, i), g, left.data());
+                    d1L[i] = std::min(d1L[i], vg);
+                }
+            }
+        }
+        if (T.ordered(a)) {
+            std::fill(side_tot.begin(), side_tot.end(), 0);
+            i64 nl = 0;
+            for (i64 i = 0; i < na - 1; ++i) {
+                for (i64 c = 0; c < C; ++c) side_tot[c] += ONE(a, i)[c];
+                nl += group(a, i);
+                if (nl == 0 || nl == m) continue;
+                i64 ml = 0, mr = 0;
+                for (i64 c = 0; c < C; ++c) {
+                    ml = std::max(ml, side_tot[c]);
+                    mr = std::max(mr, total[c] - side_tot[c]);
+                }
+                const i64 v = std::min(d1L[i], nl - ml) + std::min(d1R[i], (m - nl) - mr);
+                if (v < best_v) {
+                    best_v = v;
+                    choice[0] = a;
+                    choice[1] = i;
+                    choice[2] = ORDERED;
+                }
+            }
+        } else {
+            i64 v = 0, k = 0;
+            for (i64 i = 0; i < na; ++i) {
+                const i64 g = group(a, i);
+                if (g == 0) continue;
+                ++k;
+                v += std::min(d1L[i], g - largest(ONE(a, i), C));
+            }
+            if (k >= 2 && v < best_v) {
+                best_v = v;
+                choice[0] = a;
+                choice[1] = -1;
+                choice[2] = NOMINAL;
+            }
+        }
+    }
+    return best_v;
+}
+
+// The trees of depth 2 rooted at a split of ordered attribute a of s, merged into the
+// working front F, when every split into leaves of a side costs the same x. pk: the
+// subtable packed (pack; its sa is rewritten here for a). lim: ylim(F) over the x of the
+// subtable's depth-two trees when lim_ok (else made here), kept so as F changes.
+inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64 hint,
+                           const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, vec<i64> &lim,
+                           bool &lim_ok) {
+    const i64 m = s.m, C = T.C;
+    const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
+    const i64 split_x = sc + sr * m;
+    const i32 *lst = rows(T, W, s, a);
+    const i32 *col = T.col(a);
+    vec<i64> total(static_cast<std::size_t>(C));
+    counts(lst, m, T.dec, total.data(), C);
+    vec<i64> pos(static_cast<std::size_t>(m));
+    const i64 K = boundaries(lst, m, col, pos.data());
+    if (K == 0) return;
+    // the sides' leaf errors at every threshold, from prefix class counts
+    vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
+    vec<i64> prefix(static_cast<std::size_t>(K * C));  // the <= side's class counts
+    side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
+                prefix.data());
+    // a side's split into two leaves errs no less than its rows less its two largest
+    // classes (binary splits only: a nominal split may have more leaves)
+    // (two_l, two_r: per threshold; 0 where not bounded)
+    vec<i64> two_l(static_cast<std::size_t>(K), 0), two_r(static_cast<std::size_t>(K), 0);
+    if (C > 2 && T.all_ordered) {
+        const vec<i64> two = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2);
+        for (i64 kk = 0; kk < K; ++kk) {
+            two_l[kk] = two[(kk * 2 + 0) * 2 + 1];
+            two_r[kk] = two[(kk * 2 + 1) * 2 + 1];
+        }
+    }
+    vec<i64> d1L(static_cast<std::size_t>(K), 0), d1R(static_cast<std::size_t>(K), 0);
+    vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
+    vec<u8> alive_at(static_cast<std::size_t>(K));  // per threshold: which points can be on F
+    IntervalPruner iv(pos.data(), K, hint);
+    const i64 two_leaf = comb ? lc : 2 * lc;
+    // the x range of the candidates' points, and the front's y bound over it (kept across
+    // the subtable's attributes: merges lower it in place)
+    const i64 x_lo = lc;
+    const i64 x_hi = split_x + (comb ? std::max(sc + sr * m + two_leaf, lc)
+                                     : 2 * (sc + sr * m + two_leaf));
+    if (!lim_ok) {
+        lim = ylim(F, x_lo, x_hi);
+        lim_ok = true;
+    }
+    const i64 *L = lim.data();
+    bool first_eval = true;  // the root attribute's codes are packed at the first pass
+    SidesScratch w(m, C, pk.lanes);
+    // A threshold's bounds: its sides' best splits err no less than the same side's at the
+    // evaluated neighbour it contains (d1L[ln], d1R[rn]), and no less than the neighbour's
+    // that contains it minus the rows between; no less than the class bound; no more than
+    // the leaf. Its points (one side split, the other, both) and the front's least y at
+    // their x.
+    struct Screen {
+        i64 lb_l, lb_r, lim0, lim1, lim2;
+    };
+    constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
+    auto screen = [&](const Interval &I, i64 kk) {
+        const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0;
+        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + pos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - pos[I.rn] : FAR;
+        const i64 dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
+        const i64 p = pos[kk];
+        i64 lb_l = std::max(std::max(dl_ln, dl_rn + p), two_l[kk]);
+        i64 lb_r = std::max(std::max(dr_rn, dr_ln - p), two_r[kk]);
+        lb_l = std::min(lb_l, misL[kk]);
+        lb_r = std::min(lb_r, misR[kk]);
+        const i64 xl = sc + sr * p + two_leaf;
+        const i64 xr = sc + sr * (m - p) + two_leaf;
+        const i64 x0 = split_x + (comb ? std::max(xl, lc) : xl + lc);
+        const i64 x1 = split_x + (comb ? std::max(lc, xr) : lc + xr);
+        const i64 x2 = split_x + (comb ? std::max(xl, xr) : xl + xr);
+        return Screen{lb_l, lb_r, L[std::min(x0, x_hi) - x_lo], L[std::min(x1, x_hi) - x_lo],
+                      L[std::min(x2, x_hi) - x_lo]};
+    };
+    // which of a threshold's points can be on the front: bit 0 its left side split, 1 its
+    // right, 2 both
+    auto points = [&](const Screen &c, i64 kk) {
+        return static_cast<u8>((c.lb_l + misR[kk] < c.lim0) | ((misL[kk] + c.lb_r < c.lim1) << 1) |
+                               ((c.lb_l + c.lb_r < c.lim2) << 2));
+    };
+    while (!iv.empty()) {
+        const Interval I = iv.pop();
+        if (st.aborted()) break;
+        // screen every threshold of the interval on its own bounds, then pick the one
+        // nearest the wanted (the lower of two as near)
+        u8 *f = alive_at.data();
+        for (i64 kk = I.lo; kk <= I.hi; ++kk) f[kk] = points(screen(I, kk), kk);
+        const i64 want = iv.want(I);
+        i64 pick = -1, best_gap = INF, alive = 0, uses_l = 0, uses_r = 0;
+        for (i64 kk = I.lo; kk <= I.hi; ++kk) {
+            if (!f[kk]) continue;
+            ++alive;
+            uses_l += (f[kk] & 5) != 0;
+            uses_r += (f[kk] & 6) != 0;
+            const i64 gap = std::abs(kk - want);
+            if (gap < best_gap) {
+                best_gap = gap;
+                pick = kk;
+            }
+        }
+        st.add(S_PRUNED, I.hi - I.lo + 1 - alive);
+        if (pick < 0) continue;
+        const Screen c = screen(I, pick);
+        const i64 pick_l = c.lb_l, pick_r = c.lb_r, lim_l = c.lim0, lim_r = c.lim1, lim_b = c.lim2;
+        const bool pick_uses_l = (f[pick] & 5) != 0, pick_uses_r = (f[pick] & 6) != 0;
+        iv.evaluated();
+        const i64 mid = pick, p = pos[mid];
+        st.add(S_EVALUATED);
+        if (first_eval) {
+            root_codes(T, W, s, a, pk);
+            first_eval = false;
+        }
+        for (i64 c = 0; c < C; ++c) {
+            totL[c] = prefix[mid * C + c];
+            totR[c] = total[c] - totL[c];
+        }
+        // A side is passed if a point with its split can be on the front, or if another
+        // threshold of the interval can use the side's errors as a bound: the side that
+        // gains more first, then the other (if still needed) with its sibling's exact
+        // errors. A side not passed keeps its bound for the neighbours, and its leaf.
+        const i64 t = col[lst[p - 1]];
+        const bool keep_l = uses_l > static_cast<i64>(pick_uses_l);
+        const bool keep_r = uses_r > static_cast<i64>(pick_uses_r);
+        i64 bl = misL[mid], br = misR[mid];
+        d1L[mid] = pick_l;
+        d1R[mid] = pick_r;
+        auto pass = [&](int which) {
+            return sides_d1(pk, t, T.kinds, T.A, C, p, totL.data(), totR.data(), which, w);
+        };
+        if (keep_l && keep_r) {
+            std::tie(bl, br) = pass(BOTH);
+            d1L[mid] = bl;
+            d1R[mid] = br;
+        } else {
+            bool left_first;
+            if (keep_l || keep_r)
+                left_first = keep_l;
+            else if (pick_uses_l && pick_uses_r)
+                left_first = lim_l - (pick_l + misR[mid]) >= lim_r - (misL[mid] + pick_r);
+            else
+                left_first = pick_uses_l;
+            if (left_first) {
+                bl = pass(LEFT).first;
+                d1L[mid] = bl;
+                if (keep_r || misL[mid] + pick_r < lim_r || bl + pick_r < lim_b) {
+                    br = pass(RIGHT).second;
+                    d1R[mid] = br;
+                }
+            } else {
+                br = pass(RIGHT).second;
+                d1R[mid] = br;
+                if (keep_l || pick_l + misR[mid] < lim_l || pick_l + br < lim_b) {
+                    bl = pass(LEFT).first;
+                    d1L[mid] = bl;
+                }
+            }
+        }
+        const vec<XY> L = side_front1(misL[mid], bl, lc, sc + sr * p + two_leaf);
+        const vec<XY> R = side_front1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf);
+        const vec<XY> cxy = combine(L, R, comb);
+        if (!all_dominated(cxy, split_x, F)) {  // else the merge keeps the front
+            F = merge(F, cxy, split_x, ORDERED, a, t);
+            ylim_add(lim, cxy, split_x, x_lo, x_hi);  // = ylim(F) of the merged front
+        }
+        if (alive > 1) iv.split(I, mid);
+    }
+}
+
+}  // namespace dagger::ordered

@@ -1,0 +1,315 @@
+// The ordered solver's front algebra: Pareto fronts of (x, misclassifications) and the few
+// operations its searches build everything from.
+//
+// A front is a staircase of points, x strictly up and y strictly down. A point is an XY,
+// or a Tagged one with its tree's root (kind, attribute, threshold code) when the point is
+// an answer; the working front of a search also holds bound points (kind VIRTUAL) that
+// rule out whatever they dominate and are dropped at the end (real).
+//
+// - pareto: the non-dominated points of any candidates, sorted by (x, y) stably, the first
+//   of equal points kept (the tie rule: the first tree found wins);
+// - dominated / all_dominated: weak dominance by a front (binary search on x);
+// - merge: a front with new points added, its own points winning ties;
+// - combine: the min-plus product of two fronts (x summed, or maximised for depth-like
+//   costs; y summed): when the pairs' x span little, the least y per x is read from a
+//   table in x order, else the pairs are sorted;
+// - the bounds a search derives from fronts: the largest shift that keeps points
+//   dominated (kmax), the least y at each x (ylim), a child's bound (shifted), its lower
+//   bound set (lower) and least corner (ideal).
+#pragma once
+
+#include <algorithm>
+
+#include "ordered_budget.hpp"
+
+namespace dagger::ordered {
+
+// Provenance of a point: its tree's root, or a bound's point (VIRTUAL).
+enum Kind : i64 { LEAF = 0, ORDERED = 1, NOMINAL = 2, SHALLOWER = 3, VIRTUAL = -1 };
+// An x below every cost: a bound point (NEG, y) rules out every point with a y >= y.
+inline constexpr i64 NEG = -(i64{1} << 40);
+
+struct XY {
+    i64 x, y;
+};
+struct Tagged {
+    i64 x, y, kind, attr, code;
+};
+
+template <class P>
+inline bool before(const P &a, const P &b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+}
+
+// Sort points by (x, y), stably (equal points keep their order).
+template <class P>
+void sort_points(P *a, i64 n) {
+    auto insertion = [](P *s, i64 k) {
+        for (i64 i = 1; i < k; ++i) {
+            const P q = s[i];
+            i64 j = i - 1;
+            while (j >= 0 && before(q, s[j])) {
+                s[j + 1] = s[j];
+                --j;
+            }
+            s[j + 1] = q;
+        }
+    };
+    constexpr i64 RUN = 16;
+    if (n <= RUN) {
+        insertion(a, n);
+        return;
+    }
+    for (i64 s = 0; s < n; s += RUN) insertion(a + s, std::min(RUN, n - s));
+    vec<P> tmp(static_cast<std::size_t>(n));
+    P *src = a, *dst = tmp.data();
+    for (i64 w = RUN; w < n; w *= 2) {
+        for (i64 lo = 0; lo < n; lo += 2 * w) {
+            const i64 mid = std::min(lo + w, n), hi = std::min(lo + 2 * w, n);
+            i64 i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = before(src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        std::swap(src, dst);
+    }
+    if (src != a) std::copy(src, src + n, a);
+}
+
+// The non-dominated points among pts (in place), sorted by x; the first of equal points
+// is kept.
+template <class P>
+void pareto(vec<P> &pts) {
+    sort_points(pts.data(), static_cast<i64>(pts.size()));
+    std::size_t k = 0;
+    i64 least = INF;
+    for (std::size_t q = 0; q < pts.size(); ++q) {
+        if (pts[q].y < least) {
+            least = pts[q].y;
+            pts[k++] = pts[q];
+        }
+    }
+    pts.resize(k);
+}
+
+// Whether (x, y) is weakly dominated by a point of the front f (x up, y down).
+template <class F>
+bool dominated(i64 x, i64 y, const F &f) {
+    i64 lo = 0, hi = static_cast<i64>(f.size());
+    while (lo < hi) {  // the first point with x > x
+        const i64 mid = (lo + hi) / 2;
+        if (f[mid].x <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && f[lo - 1].y <= y;
+}
+
+// Whether every point of pts moved by dx in x is weakly dominated by f.
+template <class A, class F>
+bool all_dominated(const A &pts, i64 dx, const F &f) {
+    for (const auto &p : pts)
+        if (!dominated(p.x + dx, p.y, f)) return false;
+    return true;
+}
+
+// Whether the points are a staircase (x strictly up, y strictly down).
+template <class F>
+bool staircase(const F &f) {
+    for (i64 i = 1; i < static_cast<i64>(f.size()); ++i)
+        if (f[i].x <= f[i - 1].x || f[i].y >= f[i - 1].y) return false;
+    return true;
+}
+
+// The front of f with the points pts (x moved by dx) added, tagged (kind, attr, code);
+// f's own points win ties. A staircase f is merged with the few new points sorted in one
+// pass; anything else is sorted with them.
+template <class A>
+vec<Tagged> merge(const vec<Tagged> &f, const A &pts, i64 dx, i64 kind, i64 attr, i64 code) {
+    const std::size_t np = pts.size();
+    vec<Tagged> out;
+    out.reserve(f.size() + np);
+    if (np <= 16 && staircase(f)) {
+        Tagged add[16];
+        for (std::size_t q = 0; q < np; ++q) add[q] = {pts[q].x + dx, pts[q].y, kind, attr, code};
+        sort_points(add, static_cast<i64>(np));
+        std::size_t i = 0, j = 0;
+        i64 least = INF;
+        while (i < f.size() || j < np) {
+            const bool own = j == np || (i < f.size() && !before(add[j], f[i]));
+            const Tagged &t = own ? f[i++] : add[j++];
+            if (t.y < least) {
+                least = t.y;
+                out.push_back(t);
+            }
+        }
+        return out;
+    }
+    out.assign(f.begin(), f.end());
+    for (std::size_t q = 0; q < np; ++q) out.push_back({pts[q].x + dx, pts[q].y, kind, attr, code});
+    pareto(out);
+    return out;
+}
+
+// The front of the pairs a + b: x summed (or maximised when comb is non-zero), y summed.
+template <class A, class B>
+vec<XY> combine(const A &a, const B &b, i64 comb) {
+    vec<XY> out;
+    const i64 na = static_cast<i64>(a.size()), nb = static_cast<i64>(b.size());
+    const i64 n = na * nb;
+    if (n == 0) return out;
+    const bool mx = comb != 0;
+    i64 amin = INF, amax = -INF, bmin = INF, bmax = -INF;
+    for (const auto &p : a) {
+        amin = std::min(amin, p.x);
+        amax = std::max(amax, p.x);
+    }
+    for (const auto &p : b) {
+        bmin = std::min(bmin, p.x);
+        bmax = std::max(bmax, p.x);
+    }
+    const i64 lo = mx ? std::max(amin, bmin) : amin + bmin;
+    const i64 hi = mx ? std::max(amax, bmax) : amax + bmax;
+    if (hi - lo <= 4 * n + 64) {  // the least y per x, read off in x order
+        vec<i64> least(static_cast<std::size_t>(hi - lo + 1), INF);
+        for (const auto &p : a) {
+            for (const auto &q : b) {
+                const i64 x = (mx ? std::max(p.x, q.x) : p.x + q.x) - lo;
+                const i64 y = p.y + q.y;
+                if (y < least[x]) least[x] = y;
+            }
+        }
+        out.reserve(static_cast<std::size_t>(std::min(n, hi - lo + 1)));
+        i64 top = INF;
+        for (i64 x = 0; x <= hi - lo; ++x) {
+            if (least[x] < top) {
+                top = least[x];
+                out.push_back({x + lo, top});
+            }
+        }
+        return out;
+    }
+    out.reserve(static_cast<std::size_t>(n));
+    for (const auto &p : a)
+        for (const auto &q : b) out.push_back({mx ? std::max(p.x, q.x) : p.x + q.x, p.y + q.y});
+    pareto(out);
+    return out;
+}
+
+// The largest k such that every point of c moved by (-k * alpha, -k) is weakly dominated
+// by f (-1: not even k = 0; INF when c is empty): thresholds within k rows of the one c
+// was evaluated at are pruned.
+template <class F>
+i64 kmax(const vec<XY> &c, const F &f, i64 alpha) {
+    i64 least = INF;
+    for (const auto &p : c) {
+        if (!dominated(p.x, p.y, f)) return -1;
+        i64 lo = 0, hi = p.y;
+        while (lo < hi) {
+            const i64 mid = (lo + hi + 1) / 2;
+            if (dominated(p.x - mid * alpha, p.y - mid, f))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        least = std::min(least, lo);
+    }
+    return least;
+}
+
+// For every x in [x_lo, x_hi], the least y of f's points with an x <= it: a point (x, y)
+// is weakly dominated iff y >= that (a lookup instead of a search).
+template <class F>
+vec<i64> ylim(const F &f, i64 x_lo, i64 x_hi) {
+    vec<i64> out(static_cast<std::size_t>(x_hi - x_lo + 1), INF);
+    for (const auto &p : f) {
+        if (p.x <= x_hi) {
+            const i64 j = std::max(p.x, x_lo) - x_lo;
+            if (p.y < out[j]) out[j] = p.y;
+        }
+    }
+    for (std::size_t j = 1; j < out.size(); ++j)
+        if (out[j - 1] < out[j]) out[j] = out[j - 1];
+    return out;
+}
+
+// ylim of a front after the points pts (x moved by dx) are merged into it (a point the
+// merge drops is dominated by one it adds, so only the new points lower the table).
+template <class A>
+void ylim_add(vec<i64> &lim, const A &pts, i64 dx, i64 x_lo, i64 x_hi) {
+    const i64 size = static_cast<i64>(lim.size());
+    for (const auto &p : pts) {
+        const i64 x = p.x + dx;
+        if (x <= x_hi) {
+            for (i64 j = std::max(x, x_lo) - x_lo; j < size && lim[j] > p.y; ++j) lim[j] = p.y;
+        }
+    }
+}
+
+// The least x and the least y of a child's trees: over its front f and the bound b that
+// ruled out the rest (every other tree is above a bound point).
+template <class F, class B>
+XY ideal(const F &f, const B &b) {
+    i64 x = INF, y = INF;
+    for (const auto &p : f) {
+        x = std::min(x, p.x);
+        y = std::min(y, p.y);
+    }
+    for (const auto &p : b) {
+        x = std::min(x, p.x);
+        y = std::min(y, p.y);
+    }
+    return {std::max(x, NEG), y};
+}
+
+// The bound a child gets: the parent's working front w moved by what the split and the
+// rest of its children add at least (dx, dy).
+template <class F>
+vec<XY> shifted(const F &w, i64 dx, i64 dy) {
+    vec<XY> out;
+    out.reserve(w.size());
+    for (const auto &p : w) out.push_back({std::max(p.x - dx, NEG), p.y - dy});
+    return out;
+}
+
+// A child's lower-bound set: its front f and the bound b it was solved under (every tree
+// it left out lies weakly above a bound point), raised to what any tree costs at least
+// (x >= a leaf's lc, y >= 0).
+template <class F>
+vec<XY> lower(const F &f, const vec<XY> &b, i64 lc) {
+    vec<XY> out;
+    out.reserve(f.size() + b.size());
+    for (const auto &p : f) out.push_back({p.x, p.y});
+    for (const auto &p : b) out.push_back({std::max(p.x, lc), std::max<i64>(p.y, 0)});
+    pareto(out);
+    return out;
+}
+
+// A search's first working front: the bound box (VIRTUAL points) and the front one level
+// shallower (SHALLOWER).
+template <class B, class S>
+vec<Tagged> working_front(const B &box, const S &shallower) {
+    vec<Tagged> f;
+    f.reserve(box.size());
+    for (const auto &p : box) f.push_back({p.x, p.y, VIRTUAL, -1, -1});
+    return merge(f, shallower, 0, SHALLOWER, -1, -1);
+}
+
+// The front without its bound points.
+inline vec<Tagged> real(const vec<Tagged> &f) {
+    vec<Tagged> out;
+    for (const auto &t : f)
+        if (t.kind != VIRTUAL) out.push_back(t);
+    return out;
+}
+
+// The x and y of a tagged front.
+inline vec<XY> xy(const vec<Tagged> &f) {
+    vec<XY> out;
+    out.reserve(f.size());
+    for (const auto &t : f) out.push_back({t.x, t.y});
+    return out;
+}
+
+}  // namespace dagger::ordered

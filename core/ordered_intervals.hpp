@@ -1,0 +1,75 @@
+// The ordered solver's interval pruner: the order in which a search visits the thresholds
+// of one ordered attribute, and the ranges it skips (ConTree's interval pruning).
+//
+// An attribute's K thresholds (0..K-1) are split positions pos[k]: the rows on the <= side.
+// The search starts with the whole range and an interval queue, breadth first: it takes an
+// interval [lo, hi] with its evaluated neighbours ln < lo and rn > hi (-1: none), may
+// shrink it from the neighbours' results, evaluates one threshold (the attribute's hint
+// at first, else the middle), and queues the two halves on either side of it, each with
+// the evaluated threshold as its new neighbour. What each search knows of an evaluated
+// threshold (sides' values, fronts) and how it bounds the ones between is its own; the
+// pruner keeps the queue and the shrinking common to all:
+//
+// - moving a threshold past k rows changes a side's misclassifications by at most k: when
+//   a neighbour is worse than needed by k, the thresholds within k rows of it are skipped
+//   (shrink_from_left / shrink_from_right);
+// - a side with no error at a threshold stays error-free past it (ConTree's zero
+//   indices): clip drops the thresholds beyond.
+#pragma once
+
+#include "ordered_budget.hpp"
+
+namespace dagger::ordered {
+
+struct Interval {
+    i64 lo, hi;  // the thresholds still to visit, inclusive
+    i64 ln, rn;  // the evaluated neighbours (-1: none)
+};
+
+class IntervalPruner {
+    vec<Interval> queue_;
+    std::size_t head_ = 0;
+    const i64 *pos_;
+    i64 hint_;
+    bool first_ = true;
+
+public:
+    // The K thresholds at positions pos[0..K), searched from `hint` outwards.
+    IntervalPruner(const i64 *pos, i64 K, i64 hint) : pos_(pos), hint_(hint) {
+        queue_.reserve(static_cast<std::size_t>(2 * K + 2));
+        queue_.push_back({0, K - 1, -1, -1});
+    }
+
+    bool empty() const { return head_ == queue_.size(); }
+    Interval pop() { return queue_[head_++]; }
+
+    // Skip the thresholds within k rows of the left neighbour (after it).
+    void shrink_from_left(Interval &iv, i64 k) const {
+        while (iv.lo <= iv.hi && pos_[iv.lo] - pos_[iv.ln] <= k) ++iv.lo;
+    }
+    // Skip the thresholds within k rows of the right neighbour (before it).
+    void shrink_from_right(Interval &iv, i64 k) const {
+        while (iv.lo <= iv.hi && pos_[iv.rn] - pos_[iv.hi] <= k) --iv.hi;
+    }
+    // Keep the thresholds strictly between zlo and zhi.
+    static void clip(Interval &iv, i64 zlo, i64 zhi) {
+        iv.lo = std::max(iv.lo, zlo + 1);
+        iv.hi = std::min(iv.hi, zhi - 1);
+    }
+
+    // The threshold to evaluate in iv: the hint until one is evaluated, when it is in iv;
+    // else the middle.
+    i64 want(const Interval &iv) const {
+        return first_ && iv.lo <= hint_ && hint_ <= iv.hi ? hint_ : (iv.lo + iv.hi) / 2;
+    }
+    // A threshold was evaluated (from now on, the middles).
+    void evaluated() { first_ = false; }
+
+    // Queue the halves of iv on either side of the evaluated threshold mid.
+    void split(const Interval &iv, i64 mid) {
+        if (iv.lo <= mid - 1) queue_.push_back({iv.lo, mid - 1, iv.ln, mid});
+        if (mid + 1 <= iv.hi) queue_.push_back({mid + 1, iv.hi, mid, iv.rn});
+    }
+};
+
+}  // namespace dagger::ordered

@@ -1,0 +1,369 @@
+// The ordered solver's subtables: the table as the kernels read it, the workspace of rows
+// sorted per attribute, and the passes over one subtable's rows.
+//
+// An ordered attribute has codes 0..K (the intervals between its K thresholds); its splits
+// are code <= j / code > j. A nominal attribute splits into one child per value present. A
+// subtable is kept as its rows sorted by each attribute's code in the workspace
+// buf[level, a, :]: a subtable at `level` owns the range [off, off + m) of every
+// attribute's row; its children are written into the same range of level + 1 by a stable
+// partition (never re-sorted), and their own children below that, so siblings never
+// overwrite each other.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "ordered_budget.hpp"
+
+namespace dagger::ordered {
+
+// The table: codes (A x n, attribute-major), kinds (1: ordered), nv (codes per attribute;
+// nv[A]: the most codes for the depth-two trees from class counts, 0: never), decisions
+// (0..C-1) and the two random keys per row (2 x n) that name subtables.
+struct Table {
+    const i32 *codes;
+    const i8 *kinds;
+    const i64 *nv;
+    const i32 *dec;
+    const i64 *keys;
+    i64 A, n, C;
+    bool all_ordered;  // no nominal attribute
+
+    const i32 *col(i64 a) const { return codes + a * n; }
+    bool ordered(i64 a) const { return kinds[a] == 1; }
+    u64 key(i64 which, i64 row) const { return static_cast<u64>(keys[which * n + row]); }
+};
+
+// The rows of the subtables being solved (levels x A x n) and each row's child of the
+// split being made.
+struct Workspace {
+    i32 *buf;
+    i64 levels;
+    i32 *side;
+};
+
+// A subtable: the range [off, off + m) of workspace level `level`.
+struct Sub {
+    i64 level, off, m;
+};
+
+// What a search counts (the stats array the driver reads while the kernel runs): deep
+// subtables solved, splits evaluated, splits skipped by bounds; and the abort flag the
+// driver sets on Ctrl-C, read between two splits.
+enum : int { S_SOLVED = 0, S_EVALUATED = 1, S_PRUNED = 2, S_ABORT = 3, N_STATS = 4 };
+
+struct Stats {
+    i64 *s;
+    void add(int slot, i64 k = 1) const {
+        std::atomic_ref<i64> r(s[slot]);
+        r.store(r.load(std::memory_order_relaxed) + k, std::memory_order_relaxed);
+    }
+    bool aborted() const {
+        return std::atomic_ref<i64>(s[S_ABORT]).load(std::memory_order_relaxed) != 0;
+    }
+};
+
+// Row q of attribute a's order of s is rows(T, W, s, a)[q].
+inline i32 *rows(const Table &T, const Workspace &W, Sub s, i64 a) {
+    return W.buf + (s.level * T.A + a) * T.n + s.off;
+}
+
+// Rows per class of the m rows lst.
+inline void counts(const i32 *lst, i64 m, const i32 *dec, i64 *cnt, i64 C) {
+    std::fill(cnt, cnt + C, 0);
+    for (i64 q = 0; q < m; ++q) ++cnt[dec[lst[q]]];
+}
+
+inline i64 largest(const i64 *v, i64 n) {
+    i64 b = v[0];
+    for (i64 i = 1; i < n; ++i) b = std::max(b, v[i]);
+    return b;
+}
+
+// Where the codes change along lst (rows sorted by col): the candidate thresholds, as the
+// number of rows on the <= side. Returns how many.
+inline i64 boundaries(const i32 *lst, i64 m, const i32 *col, i64 *pos) {
+    i64 K = 0;
+    for (i64 p = 1; p < m; ++p)
+        if (col[lst[p]] != col[lst[p - 1]]) pos[K++] = p;
+    return K;
+}
+
+// The runs of equal codes along lst (a nominal split's children): their starts (and
+// starts[k] = m). Returns k.
+inline i64 groups(const i32 *lst, i64 m, const i32 *col, i64 *starts) {
+    starts[0] = 0;
+    i64 k = 1;
+    for (i64 p = 1; p < m; ++p)
+        if (col[lst[p]] != col[lst[p - 1]]) starts[k++] = p;
+    starts[k] = m;
+    return k;
+}
+
+// Write the children of s (W.side[row]: its child 0..k-1; child g's rows start at
+// starts[g]) into level + 1, every attribute stably.
+inline void partition(const Table &T, const Workspace &W, Sub s, const i64 *starts, i64 k) {
+    i64 nxt_small[8];
+    vec<i64> nxt_big;
+    i64 *nxt = nxt_small;
+    if (k > 8) {
+        nxt_big.resize(static_cast<std::size_t>(k));
+        nxt = nxt_big.data();
+    }
+    const Sub below{s.level + 1, s.off, s.m};
+    for (i64 b = 0; b < T.A; ++b) {
+        const i32 *src = rows(T, W, s, b);
+        i32 *dst = rows(T, W, below, b);
+        std::copy(starts, starts + k, nxt);
+        for (i64 q = 0; q < s.m; ++q) {
+            const i32 row = src[q];
+            dst[nxt[W.side[row]]++] = row;
+        }
+    }
+}
+
+// Per ordered attribute, the threshold of its best split into two leaves by the Gini
+// impurity (its index among the attribute's thresholds) and that split's impurity (inf for
+// a nominal attribute): the search starts there, and visits the attributes best first.
+inline void hints(const Table &T, const Workspace &W, Sub s, const i64 *total, i64 *hint,
+                  double *score) {
+    const i64 m = s.m, C = T.C;
+    vec<i64> left(static_cast<std::size_t>(C));
+    for (i64 a = 0; a < T.A; ++a) {
+        hint[a] = 0;
+        score[a] = std::numeric_limits<double>::infinity();
+        if (!T.ordered(a)) continue;
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *col = T.col(a);
+        std::fill(left.begin(), left.end(), 0);
+        i64 j = 0;
+        for (i64 p = 1; p < m; ++p) {
+            ++left[T.dec[lst[p - 1]]];
+            if (col[lst[p]] == col[lst[p - 1]]) continue;
+            double sl = 0.0, sr = 0.0;
+            for (i64 c = 0; c < C; ++c) {
+                const i64 r = total[c] - left[c];
+                sl += static_cast<double>(left[c] * left[c]);
+                sr += static_cast<double>(r * r);
+            }
+            // the rows' weighted impurity
+            const double gini = static_cast<double>(m) - sl / static_cast<double>(p) -
+                                sr / static_cast<double>(m - p);
+            if (gini < score[a] - 1e-9) {
+                score[a] = gini;
+                hint[a] = j;
+            }
+            ++j;
+        }
+    }
+}
+
+// The attributes by score, stably (ties in attribute order).
+inline vec<i64> by_score(const double *score, i64 A) {
+    vec<i64> order(static_cast<std::size_t>(A));
+    for (i64 a = 0; a < A; ++a) {  // insertion: stable, and A is small
+        i64 j = a - 1;
+        while (j >= 0 && score[a] < score[order[j]]) {
+            order[j + 1] = order[j];
+            --j;
+        }
+        order[j + 1] = a;
+    }
+    return order;
+}
+
+// The leaf errors of both sides of each of the K thresholds after pos[k] rows of lst
+// (prefix class counts); and those counts, prefix[k * C + c], if asked for.
+inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 *total,
+                        const i64 *pos, i64 K, i64 *misL, i64 *misR, i64 *prefix = nullptr) {
+    vec<i64> cnt(static_cast<std::size_t>(C), 0);
+    i64 j = 0;
+    for (i64 q = 0; q < m - 1; ++q) {
+        ++cnt[dec[lst[q]]];
+        if (j < K && pos[j] == q + 1) {
+            i64 ml = 0, mr = 0;
+            for (i64 c = 0; c < C; ++c) {
+                ml = std::max(ml, cnt[c]);
+                mr = std::max(mr, total[c] - cnt[c]);
+            }
+            misL[j] = (q + 1) - ml;
+            misR[j] = (m - q - 1) - mr;
+            if (prefix) std::copy(cnt.begin(), cnt.end(), prefix + j * C);
+            ++j;
+        }
+    }
+}
+
+// The class counts of the first pos[k] rows of lst, prefix[k * C + c], for the K
+// thresholds.
+inline void prefix_counts(const i32 *lst, const i32 *dec, i64 C, const i64 *pos, i64 K,
+                          i64 *prefix) {
+    vec<i64> cnt(static_cast<std::size_t>(C), 0);
+    i64 q = 0;
+    for (i64 j = 0; j < K; ++j) {
+        for (; q < pos[j]; ++q) ++cnt[dec[lst[q]]];
+        std::copy(cnt.begin(), cnt.end(), prefix + j * C);
+    }
+}
+
+// Per threshold (after pos[k] rows of lst) and side, the least errors of a tree of at most
+// L leaves, L = 1..nl: its rows less the L largest class counts (each leaf predicts one
+// class): out[(k * 2 + side) * nl + L - 1], side 0 the <= side. The L largest are selected
+// in place (no sort).
+template <class R, class D>
+vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total, const i64 *pos,
+                      i64 K, i64 nl) {
+    vec<i64> out(static_cast<std::size_t>(K * 2 * nl), 0);
+    vec<i64> cnt(static_cast<std::size_t>(C), 0), top(static_cast<std::size_t>(C));
+    i64 j = 0;
+    for (i64 q = 0; q < m - 1; ++q) {
+        ++cnt[dec[lst[q]]];
+        if (j < K && pos[j] == q + 1) {
+            for (i64 sd = 0; sd < 2; ++sd) {
+                for (i64 c = 0; c < C; ++c) top[c] = sd == 0 ? cnt[c] : total[c] - cnt[c];
+                i64 acc = sd == 0 ? q + 1 : m - q - 1;
+                for (i64 L = 0; L < nl; ++L) {
+                    if (L < C) {  // the largest of top[L:] into top[L]
+                        i64 b = L;
+                        for (i64 c = L + 1; c < C; ++c)
+                            if (top[c] > top[b]) b = c;
+                        std::swap(top[b], top[L]);
+                        acc -= top[L];
+                    }
+                    out[(j * 2 + sd) * nl + L] = acc;
+                }
+            }
+            ++j;
+        }
+    }
+    return out;
+}
+
+// The subtable packed for the depth-two pass, so that it reads no row index.
+//
+// With at most MAX_LANE_CLASSES classes the ordered attributes are kept LANES at a time,
+// position-major (Lanes: entry (block * m + q) * LANES + l is lane l of a block at
+// position q, the attribute attr[block * LANES + l]'s q-th row in its order): the row's
+// class w (with two classes as a step, +1 class 1, -1 class 0) and whether the code
+// changes after position q, as we = 2 * w + change, and the root attribute's code sa
+// (root_codes); the pass walks a block's lanes side by side. The other attributes (nominal
+// ones, or all with more classes) are kept row by row (Rows: cb[j * m + q], the code of
+// the q-th row in the order of attribute attr[j]; cls its class; sa the root attribute's
+// code).
+inline constexpr i64 LANES = 8;
+inline constexpr i64 MAX_LANE_CLASSES = 8;
+
+struct Lanes {
+    i64 blocks = 0;
+    vec<i64> attr;  // per lane, its attribute (-1: padding)
+    vec<i32> we, sa;  // per lane and position
+};
+
+struct Rows {
+    vec<i64> attr;  // the attributes kept row by row
+    vec<i32> cb, cls, sa;
+};
+
+struct Packed {
+    i64 m = 0;
+    Lanes lanes;
+    Rows rows;
+};
+
+// Pack the subtable: the m positions of each attribute b's order are the rows list[b],
+// of codes col(b)[row] and classes cls(b)[row]; ordered attributes (kinds[b] == 1) in
+// lanes when C <= MAX_LANE_CLASSES.
+template <class Col, class Cls>
+void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *kinds, i64 A,
+                i64 C, i64 m) {
+    pk.m = m;
+    Lanes &ln = pk.lanes;
+    Rows &rw = pk.rows;
+    ln.attr.clear();
+    rw.attr.clear();
+    const bool lanes = C <= MAX_LANE_CLASSES;
+    for (i64 b = 0; b < A; ++b) (lanes && kinds[b] == 1 ? ln.attr : rw.attr).push_back(b);
+    ln.blocks = (static_cast<i64>(ln.attr.size()) + LANES - 1) / LANES;
+    while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
+    const std::size_t size = static_cast<std::size_t>(ln.blocks * m * LANES);
+    ln.we.assign(size, 0);
+    ln.sa.assign(size, 0);
+    for (i64 k = 0; k < ln.blocks * LANES; ++k) {
+        const i64 b = ln.attr[k];
+        if (b < 0) continue;
+        const i32 *lst = list[b];
+        const i32 *cb = col(b);
+        const i32 *dec = cls(b);
+        const std::size_t at = static_cast<std::size_t>((k / LANES) * m * LANES + k % LANES);
+        i32 *we = ln.we.data() + at;
+        for (i64 q = 0; q < m; ++q) {
+            const i32 c = dec[lst[q]];
+            const i32 w = C == 2 ? (c == 1 ? 1 : -1) : c;
+            we[q * LANES] = 2 * w + (q + 1 < m && cb[lst[q + 1]] != cb[lst[q]] ? 1 : 0);
+        }
+    }
+    const std::size_t rsize = rw.attr.size() * static_cast<std::size_t>(m);
+    rw.cb.resize(rsize);
+    rw.cls.resize(rsize);
+    rw.sa.resize(rsize);
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {
+        const i32 *lst = list[rw.attr[j]];
+        const i32 *cb = col(rw.attr[j]);
+        const i32 *dec = cls(rw.attr[j]);
+        for (i64 q = 0; q < m; ++q) {
+            rw.cb[j * m + q] = cb[lst[q]];
+            rw.cls[j * m + q] = dec[lst[q]];
+        }
+    }
+}
+
+inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
+    vec<const i32 *> list(static_cast<std::size_t>(T.A));
+    for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
+    pack_lists(
+        pk, list.data(), [&](i64 b) { return T.col(b); }, [&](i64) { return T.dec; }, T.kinds,
+        T.A, T.C, s.m);
+}
+
+// The root attribute's code (code(b)[row]) of each position of every attribute b's order
+// (the lists of pack_lists): the side of each row of a split of it is sa > threshold code.
+template <class Code>
+void root_lists(Packed &pk, const i32 *const *list, Code code) {
+    const i64 m = pk.m;
+    Lanes &ln = pk.lanes;
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // row by row
+        const i32 *lst[LANES], *cd[LANES];
+        for (i64 l = 0; l < LANES; ++l) {
+            i64 b = ln.attr[blk * LANES + l];
+            if (b < 0) b = ln.attr[0];  // (a padding lane reads any lane's)
+            lst[l] = list[b];
+            cd[l] = code(b);
+        }
+        i32 *out = ln.sa.data() + blk * m * LANES;
+        for (i64 q = 0; q < m; ++q, out += LANES)
+            for (i64 l = 0; l < LANES; ++l) out[l] = cd[l][lst[l][q]];
+    }
+    Rows &rw = pk.rows;
+    for (std::size_t j = 0; j < rw.attr.size(); ++j) {
+        const i32 *lst = list[rw.attr[j]];
+        const i32 *cd = code(rw.attr[j]);
+        for (i64 q = 0; q < m; ++q) rw.sa[j * m + q] = cd[lst[q]];
+    }
+}
+
+// Attribute a's codes in every attribute's order of the packed subtable s.
+inline void root_codes(const Table &T, const Workspace &W, Sub s, i64 a, Packed &pk) {
+    const i32 *lists[64];
+    vec<const i32 *> more;
+    const i32 **list = lists;
+    if (T.A > 64) {
+        more.resize(static_cast<std::size_t>(T.A));
+        list = more.data();
+    }
+    for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
+    const i32 *code = T.col(a);
+    root_lists(pk, list, [&](i64) { return code; });
+}
+
+}  // namespace dagger::ordered
