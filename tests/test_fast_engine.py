@@ -1,5 +1,6 @@
 """The fast engine against the plain baseline on tables bigger than the brute force can
-enumerate, its independence of the number of threads, and its growth paths.
+enumerate, and its growth paths (its independence of the number of threads:
+tests/test_threads.py).
 
 The brute-force tests (test_bruteforce.py) cover every tree on tiny tables; these tables
 are big enough for the kernels' batches, parallel pieces, prefetching and array growth
@@ -8,10 +9,6 @@ to matter, where the slow, obviously correct baseline is still quick.
 
 from __future__ import annotations
 
-import os
-from unittest.mock import patch
-
-import numba
 import numpy as np
 import pytest
 
@@ -70,16 +67,9 @@ def test_fast_equals_baseline_other_pairs(x, y):
     )
 
 
-def _arrays(table, threads):
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    # DAGGER_THREADS: the engine's policy would use fewer threads under load.
-    try:
-        with patch.dict(os.environ, DAGGER_THREADS=str(threads)):
-            dag = build_dag(table)
-            store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
-    finally:
-        numba.set_num_threads(before)
+def _arrays(table):
+    dag = build_dag(table)
+    store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
     arrays = {
         k: getattr(dag, k)
         for k in (
@@ -96,17 +86,6 @@ def _arrays(table, threads):
     }
     arrays.update(fref=store.fref, fxy=store.fxy, fch=store.fch)
     return arrays
-
-
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
-def test_same_dag_and_fronts_for_any_thread_count():
-    # More than one discovery batch (about 1.6M row x attribute visits in all).
-    table = random_table(12, 150, 2, 3, 11, True)
-    one, two = _arrays(table, 1), _arrays(table, 2)
-    assert one.keys() == two.keys()
-    for k in one:
-        np.testing.assert_array_equal(one[k], two[k], err_msg=k)
-    assert one["node_size"].size > 30_000
 
 
 def test_batch_buffers_grow_for_many_values():
@@ -162,53 +141,11 @@ def test_same_dag_with_and_without_memory_maps(monkeypatch):
     import dagger_cli.engine.memory as engine
 
     table = random_table(8, 100, 2, 3, 17, True)
-    with_maps = _arrays(table, numba.get_num_threads())
+    with_maps = _arrays(table)
     monkeypatch.setattr(engine, "_MMAP", False)
-    without = _arrays(table, numba.get_num_threads())
+    without = _arrays(table)
     for k in with_maps:
         np.testing.assert_array_equal(with_maps[k], without[k], err_msg=k)
-
-
-def test_compile_note_only_while_numba_compiles(monkeypatch):
-    """The note says numba is compiling only when it is (its ``numba:compile`` events),
-    then how long it took; a slow call that compiles nothing, a cached kernel and a quiet
-    run say nothing (issue 26: the note came mid-session and promised "about 20 s")."""
-    import io
-    import time
-
-    from numba import njit
-
-    import dagger_cli.engine.progress as engine
-
-    monkeypatch.setattr(engine._CompileNote, "delay", 0.0)
-    monkeypatch.setattr(engine._CompileNote, "shown", False)
-    stream = io.StringIO()
-    progress = engine.Progress(True, stream=stream)
-    with progress.first_call():
-        time.sleep(0.2)  # slow, but nothing is compiled
-    assert stream.getvalue() == ""
-
-    @njit(cache=False)
-    def fresh(x):
-        return x + 1
-
-    with progress.first_call():
-        fresh(1)  # compiled now
-    text = stream.getvalue()
-    assert text.count("compiling the engine's kernels") == 1
-    assert text.splitlines()[-1].startswith("dagger: compiled fresh in ")
-    assert "about 20 s" not in text
-    with progress.first_call():
-        fresh(2)  # already compiled
-    assert stream.getvalue() == text
-    with progress.first_call():
-        fresh(1.5)  # another signature: compiled, the explanation not repeated
-    later = stream.getvalue()[len(text) :]
-    assert later.startswith("dagger: compiled fresh in ") and later.count("\n") == 1
-    quiet = io.StringIO()
-    with engine.Progress(False, stream=quiet).first_call():
-        fresh(2.5)  # a new signature, compiled, but the run is quiet
-    assert quiet.getvalue() == ""
 
 
 def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):

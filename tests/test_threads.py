@@ -187,6 +187,7 @@ def test_same_results_whatever_the_threads_chosen(monkeypatch, max_depth):
     runs["alternating"] = _engine_bytes(table, max_depth)
     assert len(calls) >= 3, "the run needs calls with both thread counts"
     assert runs["1"] == runs["2"] == runs["alternating"]
+    assert len(runs["1"][1]) // 4 > (30_000 if max_depth is None else 2_000)  # subtables
 
 
 @needs_mirror
