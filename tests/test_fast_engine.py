@@ -169,48 +169,6 @@ def test_same_dag_with_and_without_memory_maps(monkeypatch):
         np.testing.assert_array_equal(with_maps[k], without[k], err_msg=k)
 
 
-def test_compile_note_only_while_numba_compiles(monkeypatch):
-    """The note says numba is compiling only when it is (its ``numba:compile`` events),
-    then how long it took; a slow call that compiles nothing, a cached kernel and a quiet
-    run say nothing (issue 26: the note came mid-session and promised "about 20 s")."""
-    import io
-    import time
-
-    from numba import njit
-
-    import dagger_cli.engine.progress as engine
-
-    monkeypatch.setattr(engine._CompileNote, "delay", 0.0)
-    monkeypatch.setattr(engine._CompileNote, "shown", False)
-    stream = io.StringIO()
-    progress = engine.Progress(True, stream=stream)
-    with progress.first_call():
-        time.sleep(0.2)  # slow, but nothing is compiled
-    assert stream.getvalue() == ""
-
-    @njit(cache=False)
-    def fresh(x):
-        return x + 1
-
-    with progress.first_call():
-        fresh(1)  # compiled now
-    text = stream.getvalue()
-    assert text.count("compiling the engine's kernels") == 1
-    assert text.splitlines()[-1].startswith("dagger: compiled fresh in ")
-    assert "about 20 s" not in text
-    with progress.first_call():
-        fresh(2)  # already compiled
-    assert stream.getvalue() == text
-    with progress.first_call():
-        fresh(1.5)  # another signature: compiled, the explanation not repeated
-    later = stream.getvalue()[len(text) :]
-    assert later.startswith("dagger: compiled fresh in ") and later.count("\n") == 1
-    quiet = io.StringIO()
-    with engine.Progress(False, stream=quiet).first_call():
-        fresh(2.5)  # a new signature, compiled, but the run is quiet
-    assert quiet.getvalue() == ""
-
-
 def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
     """SIGINT while the parallel kernels run: exit 130, a message, no output file."""
     import os

@@ -51,6 +51,7 @@ from .. import _core
 from ..costs import COSTS, MAX, SUM, Cost, get_cost
 from ..errors import InputError, LimitError
 from ..text import abbreviate, size_text
+from .kernels import Status
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
 NONE = np.int64(1) << np.int64(62)
@@ -60,8 +61,8 @@ ANY = 62
 UNBOUNDED = 1 << 40
 #: "No ceiling" for a kernel's allowance of bytes.
 NO_LIMIT = 1 << 62
-#: The kernels' status for arrays past their allowance (``OUT_OF_MEMORY`` of ``common.hpp``).
-OUT_OF_MEMORY = 5
+#: The kernels' status for arrays past their allowance.
+OUT_OF_MEMORY = Status.OUT_OF_MEMORY
 
 
 # ----------------------------------------------------------------------------- kernels

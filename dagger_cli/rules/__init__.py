@@ -37,7 +37,6 @@ the candidate nodes (pure ones only for exact rules), with no enumeration of sub
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 import types
@@ -604,13 +603,10 @@ class _Run:
         emitted = k.Emitted(*(np.zeros(room, np.int32) for _ in range(3)))
         counters = np.zeros(k.N_COUNTERS, np.int64)
         total = int(dag.node_size[order].sum())
-        first = prog.first_call()
         while True:
-            with first:
-                status = threads.run(
-                    k.pair_fronts, rule_nodes, candidates, state, emitted, counters, BUDGET
-                )
-            first = contextlib.nullcontext()
+            status = threads.run(
+                k.pair_fronts, rule_nodes, candidates, state, emitted, counters, BUDGET
+            )
             if status == k.MUST_GROW:
                 need = max(int(counters[k.C_NEED]), 2 * emitted.row.size)
                 used = int(counters[k.C_EMIT])
