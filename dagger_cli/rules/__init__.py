@@ -168,6 +168,10 @@ class RuleFronts:
     conflict: np.ndarray
     stats: Any
     seconds: float = 0.0
+    #: ``"exact"``; ``"time_limit"`` or ``"interrupted"``: cut short by
+    #: :func:`~dagger_cli.rules.anytime.rules_within` (``max_length``: what was searched)
+    status: str = "exact"
+    time_limit: float | None = None
     parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     parent_attr: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     _paths: dict = field(default_factory=dict, repr=False)
