@@ -354,7 +354,7 @@ def _combine(cost, a, b):
 def node_labels(table, dag, i: int) -> tuple[tuple, str]:
     """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`):
     the most common, the smallest on a tie (the first maximum), as ``node_major``."""
-    return _rows_labels(table, dag.rows(i))
+    return rows_labels(table, dag.rows(i))
 
 
 def extract_tree(relation, point: int) -> Tree:
@@ -397,7 +397,7 @@ def dag_tree(relation, point: int) -> Tree:
         n = int(dag.node_size[i])
         children = dag.children(b)
         fronts = [store.front(int(c), None if r is None else r - 1)[:2] for c in children]
-        picks = _pick_children(cx, cy, n, fronts, tx, ty)
+        picks = pick_children(cx, cy, n, fronts, tx, ty)
         attr = int(dag.bundle_attr[b])
         values = table.values[attr]
         col = table.codes[attr]
@@ -411,7 +411,7 @@ def dag_tree(relation, point: int) -> Tree:
     return Tree.for_table(table, root)
 
 
-def _pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:
+def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:
     """The children's points whose combination is the split node's point ``(tx, ty)``
     (``n`` rows; the children's fronts in value order): the bundle's combination re-run
     with back-pointers, in the kernel's order, so ties resolve as they did there."""
@@ -436,7 +436,7 @@ def _pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, 
     return picks
 
 
-def _rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
+def rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
     """Rows per decision and the leaf decision of a row set (see :func:`node_labels`)."""
     n_dec = len(table.decision_values)
     counts = np.bincount(table.decisions[rows], minlength=n_dec)
@@ -445,7 +445,7 @@ def _rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
 
 def _rows_mis(table, rows: np.ndarray) -> int:
     """Rows of a row set that its leaf misclassifies."""
-    counts, _ = _rows_labels(table, rows)
+    counts, _ = rows_labels(table, rows)
     return int(rows.size - max(counts, default=0))
 
 
@@ -487,7 +487,7 @@ def _d2_node(table, cx, cy, rows: np.ndarray, r: int, tx: int, ty: int, attr: in
     """The subtree, of depth <= ``r`` (1 or 2), at point ``(tx, ty)`` of a subtable
     solved by the depth-two layer, split on ``attr``: its branches' fronts are
     recomputed from their rows (:func:`_front_r1`; leaves at r = 1)."""
-    counts, decision = _rows_labels(table, rows)
+    counts, decision = rows_labels(table, rows)
     branches = _branches(table, rows, attr)
     if r >= 2:
         fronts = [_front_r1(table, cx, cy, br) for _, br in branches]
@@ -496,19 +496,19 @@ def _d2_node(table, cx, cy, rows: np.ndarray, r: int, tx: int, ty: int, attr: in
         for _, br in branches:
             k = _rows_mis(table, br)
             fronts.append((np.array([cx.leaf(k)]), np.array([cy.leaf(k)]), np.array([-1])))
-    picks = _pick_children(cx, cy, rows.size, [f[:2] for f in fronts], tx, ty)
+    picks = pick_children(cx, cy, rows.size, [f[:2] for f in fronts], tx, ty)
     kids = []
     for (v, br), (gx, gy, gch), (px_, py_) in zip(branches, fronts, picks):
         k = int(np.flatnonzero((gx == px_) & (gy == py_))[0])
         b = int(gch[k])
         if b < 0:
-            kid = TreeNode(*_rows_labels(table, br))
+            kid = TreeNode(*rows_labels(table, br))
         else:
             leaves = tuple(
-                (table.values[b][w], TreeNode(*_rows_labels(table, sub)))
+                (table.values[b][w], TreeNode(*rows_labels(table, sub)))
                 for w, sub in _branches(table, br, b)
             )
-            kid = TreeNode(*_rows_labels(table, br), table.attributes[b], leaves)
+            kid = TreeNode(*rows_labels(table, br), table.attributes[b], leaves)
         kids.append((table.values[attr][v], kid))
     return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 

@@ -166,3 +166,104 @@ def test_the_engine_loads_no_front_end_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+# ------------------------------------------------------------ the seams (one query, solvers)
+def _trees() -> dict[str, ast.Module]:
+    return {
+        mod: ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for mod, path in _modules().items()
+    }
+
+
+#: The compiled core: a private module that only the kernels' declarations call.
+CORE = "dagger_cli._core"
+CORE_USERS = {
+    "dagger_cli.engine.threads",
+    "dagger_cli.engine.kernels",
+    "dagger_cli.engine.kernels.discovery",
+    "dagger_cli.engine.kernels.fronts",
+    "dagger_cli.engine.kernels.depth_two",
+    "dagger_cli.engine.kernels.ordered",
+    "dagger_cli.engine.counting",
+    "dagger_cli.engine.posets",
+    "dagger_cli.engine.ordered",
+    "dagger_cli.data.csv",
+    "dagger_cli.rules.kernels",
+}
+
+
+def test_no_private_name_is_imported_across_modules():
+    """Modules share public names only (a name with a leading underscore is its
+    module's own); the compiled core is imported by the kernels' declarations alone."""
+    for mod, tree in _trees().items():
+        here = mod if _modules()[mod].name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+                continue
+            if node.level:
+                base = here.split(".")[: len(here.split(".")) - (node.level - 1)]
+                source = ".".join(base + (node.module.split(".") if node.module else []))
+            else:
+                source = node.module or ""
+            if not source.startswith("dagger_cli"):
+                continue
+            for alias in node.names:
+                name = alias.name
+                if f"{source}.{name}" == CORE:
+                    assert mod in CORE_USERS, f"{mod} imports the compiled core"
+                    continue
+                assert not (name.startswith("_") and not name.startswith("__")), (
+                    f"{mod} imports the private {name} of {source}"
+                )
+
+
+def test_the_package_builds_queries_and_calls_solve():
+    """No module calls the keyword convenience relate(...) but the API that defines it:
+    the front ends build a Query once and call solve."""
+    for mod, tree in _trees().items():
+        if mod == "dagger_cli.engine.api":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+                assert name != "relate", f"{mod}, line {node.lineno}: relate(...)"
+
+
+ENGINE_NAMES = {"fast", "baseline", "paper", "ordered"}
+#: The registry and the solvers' own modules (a solver names itself in its relations).
+SOLVER_MODULES = {
+    "dagger_cli.engine.registry",
+    "dagger_cli.engine.dag",
+    "dagger_cli.engine.ordered",
+    "dagger_cli.engine.baseline",
+}
+
+
+def test_no_engine_name_outside_the_registry_and_its_solvers():
+    """No module routes by an engine's name (``engine == "fast"``, ``engine="ordered"``):
+    what a solver can do is the registry's (:class:`dagger_cli.engine.registry.Solver`)."""
+    for mod, tree in _trees().items():
+        if mod in SOLVER_MODULES:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                for side in [node.left, *node.comparators]:
+                    if isinstance(side, ast.Constant) and side.value in ENGINE_NAMES:
+                        raise AssertionError(f"{mod}, line {node.lineno}: == {side.value!r}")
+            if isinstance(node, ast.keyword) and node.arg == "engine":
+                v = node.value
+                if isinstance(v, ast.Constant) and v.value in ENGINE_NAMES:
+                    raise AssertionError(f"{mod}, line {v.lineno}: engine={v.value!r}")
+
+
+def test_relate_takes_its_options_as_groups():
+    """The relate command receives whole values (a Source, Outputs, a Query), not one
+    parameter per option."""
+    import importlib
+    import inspect
+
+    command = importlib.import_module("dagger_cli.cli.relate").relate
+    params = inspect.signature(inspect.unwrap(command.callback)).parameters
+    assert len(params) < 12, list(params)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dagger_cli.cli import main
 from dagger_cli.data.families import sorting, sorting_records
 from dagger_cli.data.table import DecisionTable
-from dagger_cli.engine import relate
+from dagger_cli.engine import build_dag, relate
 from dagger_cli.engine.counting import abbreviate, optimize
 from dagger_cli.errors import InputError
 from tests.oracle import (
@@ -156,6 +156,8 @@ def test_staged_equals_filtering_every_tree(data, duplicates, exact, order, cap)
             return
     res = optimize(t, list(order), exact_only=exact, max_depth=cap)
     assert [(s.value, s.trees) for s in res.stages] == staged_brute(vc, order)
+    # Under a cap, on the capped DAG (the subtables within cap splits), not the whole one.
+    assert res.stats == build_dag(t, max_depth=cap).stats
     assert res.tree.costs()["depth"] <= (cap if cap is not None else 99)
     # Total optimality: each later cost's least value over every tree (within the cap).
     for rec in res.total_optimality:

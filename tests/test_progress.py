@@ -82,13 +82,11 @@ def test_short_runs_and_disabled_progress_say_nothing():
 def test_a_real_run_writes_progress_in_its_mode(tty, monkeypatch):
     """The engine's phases through one Progress (after=0: every update counts)."""
     import dagger_cli.engine.dag as dag
-    import dagger_cli.engine.progress as progress
     from dagger_cli.data.table import example_table
     from dagger_cli.engine import Query, solve
 
     stream = Terminal() if tty else io.StringIO()
     real = dag.Progress
-    monkeypatch.setattr(progress._CompileNote, "shown", True)  # not this test's subject
     monkeypatch.setattr(dag, "Progress", lambda enabled: real(enabled, after=0.0, stream=stream))
     solve(example_table(), Query(progress=True))
     text = stream.getvalue()

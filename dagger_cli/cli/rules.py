@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from ..errors import InputError
-from .common import CONTEXT, echo_err, engine_options, source_options
+from .common import (
+    CONTEXT,
+    EXIT_PARTIAL,
+    DurationType,
+    echo_err,
+    engine_options,
+    source_options,
+)
 
 RULE_COSTS = ("length", "coverage", "misclassifications")
 
@@ -85,6 +93,18 @@ RULE_COSTS = ("length", "coverage", "misclassifications")
     help="What stdout gets: text (a summary, or row K in full), csv (the rules) or json.",
 )
 @click.option("--stats", is_flag=True, help="Also print the size of the DAG.")
+@click.option(
+    "--time-limit",
+    type=DurationType(),
+    default=None,
+    metavar="DURATION",
+    help="Stop after DURATION (90s, 5m, 1.5h) with the fronts over the longest rules searched "
+    "in time: rules of at most 0, 1, 2, ... conditions, each length searched whole; with "
+    "length as a cost every point shown is on its row's exact front. A first Ctrl-C does "
+    f"the same. Exit status {EXIT_PARTIAL} when it stopped short (the outputs are written); "
+    "a limit long enough gives the exact answer, byte for byte. Not with --optimize or "
+    "--compare-tree.",
+)
 @engine_options
 def rules(
     source,
@@ -99,6 +119,7 @@ def rules(
     output,
     fmt,
     stats,
+    time_limit,
     max_subtables,
     max_memory,
     quiet,
@@ -121,6 +142,10 @@ def rules(
     if compare_tree and {x_cost, y_cost} != {"length", "coverage"}:
         raise InputError(
             f"--compare-tree needs the fronts of length vs coverage, not {x_cost} vs {y_cost}"
+        )
+    if time_limit is not None and (names is not None or compare_tree):
+        raise InputError(
+            "--time-limit applies to the rules' fronts, not to --optimize or --compare-tree"
         )
     if tree_max_depth is not None and not compare_tree:
         raise InputError("--tree-max-depth is the depth cap of --compare-tree's tree")
@@ -164,7 +189,19 @@ def rules(
             if st is not None:
                 click.echo(out.stats_line(st))
         return
-    fronts = lib.rules(tab, x_cost, y_cost, **common)
+    if time_limit is None:
+        fronts = lib.rules(tab, x_cost, y_cost, **common)
+    else:
+        from ..rules.anytime import rules_within
+
+        found = rules_within(tab, x_cost, y_cost, time_limit, **common)
+        if found is None:
+            echo_err(
+                f"no rules within the {time_limit:g} s limit (not even those of length 0); "
+                "nothing written: give more time"
+            )
+            sys.exit(EXIT_PARTIAL)
+        fronts = found
     comparison = None
     tree_what = ""
     if compare_tree:
@@ -197,7 +234,8 @@ def rules(
     if output is not None:
         write_file(output, csv_text)
         if not quiet:
-            echo_err(f"wrote {csv_text.count(chr(10)) - 1:,} line(s) of rules to {output}")
+            lines = len([ln for ln in csv_text.splitlines() if not ln.startswith("#")]) - 1
+            echo_err(f"wrote {lines:,} line(s) of rules to {output}")
     st = fronts.stats if stats else None
     if fmt == "csv":
         click.echo(csv_text, nl=False)
@@ -213,3 +251,9 @@ def rules(
         click.echo(out.rules_text(fronts, stats=st), nl=False)
         if comparison is not None:
             click.echo(out.comparison_text(comparison, tree_what), nl=False)
+    if fronts.status != "exact":
+        if not quiet and (fmt != "text" or row is not None):
+            from ..rules.anytime import stop_line
+
+            echo_err(f"{fronts.status}: {stop_line(fronts)}")
+        sys.exit(EXIT_PARTIAL)

@@ -51,6 +51,7 @@ from .. import _core
 from ..costs import COSTS, MAX, SUM, Cost, get_cost
 from ..errors import InputError, LimitError
 from ..text import abbreviate, size_text
+from .kernels import Status
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
 NONE = np.int64(1) << np.int64(62)
@@ -60,8 +61,8 @@ ANY = 62
 UNBOUNDED = 1 << 40
 #: "No ceiling" for a kernel's allowance of bytes.
 NO_LIMIT = 1 << 62
-#: The kernels' status for arrays past their allowance (``OUT_OF_MEMORY`` of ``common.hpp``).
-OUT_OF_MEMORY = 5
+#: The kernels' status for arrays past their allowance.
+OUT_OF_MEMORY = Status.OUT_OF_MEMORY
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -664,7 +665,19 @@ def optimize(
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:
-        dag = build_dag(table, max_subtables=max_subtables, max_memory=ceiling, progress=prog)
+        dag = build_dag(
+            table,
+            max_depth=max_depth,
+            max_subtables=max_subtables,
+            max_memory=ceiling,
+            progress=prog,
+        )
+        stats = dag.stats
+        if max_depth is not None:
+            # Every tree of depth <= max_depth is in the capped DAG, whose nodes at the cap
+            # have no bundles (leaves); every stage below is restricted to depth <=
+            # max_depth, so it is read as a whole DAG (as in front_counts).
+            dag = replace(dag, max_depth=None)
         graph = _Graph.of(dag)
         sums = [c for c in costs if c.combine == SUM]
         j = next((k for k, c in enumerate(costs) if c.combine == MAX), None)
@@ -686,12 +699,13 @@ def optimize(
         fx, fy, _ = store.front(0)
         fx, fy = fx.tolist(), fy.tolist()
         if max_depth is not None:
-            if max_depth < fx[0]:
-                raise InputError(
-                    f"no tree has depth <= {max_depth} (--max-depth); the least depth is {fx[0]}"
-                )
             fy = [y for x, y in zip(fx, fy) if x <= max_depth]
             fx = fx[: len(fy)]
+        if not fx:  # only under --exact-only: a leaf at the root is a tree otherwise
+            raise InputError(
+                f"no tree has depth <= {max_depth} (--max-depth) under --exact-only (a leaf "
+                "only where no attribute splits); raise --max-depth or drop --exact-only"
+            )
 
         def f_at(d):
             return [y for x, y in zip(fx, fy) if x <= d][-1]
@@ -749,7 +763,7 @@ def optimize(
         stages=stages,
         least=least,
         tree=tree,
-        stats=dag.stats,
+        stats=stats,
         seconds=time.perf_counter() - t0,
         max_depth=max_depth,
     )

@@ -12,14 +12,13 @@ within ``max_memory``, shows progress and calls it again.
 
 from __future__ import annotations
 
-import enum
-
 import numpy as np
 
 from ..errors import InputError, LimitError
 from ..fronts import Front
 from ..text import size_text
 from . import threads
+from .kernels import NO_CAP, PIECES, Status
 from .memory import GrowableArrays, memory_ceiling
 from .progress import Progress
 from .structures import Dag, DagStats, FrontStore, Relation
@@ -27,18 +26,6 @@ from .structures import Dag, DagStats, FrontStore, Relation
 #: Units of kernel work between two returns to Python (progress, Ctrl-C).
 BUDGET = 4_000_000
 SEED = 20121129  # fixed: row keys, hence everything, are reproducible
-
-
-class Status(enum.IntEnum):
-    """What a resumable kernel returns (the constants of the same names in
-    :mod:`dagger_cli.engine.kernels.common`)."""
-
-    DONE = 0  #: finished
-    BUDGET_SPENT = 1  #: its work budget is spent: report progress, call again
-    MUST_GROW = 2  #: an array must grow (sizes in ``needs``), then call again
-    TOO_MANY_NODES = 3  #: more subtables than --max-subtables
-    FRONT_TOO_LONG = 4  #: a front longer than its proven bound (a bug)
-    OUT_OF_MEMORY = 5  #: a piece's arrays would pass the memory ceiling, or failed to allocate
 
 
 def _run(kernel, *args) -> int:
@@ -114,7 +101,7 @@ def build_dag(
         rclass = np.unique(codes.T, axis=0, return_inverse=True)[1].astype(np.int32).ravel()
     else:
         rclass = np.zeros(0, np.int32)
-    max_level = disc.NO_CAP if max_depth is None else int(max_depth)
+    max_level = NO_CAP if max_depth is None else int(max_depth)
     d2_level = None
     if depth2 and max_depth is not None and max_depth >= 2:
         d2_level = max_level = int(max_depth) - 2
@@ -197,7 +184,7 @@ def build_dag(
     # Besides the growable arrays: the table as the kernels read it and each thread's
     # scratch of a batch (key sums per attribute value, a row map per value), all sized
     # before the first call.
-    workers = min(threads.current_choice(), disc.PIECES)
+    workers = min(threads.current_choice(), PIECES)
     per_piece = 8 * (
         2 * int(nvals.sum())
         + int(nvals.max(initial=1))
@@ -213,21 +200,20 @@ def build_dag(
         )
     while True:
         needs = np.zeros(disc.N_NEEDS, np.int64)
-        with progress.first_call():
-            status = _run(
-                disc.discover,
-                tables,
-                disc.NodeArrays(*(a[k] for k in disc.NodeArrays._fields)),
-                disc.DagPools(*(a[k] for k in disc.DagPools._fields)),
-                disc.BatchBuffers(*(b[k] for k in disc.BatchBuffers._fields)),
-                ht,
-                counters,
-                needs,
-                BUDGET,
-                limit,
-                max_level,
-                _limits() if limits is None else limits,
-            )
+        status = _run(
+            disc.discover,
+            tables,
+            disc.NodeArrays(*(a[k] for k in disc.NodeArrays._fields)),
+            disc.DagPools(*(a[k] for k in disc.DagPools._fields)),
+            disc.BatchBuffers(*(b[k] for k in disc.BatchBuffers._fields)),
+            ht,
+            counters,
+            needs,
+            BUDGET,
+            limit,
+            max_level,
+            _limits() if limits is None else limits,
+        )
         nodes, done = int(counters[disc.C_NODES]), int(counters[disc.C_CUR])
         if status == Status.TOO_MANY_NODES:
             raise LimitError(
@@ -312,7 +298,7 @@ def build_dag(
 
 
 def _limits(x_cost=None, y_cost=None, max_x: int | None = None, max_y: int | None = None):
-    """The bounds discovery reads (:func:`dagger_cli.engine.kernels.bounds._expands`): per
+    """The bounds discovery reads (``expands`` of ``core/bounds.hpp``): per
     cost, its bound (INF: none), split_const, split_rows and leaf_const. Without arguments:
     no bounds."""
     inf = np.iinfo(np.int64).max
@@ -382,7 +368,7 @@ def compute_fronts(
     else:
         sub_start = np.zeros(1, np.int64)
         ord_node = by_size
-        ord_r = np.full(nodes, fk.NO_CAP, np.int64)
+        ord_r = np.full(nodes, NO_CAP, np.int64)
     subs = ord_node.size
     inf = np.iinfo(np.int64).max
     bounds = (
@@ -398,7 +384,7 @@ def compute_fronts(
     pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)})
     counters = np.zeros(2, np.int64)
     ready = np.zeros(max(subs, 1), np.uint8)
-    workers = min(threads.current_choice(), fk.PIECES)
+    workers = min(threads.current_choice(), PIECES)
     arrays = fk.dag_arrays(dag)
     # The table as the depth-two layer reads it, kept with the DAG.
     kept_arrays = dag.table_arrays if isinstance(dag.table_arrays, tuple) else ()
@@ -418,13 +404,12 @@ def compute_fronts(
                 allow = NO_LIMIT
             else:
                 allow = max(max_memory - beside - reserve, 0) // workers
-            with progress.first_call():
-                # (No reference to the pool's arrays is kept: they must be free to grow.)
-                status = _run(
-                    call,
-                    fk.FrontPool(fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs),
-                    allow,
-                )
+            # (No reference to the pool's arrays is kept: they must be free to grow.)
+            status = _run(
+                call,
+                fk.FrontPool(fref.reshape(-1), pool["fxy"], pool["fch"], counters, needs),
+                allow,
+            )
             if status == Status.FRONT_TOO_LONG:
                 raise AssertionError(f"a front is longer than its proven bound ({phase}; a bug)")
             done = f"after {int(counters[0]):,} of {total:,} {unit}"

@@ -40,7 +40,7 @@ from ..costs import COSTS
 from ..errors import LimitError
 from ..fronts import Front
 from ..text import size_text
-from ..trees import Tree, TreeNode, _pick_children, _rows_labels, tree_costs
+from ..trees import Tree, TreeNode, pick_children, rows_labels, tree_costs
 from . import threads
 from .progress import Progress
 from .structures import OrderedStats, Relation
@@ -490,50 +490,49 @@ def _schedule(
         except BaseException as err:  # handed to the caller's thread
             errors.append(err)
 
-    with progress.first_call():
-        try:
-            while (pending and not stopped) or running:
-                for slot, (i, t) in list(running.items()):
-                    if not t.is_alive():
-                        t.join()
-                        del running[slot]
-                        res = results[i]
-                        if res is not None and res[0] == k.OUT_OF_MEMORY:
-                            if slots > 1 and alone is not None:
-                                results[i] = None  # again, alone
-                                own[i][:] = 0
-                                bisect.insort(pending, i)
-                                retrying = True
-                            else:
-                                stopped = True
-                if errors:
+    try:
+        while (pending and not stopped) or running:
+            for slot, (i, t) in list(running.items()):
+                if not t.is_alive():
+                    t.join()
+                    del running[slot]
+                    res = results[i]
+                    if res is not None and res[0] == k.OUT_OF_MEMORY:
+                        if slots > 1 and alone is not None:
+                            results[i] = None  # again, alone
+                            own[i][:] = 0
+                            bisect.insort(pending, i)
+                            retrying = True
+                        else:
+                            stopped = True
+            if errors:
+                break
+            if retrying and not running:
+                slots, retrying = 1, False
+                alone()
+            merged = merge_done()
+            free = [s for s in range(slots) if s not in running]
+            while free and pending and not (stopped or retrying):
+                if merged < pending[0] - LAG + 1:
                     break
-                if retrying and not running:
-                    slots, retrying = 1, False
-                    alone()
-                merged = merge_done()
-                free = [s for s in range(slots) if s not in running]
-                while free and pending and not (stopped or retrying):
-                    if merged < pending[0] - LAG + 1:
-                        break
-                    i = pending.pop(0)
-                    kernel, args, _ = step(i, free[0])
-                    t = threading.Thread(
-                        target=work, args=(i, kernel, args), name="dagger-ordered", daemon=True
-                    )
-                    running[free.pop(0)] = (i, t)
-                    t.start()
-                if running:
-                    next(iter(running.values()))[1].join(0.05)
-                done = base + sum(int(st[k.S_EVALUATED]) for st in own)
-                progress.update("ordered solver", done, None, unit="splits")
-        except KeyboardInterrupt:
-            for st in own:
-                st[k.S_ABORT] = 1
-            stats[k.S_ABORT] = 1
-            for _, t in running.values():
-                t.join()
-            raise
+                i = pending.pop(0)
+                kernel, args, _ = step(i, free[0])
+                t = threading.Thread(
+                    target=work, args=(i, kernel, args), name="dagger-ordered", daemon=True
+                )
+                running[free.pop(0)] = (i, t)
+                t.start()
+            if running:
+                next(iter(running.values()))[1].join(0.05)
+            done = base + sum(int(st[k.S_EVALUATED]) for st in own)
+            progress.update("ordered solver", done, None, unit="splits")
+    except KeyboardInterrupt:
+        for st in own:
+            st[k.S_ABORT] = 1
+        stats[k.S_ABORT] = 1
+        for _, t in running.values():
+            t.join()
+        raise
     if errors:
         for _, t in running.values():
             t.join()
@@ -574,7 +573,7 @@ class _Extractor:
         )
 
     def _leaf(self, rows) -> TreeNode:
-        counts, decision = _rows_labels(self.table, rows)
+        counts, decision = rows_labels(self.table, rows)
         return TreeNode(counts, decision)
 
     def _split(self, rows, attr: int, code: int):
@@ -595,7 +594,7 @@ class _Extractor:
         return name, [(values[v], rows[col == v]) for v in np.unique(col)]
 
     def _node_of(self, rows, attr, code, kids) -> TreeNode:
-        counts, decision = _rows_labels(self.table, rows)
+        counts, decision = rows_labels(self.table, rows)
         return TreeNode(counts, decision, attr, tuple(kids))
 
     def _least(self, rows, d: int, mis: int) -> TreeNode:
@@ -645,7 +644,7 @@ class _Extractor:
         room = tx - self.other.split_const - self.other.split_rows * rows.size
         kid_fronts = [self._fronts(sub, r - 1, room, ty)[:2] for _, sub in children]
         mis = COSTS[MIS]
-        picks = _pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
+        picks = pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
         kids = [
             (value, self._node(sub, r - 1, px, py))
             for (value, sub), (px, py) in zip(children, picks)

@@ -1,5 +1,4 @@
-"""Progress on stderr for long runs, fit for a terminal and for a log, and the note shown
-while numba compiles.
+"""Progress on stderr for long runs, fit for a terminal and for a log.
 
 :class:`Progress` says nothing for work that ends within ``after`` seconds. Past that, it
 reads ``phase: done of total unit (rate, seconds)`` and behaves by where it writes:
@@ -10,9 +9,6 @@ reads ``phase: done of total unit (rate, seconds)`` and behaves by where it writ
 * **a file or a pipe**: a line now and then, for a log: at most one per ``log_every``
   seconds (30 by default) or per tenth of a known total, plus the last state of each phase
   when it ends, so a ten-minute run writes a few dozen lines, not six hundred.
-
-Its :meth:`Progress.first_call` wraps a kernel call, which says that the kernels are being
-compiled when numba really compiles during it, and how long that took (:class:`_CompileNote`).
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
-import threading
 import time
 from collections.abc import Callable
 
@@ -171,11 +166,6 @@ class Progress:
         self.stream.flush()
         self.shown = True
 
-    def first_call(self):
-        """A context for a kernel call: if numba compiles during it (first run after
-        installing, or a new kind of table), say so, and then how long it took."""
-        return _CompileNote(self) if self.enabled else contextlib.nullcontext()
-
     def close(self) -> None:
         """The end of the run: a terminal's line is cleared, a log gets the final state."""
         if not (self.enabled and self.shown):
@@ -187,88 +177,3 @@ class Progress:
                 self.width = 0
             return
         self._end_phase()
-
-
-class _CompileNote:
-    """Says that numba is compiling while it really is, and how long it took.
-
-    numba announces each compilation (a function or a type signature not in its cache) with
-    a ``numba:compile`` event; loading a cached kernel announces nothing. The note appears
-    when a compilation has gone on for :attr:`delay` seconds (quick ones stay silent), and
-    when the call returns a second line gives the seconds spent compiling: no promise of
-    how long it will take (it depends on the machine and its load, 20 s to over a minute).
-    """
-
-    delay = 1.0
-    shown = False  # the explanation, once per process; then a line per compiling call
-
-    def __init__(self, progress) -> None:
-        self.progress = progress
-        self.depth = 0
-        self.began = 0.0
-        self.spent = 0.0
-        self.timer: threading.Timer | None = None
-        self.noted = False
-        self.listener = None
-        self.what = "the kernels"
-
-    def _start(self, ev=None):
-        if self.depth == 0:
-            self.began = time.perf_counter()
-            if self.what == "the kernels":
-                func = getattr((getattr(ev, "data", None) or {}).get("dispatcher"), "py_func", None)
-                self.what = getattr(func, "__name__", self.what)
-            if self.timer is None and not self.noted:
-                if self.delay <= 0:
-                    self._note()
-                else:
-                    self.timer = threading.Timer(self.delay, self._note)
-                    self.timer.daemon = True
-                    self.timer.start()
-        self.depth += 1
-
-    def _end(self):
-        self.depth -= 1
-        if self.depth == 0:
-            self.spent += time.perf_counter() - self.began
-
-    def _note(self):
-        self.noted = True
-        if _CompileNote.shown:
-            return
-        _CompileNote.shown = True
-        progress = self.progress
-        text = (
-            "dagger: compiling the engine's kernels (numba: the first run after installing, "
-            "or a new kind of table; cached for later runs)\n"
-        )
-        if progress.tty and progress.width:  # below the progress line, not inside it
-            text = "\r" + " " * progress.width + "\r" + text
-            progress.width = 0
-        progress.stream.write(text)
-        progress.stream.flush()
-
-    def __enter__(self):
-        from numba.core import event
-
-        note = self
-
-        class _Listener(event.Listener):
-            def on_start(self, ev):
-                note._start(ev)
-
-            def on_end(self, ev):
-                note._end()
-
-        self.listener = _Listener()
-        event.register("numba:compile", self.listener)
-
-    def __exit__(self, *exc):
-        from numba.core import event
-
-        event.unregister("numba:compile", self.listener)
-        if self.timer is not None:
-            self.timer.cancel()
-        if self.noted:
-            self.progress.stream.write(f"dagger: compiled {self.what} in {self.spent:.0f} s\n")
-            self.progress.stream.flush()

@@ -37,7 +37,6 @@ the candidate nodes (pure ones only for exact rules), with no enumeration of sub
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 import types
@@ -169,6 +168,10 @@ class RuleFronts:
     conflict: np.ndarray
     stats: Any
     seconds: float = 0.0
+    #: ``"exact"``; ``"time_limit"`` or ``"interrupted"``: cut short by
+    #: :func:`~dagger_cli.rules.anytime.rules_within` (``max_length``: what was searched)
+    status: str = "exact"
+    time_limit: float | None = None
     parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     parent_attr: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     _paths: dict = field(default_factory=dict, repr=False)
@@ -604,13 +607,10 @@ class _Run:
         emitted = k.Emitted(*(np.zeros(room, np.int32) for _ in range(3)))
         counters = np.zeros(k.N_COUNTERS, np.int64)
         total = int(dag.node_size[order].sum())
-        first = prog.first_call()
         while True:
-            with first:
-                status = threads.run(
-                    k.pair_fronts, rule_nodes, candidates, state, emitted, counters, BUDGET
-                )
-            first = contextlib.nullcontext()
+            status = threads.run(
+                k.pair_fronts, rule_nodes, candidates, state, emitted, counters, BUDGET
+            )
             if status == k.MUST_GROW:
                 need = max(int(counters[k.C_NEED]), 2 * emitted.row.size)
                 used = int(counters[k.C_EMIT])

@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .. import _core
+from ..engine.kernels import Status
 
-#: What :func:`pair_fronts` returns (the names of :class:`dagger_cli.engine.Status`).
-DONE = 0
-BUDGET_SPENT = 1
-MUST_GROW = 2
+#: What :func:`pair_fronts` returns (:class:`~dagger_cli.engine.kernels.Status`).
+DONE, BUDGET_SPENT, MUST_GROW = Status.DONE, Status.BUDGET_SPENT, Status.MUST_GROW
 
 #: ``counters`` of :func:`pair_fronts`: the next group, the points emitted so far, the
 #: room the emitted points need (after MUST_GROW), the row visits done.

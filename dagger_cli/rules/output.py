@@ -35,6 +35,10 @@ def rules_csv(fronts, rows=None, first_only: bool = False) -> str:
     each front in order; a row without a rule gets one line with empty costs and rule.
     With ``first_only``, each row's first point alone (a sequential optimum)."""
     buf = io.StringIO()
+    if fronts.status != "exact":  # cut short by a time limit: what it is, as comments
+        from .anytime import stop_line
+
+        buf.write(f"# {fronts.status}: {stop_line(fronts)}\n")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for r in range(fronts.n_rows) if rows is None else rows:
@@ -76,6 +80,13 @@ def rules_json(fronts, *, rows=None, stats=None, comparison=None) -> str:
         "system_front": [s.as_dict() for s in fronts.system_front()],
         "fronts": [_row_doc(fronts, r) for r in (range(fronts.n_rows) if rows is None else rows)],
     }
+    if fronts.status != "exact":
+        from .anytime import proven, stop_line
+
+        doc["status"] = fronts.status
+        doc["time_limit"] = fronts.time_limit
+        doc["proven"] = proven(fronts)
+        doc["stopped"] = stop_line(fronts)
     if stats is not None:
         doc["stats"] = stats.as_dict()
     if comparison is not None:
@@ -150,6 +161,10 @@ def rules_text(fronts, *, stats=None) -> str:
             f"{shown}, 0-based as `dagger prepare` writes them){why}; --row K says why"
         )
     lines += _systems_lines(fronts)
+    if fronts.status != "exact":
+        from .anytime import stop_line
+
+        lines.append(f"{fronts.status}: {stop_line(fronts)}")
     if stats is not None:
         lines.append(stats_line(stats))
     return "\n".join(lines) + "\n"

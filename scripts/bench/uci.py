@@ -127,19 +127,19 @@ def _fmt_row(r: dict) -> str:
 
 
 def run(args) -> dict:
-    import numba
+    from dagger_cli.engine import threads
 
     record = machine.Record()
     bandwidth = memory_bandwidth()
     print(
-        f"dagger bench: {machine.cores()} cores, {numba.get_num_threads()} numba threads, "
-        f"median of {args.runs} runs; memory copy bandwidth {bandwidth / 1e9:.1f} GB/s",
+        f"dagger bench: {machine.cores()} cores, {threads.current_choice()} threads per "
+        f"kernel call, median of {args.runs} runs; memory copy bandwidth "
+        f"{bandwidth / 1e9:.1f} GB/s",
         flush=True,
     )
     rows = bench_tables(
         args.tables.split(","), args.runs, not args.no_baseline, not args.no_process, bandwidth
     )
-    print(f"(numba threading layer: {numba.threading_layer()})")
     if not args.no_process and rows:
         total = sum(r["process_s"] for r in rows)
         print(f"whole `dagger relate` processes, the {len(rows)} tables together: {total:.2f} s")

@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 from ... import _core
+from . import NO_CAP, PIECES
+
+__all__ = ["NO_CAP", "PIECES"]  # re-exported for the drivers
 
 #: The discovery kernel's arguments, by group (named tuples of arrays).
 #: The table, read only: row-major codes (uint8 or int32), values per attribute (int64),
@@ -66,11 +69,6 @@ BatchBuffers = namedtuple(
 ) = range(12)
 # Indices into the needs array returned when something must grow.
 N_NODES, N_ROWS, N_ATTRS, N_BUNDLES, N_EDGES, N_HASH, N_QBUF, N_VBUF, N_PEND, N_NEEDS = range(10)
-#: The remaining depth of an uncapped subproblem, the ``max_level`` of no depth cap
-#: (``NO_CAP`` of the compiled core's ``common.hpp``).
-NO_CAP = 1 << 30
-#: Independent pieces a parallel phase is cut into (``PIECES`` of ``common.hpp``).
-PIECES = 16
 #: Nodes of one discovery batch at most (the size of the driver's per-node batch buffers);
 #: a batch also stops after about a million row x attribute visits.
 BATCH_NODES = 65536

@@ -34,13 +34,12 @@ from collections import namedtuple
 import numpy as np
 
 from ... import _core
+from . import NO_CAP, PIECES, Status
 
-#: What the kernels return (the names of :class:`dagger_cli.engine.dag.Status`).
-DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG, OUT_OF_MEMORY = range(6)
-#: The remaining depth of an uncapped subproblem ("infinite").
-NO_CAP = 1 << 30
-#: Independent pieces a parallel phase is cut into (interleaved, for balance).
-PIECES = 16
+#: What the kernels return (:class:`~dagger_cli.engine.kernels.Status`).
+DONE, BUDGET_SPENT, MUST_GROW, TOO_MANY_NODES, FRONT_TOO_LONG, OUT_OF_MEMORY = tuple(Status)
+__all__ = ["NO_CAP", "PIECES"]  # re-exported for the drivers
+
 #: Entries of one batch at most, and its output slots (points) at most.
 CHUNK_NODES = 4096
 CHUNK_ENTRIES = 1 << 21

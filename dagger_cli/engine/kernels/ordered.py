@@ -56,10 +56,10 @@ from collections import namedtuple
 import numpy as np
 
 from ... import _core
+from . import Status
 
-#: What the kernels return first (the names of :class:`dagger_cli.engine.Status`).
-DONE = 0
-OUT_OF_MEMORY = 5
+#: What the kernels return first (:class:`~dagger_cli.engine.kernels.Status`).
+DONE, OUT_OF_MEMORY = Status.DONE, Status.OUT_OF_MEMORY
 
 #: Provenance kinds of a front point (:func:`fronts`); VIRTUAL marks a bound's point.
 LEAF, ORDERED, NOMINAL, SHALLOWER, VIRTUAL = 0, 1, 2, 3, -1

@@ -15,8 +15,6 @@ from dagger_cli.engine import build_dag, compute_fronts, relate, threads
 
 
 def main(name: str) -> None:
-    import numba
-
     table = load_table(name)
     relate(table)
     threads.CALLS.clear()
@@ -30,7 +28,6 @@ def main(name: str) -> None:
         "fronts_s": t2 - t1,
         "engine_s": t2 - t0,
         "calls_by_threads": dict(sorted(threads.CALLS.items())),
-        "layer": numba.threading_layer(),
     }
     print(json.dumps(figures))
 
