@@ -29,7 +29,7 @@ from dagger_cli.costs import COSTS
 from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import build_dag, compute_fronts, relate, threads
 from dagger_cli.engine import dag as dag_mod
-from dagger_cli.engine.baseline import _deep_recursion, _ParetoWalker
+from dagger_cli.engine.baseline import _deep_recursion, _ParetoWalker, baseline_front
 from dagger_cli.engine.dag import _limits
 from dagger_cli.engine.kernels import depth_two as d2
 from dagger_cli.engine.kernels import fronts as fk
@@ -87,7 +87,13 @@ def check_relate(t, x, y, walkers=None, **options):
         rel = relate(t, x, y, **options)
     except InputError:  # no exact tree within the cap: the baseline has none either
         assert options.get("exact_only")
-        wx, _, _ = dag_mod_baseline(t, x, y, options)
+        wx, _, _ = baseline_front(
+            t,
+            COSTS[x],
+            COSTS[y],
+            exact_only=True,
+            max_depth=options.get("max_depth"),
+        )
         assert wx.size == 0
         return None
     assert rel.engine == "fast"
@@ -100,18 +106,6 @@ def check_relate(t, x, y, walkers=None, **options):
         walker = walkers[key]
     check_store(rel, exact, walker)
     return rel
-
-
-def dag_mod_baseline(t, x, y, options):
-    from dagger_cli.engine.baseline import baseline_front
-
-    return baseline_front(
-        t,
-        COSTS[x],
-        COSTS[y],
-        exact_only=options.get("exact_only", False),
-        max_depth=options.get("max_depth"),
-    )
 
 
 @SETTINGS
