@@ -1,10 +1,15 @@
-"""The columnar CSV reader gives exactly the Python reader's table, or hands over to it."""
+"""The columnar CSV reader gives exactly the Python reader's table, or hands over to it; its
+compiled parts (``core/csv.cpp``: the dense vote, the factorization of row keys) against
+the sorting vote and a dictionary."""
 
 import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from dagger_cli import _core
 from dagger_cli.data import csv as csvfast
 from dagger_cli.data.table import DecisionTable
 from dagger_cli.errors import InputError
@@ -104,11 +109,35 @@ def test_vote_dense_and_sparse_agree():
         np.testing.assert_array_equal(dense[0], counts.argmax(axis=1))
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_vote_dense_equals_the_sorting_vote(groups, n_dec, seed):
+    rng = np.random.default_rng(seed)
+    gid = np.r_[np.arange(groups), rng.integers(0, groups, 50)].astype(np.int32)
+    dec = rng.integers(0, n_dec, gid.size).astype(np.int32)
+    dense = csvfast._vote(gid, dec, groups, n_dec, dense=True)
+    sparse = csvfast._vote(gid, dec, groups, n_dec, dense=False)
+    np.testing.assert_array_equal(dense[0], sparse[0])
+    assert dense[0].dtype == np.int32 and dense[1:] == sparse[1:]
+    with pytest.raises(ValueError):  # a group id out of range is refused, not written
+        _core.csv_vote_dense(gid, dec, groups - 1 if groups > 1 else 0, n_dec)
+
+
 def test_factorize_numbers_in_order_of_appearance():
     keys = np.array([7, -3, 7, 2**62, -3, 0], dtype=np.int64)
     ids, first = csvfast._factorize(keys)
     assert ids.tolist() == [0, 1, 0, 2, 1, 3]
     assert first.tolist() == [0, 1, 3, 5]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3), max_size=200))
+def test_factorize_numbers_keys_by_first_appearance(keys):
+    ids, first = csvfast._factorize(np.array(keys, dtype=np.int64))
+    seen: dict[int, int] = {}
+    want = [seen.setdefault(v, len(seen)) for v in keys]
+    assert ids.dtype == np.int32 and ids.tolist() == want
+    assert first.dtype == np.int32 and first.tolist() == [keys.index(v) for v in seen]
 
 
 @pytest.mark.parametrize("structural", [False, True])

@@ -8,7 +8,6 @@ pairs with x = depth against the uncapped front; thread-count independence.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -176,15 +175,15 @@ def test_bad_max_depth():
 
 
 def test_capped_threads_independent(monkeypatch):
+    from dagger_cli.engine import threads
+
     table = random_table(9, 300, 2, 2, 11, True)
     runs = []
-    for threads in (1, 2):
-        monkeypatch.setenv("DAGGER_THREADS", str(threads))  # not fewer under load
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        try:
-            rel = relate(table, max_depth=3)
-        finally:
-            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    for count in (1, 2):
+        monkeypatch.setenv("DAGGER_THREADS", str(count))
+        threads.CALLS.clear()
+        rel = relate(table, max_depth=3)
+        assert set(threads.CALLS) == {count}  # every kernel call had that count
         runs.append((rel.front.points(), rel.stats, rel.store.fxy.tobytes()))
     assert runs[0] == runs[1]
 

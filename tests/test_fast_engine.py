@@ -1,5 +1,6 @@
 """The fast engine against the plain baseline on tables bigger than the brute force can
-enumerate, its independence of the number of threads, and its growth paths.
+enumerate, and its growth paths (its independence of the number of threads:
+tests/test_threads.py).
 
 The brute-force tests (test_bruteforce.py) cover every tree on tiny tables; these tables
 are big enough for the kernels' batches, parallel pieces, prefetching and array growth
@@ -8,10 +9,6 @@ to matter, where the slow, obviously correct baseline is still quick.
 
 from __future__ import annotations
 
-import os
-from unittest.mock import patch
-
-import numba
 import numpy as np
 import pytest
 
@@ -70,16 +67,9 @@ def test_fast_equals_baseline_other_pairs(x, y):
     )
 
 
-def _arrays(table, threads):
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    # DAGGER_THREADS: the engine's policy would use fewer threads under load.
-    try:
-        with patch.dict(os.environ, DAGGER_THREADS=str(threads)):
-            dag = build_dag(table)
-            store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
-    finally:
-        numba.set_num_threads(before)
+def _arrays(table):
+    dag = build_dag(table)
+    store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
     arrays = {
         k: getattr(dag, k)
         for k in (
@@ -96,17 +86,6 @@ def _arrays(table, threads):
     }
     arrays.update(fref=store.fref, fxy=store.fxy, fch=store.fch)
     return arrays
-
-
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
-def test_same_dag_and_fronts_for_any_thread_count():
-    # More than one discovery batch (about 1.6M row x attribute visits in all).
-    table = random_table(12, 150, 2, 3, 11, True)
-    one, two = _arrays(table, 1), _arrays(table, 2)
-    assert one.keys() == two.keys()
-    for k in one:
-        np.testing.assert_array_equal(one[k], two[k], err_msg=k)
-    assert one["node_size"].size > 30_000
 
 
 def test_batch_buffers_grow_for_many_values():
@@ -162,9 +141,9 @@ def test_same_dag_with_and_without_memory_maps(monkeypatch):
     import dagger_cli.engine.memory as engine
 
     table = random_table(8, 100, 2, 3, 17, True)
-    with_maps = _arrays(table, numba.get_num_threads())
+    with_maps = _arrays(table)
     monkeypatch.setattr(engine, "_MMAP", False)
-    without = _arrays(table, numba.get_num_threads())
+    without = _arrays(table)
     for k in with_maps:
         np.testing.assert_array_equal(with_maps[k], without[k], err_msg=k)
 

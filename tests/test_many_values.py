@@ -84,8 +84,9 @@ def test_large_attribute_path_equals_slow_path(many, data, depth, pair):
 
 
 def test_a_failed_allocation_is_never_an_answer():
-    """A piece whose arrays cannot be allocated (numba drops an exception raised in a
-    parallel loop) makes the run stop with a LimitError, not a front of garbage."""
+    """A piece whose arrays cannot be allocated (a piece of a parallel loop cannot raise:
+    it stops, and the kernel returns OUT_OF_MEMORY) makes the run stop with a LimitError,
+    not a front of garbage."""
     t = identifier_table(60)
     dag = build_dag(t, max_depth=2, depth2=True)
     # A table that claims an attribute of 2**50 values: the piece's workspace (2**53

@@ -341,34 +341,40 @@ def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
                 assert got == expect, (a, t, which)
 
 
-def test_the_root_steps_give_one_answer_however_many_run_at_once():
+def test_the_root_steps_give_one_answer_however_many_run_at_once(monkeypatch):
     """The whole-front search's root steps (one per attribute, two at once in threads when
     there are cores and memory): the same front, the same tree at every point and the same
-    counts with one thread, with two, and when --max-memory leaves room for one workspace."""
-    import numba
-
-    from dagger_cli.engine import ordered
+    counts with one thread, with two (two steps at once, really), and when --max-memory
+    leaves room for one workspace."""
+    from dagger_cli.engine import ordered, threads
 
     rng = np.random.default_rng(7)
     df = pd.DataFrame({f"a{j}": rng.normal(size=120).round(1) for j in range(4)})
     df["d"] = np.where(df.a0 + rng.normal(scale=0.7, size=120) > df.a1, "p", "q")
     table = _table(df)
     need = ordered._Arrays(table, 3, None).need
+    real = ordered._schedule
+    slots = []
 
-    def answer(threads, max_memory=None):
-        saved = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
-            rel = relate(table, "total-path-length", MIS, max_depth=3, max_memory=max_memory)
-        finally:
-            numba.set_num_threads(saved)
+    def schedule(step, n, at_once, *args, **kw):
+        slots.append(at_once)
+        return real(step, n, at_once, *args, **kw)
+
+    monkeypatch.setattr(ordered, "_schedule", schedule)
+
+    def answer(count, max_memory=None):
+        monkeypatch.setenv("DAGGER_THREADS", str(count))
+        threads.CALLS.clear()
+        slots.clear()
+        rel = relate(table, "total-path-length", MIS, max_depth=3, max_memory=max_memory)
+        assert set(threads.CALLS) == {count}  # every kernel call had that count
         trees = [extract_tree(rel, k).to_text() for k in range(len(rel.front))]
-        return rel.front.points(), trees, rel.stats.as_dict()
+        return (rel.front.points(), trees, rel.stats.as_dict()), max(slots)
 
-    one = answer(1)
-    assert len(one[0]) >= 5
-    assert answer(min(2, numba.config.NUMBA_NUM_THREADS)) == one
-    assert answer(2, max_memory=need + need // 2) == one
+    one, at_once = answer(1)
+    assert len(one[0]) >= 5 and at_once == 1
+    assert answer(2) == (one, 2)
+    assert answer(2, max_memory=need + need // 2) == (one, 1)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -322,10 +322,14 @@ def test_same_rules_with_one_or_two_threads(monkeypatch):
         [(i % 3, i % 5, (i * 7) % 4, i % 2) for i in range(40)],
         [str(i * i % 7 % 3) for i in range(40)],
     )
+    from dagger_cli.engine import threads
+
     got = []
     for n in ("1", "2"):
         monkeypatch.setenv("DAGGER_THREADS", n)
+        threads.CALLS.clear()
         res = rules(table, "coverage", "misclassifications", max_misclassifications=5)
+        assert set(threads.CALLS) == {int(n)}  # the kernels really ran with n threads
         got.append([r.text for i in range(table.n_rows) for r in res.front(i)])
     assert got[0] == got[1] and len(got[0]) > table.n_rows
 

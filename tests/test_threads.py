@@ -125,6 +125,21 @@ def test_a_ceiling_is_the_calling_threads_own():
     assert seen == [threads.available_cores()]
 
 
+def test_the_cores_count_is_the_calling_threads_own():
+    """``_core.set_threads`` sets the calling thread's count only: a new thread starts from
+    every hardware thread."""
+    before = _core.set_threads(1)
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(_core.get_threads()))
+    t.start()
+    t.join()
+    try:
+        assert _core.get_threads() == 1
+        assert seen == [_core.hardware_threads()]
+    finally:
+        _core.set_threads(before)
+
+
 def _engine_bytes(table, max_depth=None):
     dag = build_dag(table, max_depth=max_depth)
     store = compute_fronts(dag, COSTS["total-path-length"], COSTS["misclassifications"])
@@ -165,11 +180,14 @@ def test_same_results_whatever_the_threads_chosen(monkeypatch, max_depth):
     runs = {}
     for setting in ("1", "2"):
         monkeypatch.setenv("DAGGER_THREADS", setting)
+        threads.CALLS.clear()
         runs[setting] = _engine_bytes(table, max_depth)
+        assert set(threads.CALLS) == {int(setting)}  # every kernel call got that count
     calls = _alternating(monkeypatch)
     runs["alternating"] = _engine_bytes(table, max_depth)
     assert len(calls) >= 3, "the run needs calls with both thread counts"
     assert runs["1"] == runs["2"] == runs["alternating"]
+    assert len(runs["1"][1]) // 4 > (30_000 if max_depth is None else 2_000)  # subtables
 
 
 @needs_mirror
