@@ -229,3 +229,43 @@ def test_validate_folds_within_a_time_limit(tmp_path):
         main, [*args[:-2], "--max-depth", "1", "--folds", "2", "--time-limit", "1h"]
     )
     assert exact.exit_code == limited.exit_code == 0 and exact.stdout == limited.stdout
+
+
+def test_stopped_while_the_least_misclassifications_tree_is_made_the_value_still_bounds(
+    monkeypatch,
+):
+    """The least misclassifications within the cap is proven when its search ends, even if
+    the limit passes while its tree is made: the bound has it, and the answer holds."""
+    import dagger_cli.engine.anytime as anytime
+
+    def late(*args):
+        raise TimeLimitReached
+
+    monkeypatch.setattr(anytime, "_add_least_tree", late)
+    df = pd.DataFrame({"a": [0, 1, 2, 3, 4, 5, 6, 7], "b": [1, 0, 1, 0, 0, 1, 1, 0]})
+    df["d"] = ["x", "x", "y", "y", "x", "y", "x", "y"]
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    query = Query("total-path-length", "misclassifications", max_depth=4, time_limit=60)
+    rel = solve_within(table, query, solve)  # the least µ is searched after depth <= 2
+    assert rel.status == "time_limit"
+    check_answer(table, query, rel)
+    least = int(solve(table, query.exact).front.y.min())
+    bx, by = rel.bound
+    assert least in by.tolist()
+
+
+def test_the_ordered_trees_are_made_within_the_limit():
+    """A tree of the ordered solver is searched again on its subtables: in worker threads
+    that the time limit stops, like the search itself."""
+    import time
+
+    from dagger_cli.engine.progress import deadline
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(rng.integers(0, 40, size=(200, 3)), columns=["a", "b", "c"])
+    df["d"] = rng.integers(0, 2, 200).astype(str)
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    rel = solve(table, Query("depth", "misclassifications", max_depth=3))
+    with deadline(time.perf_counter() - 1), pytest.raises(TimeLimitReached):
+        extract_tree(rel, len(rel.front) - 1)
+    assert extract_tree(rel, len(rel.front) - 1).costs()["depth"] <= 3  # no limit: made

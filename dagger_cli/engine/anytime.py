@@ -138,7 +138,9 @@ def solve_within(table, query, exact_solve) -> Relation:
                 greedy.setdefault(p, tree)  # the first sweep listed wins a tie
             for d in range(1, top):
                 if d == SHALLOW + 1 and MIS in (cx.name, cy.name):
-                    least_mis = _least_misclassifications(table, exact, exact_solve, greedy)
+                    one = _least_misclassifications(table, exact, exact_solve)
+                    least_mis = int(one.front.y[-1])  # proven, even if its tree is not made
+                    _add_least_tree(one, exact, greedy)
                 rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
                 done, depth_done = rel, d
                 _say(progress, d, rel, t0)
@@ -154,18 +156,22 @@ def solve_within(table, query, exact_solve) -> Relation:
     return _answer(table, query, done, depth_done, greedy, least_mis, status, t0)
 
 
-def _least_misclassifications(table, exact, exact_solve, greedy: dict) -> int:
-    """The least misclassifications of any tree within the query's cap (the search of
-    that one point, by depth); its tree joins the candidates ``greedy``."""
+def _least_misclassifications(table, exact, exact_solve) -> Relation:
+    """The relation of the least misclassifications of any tree within the query's cap
+    (the search of that one point, by depth): its front's last y."""
+    one = replace(exact, x="depth", y=MIS, least_y=True, max_x=None, max_y=None, progress=False)
+    return exact_solve(table, one)
+
+
+def _add_least_tree(rel: Relation, exact, greedy: dict) -> None:
+    """The tree of the least misclassifications (``rel``'s last point) joins the
+    candidates ``greedy`` at its costs of the query."""
     from ..trees import extract_tree
 
-    one = replace(exact, x="depth", y=MIS, least_y=True, max_x=None, max_y=None, progress=False)
-    rel = exact_solve(table, one)
     tree = extract_tree(rel, len(rel.front) - 1)
     costs = tree.costs()
     p = (costs[exact.x_cost.column], costs[exact.y_cost.column])
     greedy.setdefault(p, lambda: tree.root)
-    return int(rel.front.y[-1])
 
 
 def _leaf(table):

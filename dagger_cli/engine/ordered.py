@@ -177,7 +177,8 @@ class _Arrays:
         memo = new_memo() if memo is None else memo
         limits = k.BestLimits(depth, ub)
         args = (self.table, self.work, m, limits, self.name(rows), memo, stats, choice)
-        status, v, exact = threads.run(k.best, *args, self.budget(), usage)
+        # In a worker thread: a time limit or Ctrl-C stops it (tree extraction too).
+        status, v, exact = _run(k.best, (*args, self.budget(), usage), stats, Progress(False))
         if status != k.DONE:
             raise _out_of_memory(self, usage, 1, f"its search of depth {depth}")
         return v, exact
@@ -190,7 +191,7 @@ class _Arrays:
         usage = np.zeros(k.N_USAGE, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         args = (self.table, self.work, m, k.FrontLimits(depth, box), cost, _ALL, stats)
-        status, pts = threads.run(k.fronts, *args, self.budget(), usage)
+        status, pts = _run(k.fronts, (*args, self.budget(), usage), stats, Progress(False))
         if status != k.DONE:
             raise _out_of_memory(self, usage, 1, f"its search of a front at depth <= {depth}")
         return pts
