@@ -32,7 +32,7 @@ from dagger_cli.engine import ordered, relate, threads
 from dagger_cli.engine.kernels import ordered as k
 from dagger_cli.errors import LimitError
 from dagger_cli.trees import extract_tree
-from tests.test_ordered import _best_split_errors, _check_trees
+from tests.test_ordered import _check_trees, check_the_pass_per_side
 
 MIS = "misclassifications"
 #: The pairs the ordered solver answers itself (the others go to the binary expansion).
@@ -174,31 +174,7 @@ def test_the_pass_over_many_attributes_is_a_count_per_side(numeric, nominal, cla
     df["d"] = [f"k{v}" for v in np.where(rng.random(n) < 0.2, rng.integers(0, classes, n), rule)]
     table = _table(df)
     assert len(table.decision_values) == classes
-    arrays = ordered._Arrays(table, 2, None)
-    m = arrays.load(None)
-    cb, cls = k._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)
-    sa = np.empty_like(cb)
-    checked = 0
-    for a in np.flatnonzero(arrays.kinds == 1)[:3]:
-        k._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa)
-        for t in np.unique(arrays.codes[a])[:-1]:
-            left = np.flatnonzero(arrays.codes[a] <= t)
-            right = np.flatnonzero(arrays.codes[a] > t)
-            totL = np.bincount(arrays.dec[left], minlength=classes).astype(np.int64)
-            totR = np.bincount(arrays.dec[right], minlength=classes).astype(np.int64)
-            want = tuple(
-                _best_split_errors(arrays.codes, arrays.kinds, arrays.dec, rows)
-                for rows in (left, right)
-            )
-            leaves = (left.size - totL.max(), right.size - totR.max())
-            for which, expect in (
-                (k.BOTH, want),
-                (k.LEFT, (want[0], leaves[1])),
-                (k.RIGHT, (leaves[0], want[1])),
-            ):
-                args = (cb, cls, sa, t, arrays.kinds, classes, left.size, totL, totR, which)
-                assert k._sides_d1p(*args) == expect, (a, t, which)
-                checked += 1
+    checked = check_the_pass_per_side(table, attributes=3)
     assert checked > 100
 
 

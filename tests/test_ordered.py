@@ -305,19 +305,27 @@ def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
     each side swept on its own, two classes on their own path; or one side alone, the other
     getting its leaf) against the least errors of one split of each side counted
     directly."""
-    from dagger_cli.engine import ordered
-    from dagger_cli.engine.kernels import ordered as k
-
     n = len(df)
     df = df.assign(d=data.draw(st.lists(st.integers(0, classes - 1), min_size=n, max_size=n)))
     table = _table(df)
     if not table.ordered:
         return
+    check_the_pass_per_side(table)
+
+
+def check_the_pass_per_side(table, attributes: int | None = None) -> int:
+    """At every threshold of the root's ordered attributes (the first ``attributes``),
+    both sides and each alone (the other getting its leaf): the pass's errors against the
+    least errors of one split of each side counted directly. Returns the checks made."""
+    from dagger_cli.engine import ordered
+    from dagger_cli.engine.kernels import ordered as k
+
     arrays = ordered._Arrays(table, 2, None)
     m = arrays.load(None)
     cb, cls = k._packed(arrays.buf, 0, 0, m, arrays.codes, arrays.dec)
     sa = np.empty_like(cb)
-    for a in np.flatnonzero(arrays.kinds == 1):
+    checked = 0
+    for a in np.flatnonzero(arrays.kinds == 1)[:attributes]:
         k._root_codes(arrays.buf, 0, 0, m, arrays.codes, a, sa)
         for t in np.unique(arrays.codes[a])[:-1]:
             left = np.flatnonzero(arrays.codes[a] <= t)
@@ -329,16 +337,15 @@ def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
                 for rows in (left, right)
             )
             leaves = (left.size - totL.max(), right.size - totR.max())
-            # both sides; the left alone (the right gets its leaf); the right alone
             for which, expect in (
                 (k.BOTH, want),
                 (k.LEFT, (want[0], leaves[1])),
                 (k.RIGHT, (leaves[0], want[1])),
             ):
-                got = k._sides_d1p(
-                    cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR, which
-                )
-                assert got == expect, (a, t, which)
+                args = (cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR, which)
+                assert k._sides_d1p(*args) == expect, (a, t, which)
+                checked += 1
+    return checked
 
 
 def test_the_root_steps_give_one_answer_however_many_run_at_once(monkeypatch):
