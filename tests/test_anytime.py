@@ -6,6 +6,7 @@ byte for byte."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -269,3 +270,22 @@ def test_the_ordered_trees_are_made_within_the_limit():
     with deadline(time.perf_counter() - 1), pytest.raises(TimeLimitReached):
         extract_tree(rel, len(rel.front) - 1)
     assert extract_tree(rel, len(rel.front) - 1).costs()["depth"] <= 3  # no limit: made
+
+
+def test_the_progress_says_the_current_gap(monkeypatch):
+    """While it runs, the progress tells what the answer would be if it stopped now: its
+    points, how many are proven and the largest gap."""
+    import io
+
+    import dagger_cli.engine.anytime as anytime
+
+    log = io.StringIO()
+    real = anytime.Progress
+    monkeypatch.setattr(anytime, "Progress", lambda on: real(on, after=0.0, stream=log))
+    df = pd.DataFrame({"a": [0, 1, 2, 3, 4, 5, 6, 7], "b": [1, 0, 1, 0, 0, 1, 1, 0]})
+    df["d"] = ["x", "x", "y", "y", "x", "y", "x", "y"]
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    query = Query("total-path-length", "misclassifications", max_depth=4, time_limit=60)
+    solve_within(table, replace(query, progress=True), solve)
+    lines = [ln for ln in log.getvalue().splitlines() if ln.startswith("anytime")]
+    assert lines and all("proven, the largest gap" in ln for ln in lines), log.getvalue()

@@ -143,7 +143,8 @@ def solve_within(table, query, exact_solve) -> Relation:
                     _add_least_tree(one, exact, greedy)
                 rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
                 done, depth_done = rel, d
-                _say(progress, d, rel, t0)
+                so_far = _answer(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
+                _say(progress, d, so_far)
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
             return rel
@@ -188,9 +189,18 @@ def _leaf_point(table, cx, cy) -> tuple[int, int]:
     return cx.leaf(mis), cy.leaf(mis)
 
 
-def _say(progress: Progress, d: int, rel: Relation, t0: float) -> None:
+def _say(progress: Progress, d: int, so_far: Relation) -> None:
+    """The progress line: the depths done and the answer's state if it stopped now (its
+    points, how many are proven, the largest gap), so a user can decide to wait."""
+    front = so_far.front
+    proven = int(np.count_nonzero(so_far.proven)) if so_far.proven is not None else len(front)
+    gap = max(front.gaps, default=0) if front.gaps is not None else 0
     progress.update(
-        "anytime", d, None, unit=f"depth cap(s) exact ({len(rel.front)} point(s) at depth <= {d})"
+        "anytime",
+        d,
+        None,
+        unit=f"depth cap(s) exact; now {len(front)} point(s), {proven} proven, "
+        f"the largest gap {gap}",
     )
 
 
