@@ -143,7 +143,7 @@ def solve_within(table, query, exact_solve) -> Relation:
                     _add_least_tree(one, exact, greedy)
                 rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
                 done, depth_done = rel, d
-                so_far = _answer(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
+                so_far = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
                 _say(progress, d, so_far)
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
@@ -205,7 +205,13 @@ def _say(progress: Progress, d: int, so_far: Relation) -> None:
 
 
 def _answer(table, query, done, depth_done, greedy, least_mis, status, t0) -> Relation:
-    """The relation of what finished: the front, its proven points and the bound."""
+    """The answer returned when the limit cut the work short (:func:`_relation_of`)."""
+    return _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0)
+
+
+def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) -> Relation:
+    """The relation of what finished: the front, its proven points and the bound (also
+    the progress line's state after each depth)."""
     cx, cy = query.x_cost, query.y_cost
     xs, ys = [], []
     if done is not None:
