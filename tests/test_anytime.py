@@ -289,3 +289,4 @@ def test_the_progress_says_the_current_gap(monkeypatch):
     solve_within(table, replace(query, progress=True), solve)
     lines = [ln for ln in log.getvalue().splitlines() if ln.startswith("anytime")]
     assert lines and all("proven, the largest gap" in ln for ln in lines), log.getvalue()
+    assert all("/s," not in ln for ln in lines)  # no rate of depth caps per second

@@ -201,6 +201,7 @@ def _say(progress: Progress, d: int, so_far: Relation) -> None:
         None,
         unit=f"depth cap(s) exact; now {len(front)} point(s), {proven} proven, "
         f"the largest gap {gap}",
+        rate=False,
     )
 
 

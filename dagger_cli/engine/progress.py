@@ -124,9 +124,17 @@ class Progress:
         self.tenth = -1  # the last tenth of the phase's total written to a log
         self.pending: str | None = None  # the phase's latest state, not yet in the log
 
-    def update(self, phase: str, done: int, total: int | None = None, unit: str = "subtables"):
-        """The state of ``phase``: ``done`` of ``total`` (None: not known) ``unit``. Every
-        update is also where a run's time limit stops it (:func:`check_deadline`)."""
+    def update(
+        self,
+        phase: str,
+        done: int,
+        total: int | None = None,
+        unit: str = "subtables",
+        rate: bool = True,
+    ):
+        """The state of ``phase``: ``done`` of ``total`` (None: not known) ``unit``, with
+        the rate per second unless ``rate`` is False. Every update is also where a run's
+        time limit stops it (:func:`check_deadline`)."""
         check_deadline()
         if not self.enabled:
             return
@@ -134,9 +142,9 @@ class Progress:
         if phase != self.phase:
             self._end_phase()
             self.phase, self.tenth = phase, -1
-        rate = done / now if now > 0 else 0.0
         of = f" of {total:,}" if total is not None else ""
-        line = f"{phase}: {done:,}{of} {unit} ({rate:,.0f}/s, {now:.1f} s)"
+        per = f"{done / now if now > 0 else 0.0:,.0f}/s, " if rate else ""
+        line = f"{phase}: {done:,}{of} {unit} ({per}{now:.1f} s)"
         if now < self.after:
             return
         if self.tty:
