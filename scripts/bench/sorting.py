@@ -27,10 +27,10 @@ def bench_sorting(ns, out_dir, max_memory=None) -> list[dict]:
     """`dagger optimize sortingN.csv --order total-path-length,depth --exact-only`, each
     in a fresh process: the least total path length of a comparison sort, the number of
     sorts reaching it, and their depth (with whether that is the least depth)."""
-    from dagger_cli.engine.counting import _int_digits
+    from dagger_cli.engine.counting import allow_long_counts
     from dagger_cli.text import abbreviate
 
-    _int_digits()  # counts of many thousands of digits
+    allow_long_counts()  # counts of many thousands of digits
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for n in ns:
