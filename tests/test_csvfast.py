@@ -176,3 +176,27 @@ def test_thresholds_reach_a_file_of_more_than_4_mib(tmp_path, monkeypatch):
     assert path.stat().st_size > csvfast.MIN_BYTES
     table = DecisionTable.from_csv(path, thresholds=8)
     assert sorted(table.ordered) == ["a", "b", "c"] and 3 < table.n_tests <= 24
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.lists(st.sampled_from([1, 2, 3, 7, 1 << 20, 1 << 31]), min_size=0, max_size=6),
+    st.integers(0, 2**32 - 1),
+)
+def test_row_groups_rank_the_rows_as_a_sort_of_whole_rows(n, widths, seed):
+    """Each row's rank among the distinct rows, lexicographically: the same numbers as
+    numpy's sort of whole rows, also when a row's joined number must be renumbered
+    (columns of up to 2^31 values)."""
+    from dagger_cli.data.report import row_groups
+
+    rng = np.random.default_rng(seed)
+    codes = np.array([rng.integers(0, w, n) for w in widths], dtype=np.int64).reshape(-1, n)
+    # a few rows repeated, so that groups have several rows
+    codes[:, n // 2 :] = codes[:, : n - n // 2]
+    want = (
+        np.unique(codes.T, axis=0, return_inverse=True)[1].reshape(-1)
+        if codes.shape[0]
+        else np.zeros(n, dtype=np.int64)
+    )
+    assert row_groups(codes).tolist() == want.tolist()

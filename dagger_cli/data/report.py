@@ -92,6 +92,30 @@ class PreprocessReport:
         return out
 
 
+def row_groups(codes) -> np.ndarray:
+    """Per row, the rank of its attribute row among the distinct ones in lexicographic
+    order (``codes``: attribute-major, non-negative): ``np.unique(codes.T, axis=0,
+    return_inverse=True)[1]``, without its sort of whole rows (35 s on 5 M rows of 20
+    attributes): each attribute joins a number per row, renumbered in order whenever the
+    next one would pass 62 bits.
+
+    >>> row_groups(np.array([[1, 0, 1, 0], [2, 2, 2, 0]])).tolist()
+    [2, 1, 2, 0]
+    """
+    codes = np.asarray(codes)
+    n = codes.shape[1] if codes.ndim == 2 else 0
+    gid = np.zeros(n, dtype=np.int64)
+    top = 1
+    for column in codes:
+        width = int(column.max()) + 1 if n else 1
+        if top * width >= 1 << 62:
+            _, gid = np.unique(gid, return_inverse=True)
+            top = int(gid.max()) + 1
+        gid = gid * width + column.astype(np.int64)
+        top *= width
+    return np.unique(gid, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
 def equal_rows(codes, decisions) -> tuple[int, int, int]:
     """Of a table's rows (``codes``: attribute-major, ``decisions``): how many equal an
     earlier row on every attribute, in how many groups of equal rows the decisions differ,
@@ -105,9 +129,7 @@ def equal_rows(codes, decisions) -> tuple[int, int, int]:
     n = int(np.asarray(decisions).shape[0])
     if n == 0:
         return 0, 0, 0
-    rows = codes.T if codes.size else np.zeros((n, 0), dtype=np.int32)
-    _, gid = np.unique(rows, axis=0, return_inverse=True)
-    gid = gid.reshape(-1)
+    gid = row_groups(codes) if codes.size else np.zeros(n, dtype=np.int64)
     groups = int(gid.max()) + 1
     if groups == n:
         return 0, 0, 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data.report import row_groups
 from ..errors import InputError, LimitError
 from ..fronts import Front
 from ..text import size_text
@@ -98,7 +99,7 @@ def build_dag(
     # The number of each row's distinct attribute row: some attribute splits a subtable
     # iff its rows have two of them (one pass over its rows, even where it is not expanded).
     if n:
-        rclass = np.unique(codes.T, axis=0, return_inverse=True)[1].astype(np.int32).ravel()
+        rclass = row_groups(codes).astype(np.int32)
     else:
         rclass = np.zeros(0, np.int32)
     max_level = NO_CAP if max_depth is None else int(max_depth)

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ..data.report import row_groups
 from ..engine import threads
 from ..engine.dag import BUDGET, build_dag
 from ..engine.memory import memory_ceiling
@@ -363,7 +364,7 @@ def conflicts(table) -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=bool)
     if table.n_attributes:
-        group = np.unique(table.codes.T, axis=0, return_inverse=True)[1].ravel()
+        group = row_groups(table.codes)
     else:
         group = np.zeros(n, dtype=np.int64)
     dec = table.decisions.astype(np.int64)
