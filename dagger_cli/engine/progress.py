@@ -59,6 +59,11 @@ def started(now: float) -> float:
     return min(_STARTED[0], now) if _STARTED else now
 
 
+def has_deadline() -> bool:
+    """Whether a :func:`deadline` is set for the calling thread."""
+    return _DEADLINE.get() is not None
+
+
 def check_deadline() -> None:
     """Raise :class:`TimeLimitReached` if the current :func:`deadline` has passed."""
     at = _DEADLINE.get()
