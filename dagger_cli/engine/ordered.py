@@ -167,19 +167,35 @@ class _Arrays:
             h = keys.sum(axis=1, dtype=np.int64)
         return int(h[0]), int(h[1])
 
+    def call(self, kernel, args: tuple, stats, what: str, progress: Progress | None = None):
+        """One kernel call on this workspace: ``args`` are all but the budget of one call
+        and the usage it reports; returns what follows its status. With ``progress`` (the
+        search) or under a time limit (tree extraction then), in a worker thread that
+        Ctrl-C and the limit stop (:func:`_run`); else directly (a thread per call would
+        triple the time of extracting many trees). A call stopped at its budget raises
+        the :class:`LimitError` of ``what``."""
+        from .kernels import ordered as k
+
+        usage = np.zeros(k.N_USAGE, dtype=np.int64)
+        full = (*args, self.budget(), usage)
+        if progress is not None or has_deadline():
+            out = _run(kernel, full, stats, progress or Progress(False))
+        else:
+            out = threads.run(kernel, *full)
+        if out[0] != k.DONE:
+            raise _out_of_memory(self, usage, 1, what)
+        return out[1:]
+
     def best(self, rows, depth: int, ub: int, stats, choice, memo=None):
         """The kernel's least misclassifications of ``rows`` (None: all) at depth <= depth:
         (value, exact)."""
         from .kernels import ordered as k
 
         m = self.load(rows)
-        usage = np.zeros(k.N_USAGE, dtype=np.int64)
         memo = new_memo() if memo is None else memo
         limits = k.BestLimits(depth, ub)
         args = (self.table, self.work, m, limits, self.name(rows), memo, stats, choice)
-        status, v, exact = _stoppable(k.best, (*args, self.budget(), usage), stats)
-        if status != k.DONE:
-            raise _out_of_memory(self, usage, 1, f"its search of depth {depth}")
+        v, exact = self.call(k.best, args, stats, f"its search of depth {depth}")
         return v, exact
 
     def fronts(self, rows, depth: int, cost, box):
@@ -187,12 +203,9 @@ class _Arrays:
         from .kernels import ordered as k
 
         m = self.load(rows)
-        usage = np.zeros(k.N_USAGE, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         args = (self.table, self.work, m, k.FrontLimits(depth, box), cost, _ALL, stats)
-        status, pts = _stoppable(k.fronts, (*args, self.budget(), usage), stats)
-        if status != k.DONE:
-            raise _out_of_memory(self, usage, 1, f"its search of a front at depth <= {depth}")
+        (pts,) = self.call(k.fronts, args, stats, f"its search of a front at depth <= {depth}")
         return pts
 
     def load(self, rows: np.ndarray | None) -> int:
@@ -229,15 +242,6 @@ def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
         f"{size_text(asked)} when it stopped ({parts}). Try a lower --max-depth than "
         f"{arrays.depth}, or fewer thresholds per numeric column (--thresholds K, e.g. 16)."
     )
-
-
-def _stoppable(kernel, args, stats: np.ndarray):
-    """A kernel call of tree extraction: under a time limit in a worker thread that the
-    limit stops (as the search's, :func:`_run`), else directly (a thread per call would
-    triple the time of extracting many trees)."""
-    if has_deadline():
-        return _run(kernel, args, stats, Progress(False))
-    return threads.run(kernel, *args)
 
 
 def _run(kernel, args, stats: np.ndarray, progress: Progress):
@@ -325,7 +329,6 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
     points = [(0, leaf_mis)]
     ub = leaf_mis
     choice = np.zeros(3, dtype=np.int64)
-    usage = np.zeros(k.N_USAGE, dtype=np.int64)
     memo = new_memo()  # shared by the depths (its keys hold the depth)
     name = arrays.name(None)
     for d in range(1, depth + 1):
@@ -334,9 +337,7 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
         m = arrays.load(None)
         limits = k.BestLimits(d, ub)
         args = (arrays.table, arrays.work, m, limits, name, memo, stats, choice)
-        status, v, exact = _run(k.best, (*args, arrays.budget(), usage), stats, progress)
-        if status != k.DONE:
-            raise _out_of_memory(arrays, usage, 1, f"its search of depth {d}")
+        v, exact = arrays.call(k.best, args, stats, f"its search of depth {d}", progress)
         if stats[k.S_ABORT]:
             raise KeyboardInterrupt
         if exact and v < ub:
@@ -393,12 +394,8 @@ def _whole_front(arrays: _Arrays, depth: int, cost, box, stats, progress):
     A = arrays.codes.shape[0]
     total = np.bincount(arrays.dec, minlength=arrays.C)
     if depth < 3 or A < 2 or m <= 1 or total.max() == m:
-        usage = np.zeros(k.N_USAGE, dtype=np.int64)
-        limits = k.FrontLimits(depth, box)
-        args = (arrays.table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
-        status, f = _run(k.fronts, args, stats, progress)
-        if status != k.DONE:
-            raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
+        args = (arrays.table, arrays.work, m, k.FrontLimits(depth, box), px, _ALL, stats)
+        (f,) = arrays.call(k.fronts, args, stats, f"its search (depth <= {depth})", progress)
     else:
         f = _root_steps(arrays, m, depth, px, box, stats, progress)
     if stats[k.S_ABORT]:
@@ -420,12 +417,9 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     from .kernels import ordered as k
 
     table = arrays.table
-    usage = np.zeros(k.N_USAGE, dtype=np.int64)
-    limits = k.FrontLimits(depth - 1, box)
-    args = (table, arrays.work, m, limits, px, _ALL, stats, arrays.budget(), usage)
-    status, shallow = _run(k.fronts, args, stats, progress)  # the front one level shallower
-    if status != k.DONE:
-        raise _out_of_memory(arrays, usage, 1, f"its search (depth <= {depth})")
+    args = (table, arrays.work, m, k.FrontLimits(depth - 1, box), px, _ALL, stats)
+    what = f"its search (depth <= {depth})"
+    (shallow,) = arrays.call(k.fronts, args, stats, what, progress)  # one level shallower
     stats[k.S_SOLVED] += 1
     fronts_after = [k.working_front(box, shallow)]
     order = k.hint_order(table, arrays.work, m)
