@@ -143,8 +143,9 @@ def solve_within(table, query, exact_solve) -> Relation:
                     _add_least_tree(one, exact, greedy)
                 rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
                 done, depth_done = rel, d
-                so_far = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
-                _say(progress, d, so_far)
+                if progress.enabled:  # the answer's state if it stopped now
+                    now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
+                    _say(progress, d, now)
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
             return rel

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from ..engine.anytime import MARGIN, MARGIN_SHARE
+from ..engine.anytime import INTERRUPTED, MARGIN, MARGIN_SHARE, TIME_LIMIT
 from ..engine.progress import TimeLimitReached, deadline, started
 from . import RuleFronts, rules
 
@@ -44,7 +44,7 @@ def rules_within(
     at = started(t0) + limit - min(MARGIN, MARGIN_SHARE * limit)
     top = table.n_attributes if max_length is None else min(max_length, table.n_attributes)
     best: RuleFronts | None = None
-    status = "time_limit"
+    status = TIME_LIMIT
     try:
         with deadline(at):
             before = None
@@ -57,7 +57,7 @@ def rules_within(
     except TimeLimitReached:
         pass
     except KeyboardInterrupt:
-        status = "interrupted"
+        status = INTERRUPTED
     if best is None:
         return None
     return dataclasses.replace(
@@ -75,7 +75,7 @@ def stop_line(fronts: RuleFronts) -> str:
     """What a cut-short answer is, in a line (for the summary, stderr and CSV comments)."""
     why = (
         f"stopped at the {fronts.time_limit:g} s limit"
-        if fronts.status == "time_limit"
+        if fronts.status == TIME_LIMIT
         else "interrupted"
     )
     searched = (
