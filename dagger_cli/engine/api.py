@@ -40,6 +40,17 @@ def solve(table, query: Query) -> Relation:
     query : Query
         What to compute (validated when it was made); see :func:`relate` for the options.
     """
+    if getattr(table, "weighting", None) is not None:
+        unsupported = [
+            name
+            for name, on in (("--count", query.count), ("--time-limit", query.time_limit))
+            if on
+        ]
+        if unsupported:
+            raise InputError(
+                f"{' and '.join(unsupported)} with weighted rows or prices is not supported "
+                "yet; drop it (the front itself is exact)"
+            )
     if query.time_limit is not None:
         from .anytime import solve_within
 
@@ -88,7 +99,7 @@ def solve(table, query: Query) -> Relation:
         except LimitError as err:
             raise _limit_hint(err, which, False) from None
         front = rel.front
-        rel.front = Front(front.x_cost, front.y_cost, front.x, front.y, table.n_rows, counts)
+        rel.front = Front(front.x_cost, front.y_cost, front.x, front.y, table.weight_total, counts)
         rel.seconds = time.perf_counter() - t0
     # What the bounds keep (the fast engine's bounded front is already just that).
     rel.front = rel.front.restrict(x_max=query.max_x, y_max=query.max_y)

@@ -56,6 +56,7 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
+        and getattr(table, "weighting", None) is None
     )
 
 
@@ -65,6 +66,8 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
+    if getattr(table, "weighting", None) is not None:
+        return "it counts rows, not weights (weighted tables go to the DAG engine)"
     return "it computes neither --exact-only nor --count"
 
 

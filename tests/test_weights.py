@@ -1,0 +1,290 @@
+"""Weighted rows, class weights and price matrices (issue 38): every front against an
+independent brute force over every tree and every labelling of its leaves
+(tests/oracle.py), a row of weight k against k copies of it, every extracted tree
+re-evaluated on the rows by tests/evaluate.py's router, exact fractions, clear errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dagger_cli.cli import main
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.engine import relate
+from dagger_cli.errors import InputError
+from dagger_cli.trees import extract_tree
+from dagger_cli.weights import Weighting, balanced, exact
+
+try:  # tests/ as a package or as a rootdir-inserted directory
+    from .evaluate import route
+    from .oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from .strategies import tables
+except ImportError:  # pragma: no cover
+    from evaluate import route
+    from oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from strategies import tables
+
+COLUMN = {
+    "depth": "depth",
+    "total-path-length": "total_path_length",
+    "nodes": "nodes",
+    "leaves": "leaves",
+    "misclassifications": "misclassifications",
+}
+
+
+@st.composite
+def weighted_tables(draw, priced: bool):
+    t = draw(tables(max_rows=6, max_attributes=3, max_values=3, max_decisions=3))
+    weights = draw(st.lists(st.integers(1, 4), min_size=t.n_rows, max_size=t.n_rows))
+    labels = sorted(set(t.decisions))
+    prices = None
+    if priced:
+        prices = {
+            c: {d: draw(st.integers(0, 3)) if c != d else draw(st.integers(0, 1)) for d in labels}
+            for c in labels
+        }
+    return t, weights, prices
+
+
+def weighted(t, weights, prices) -> DecisionTable:
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    dv = table.decision_values
+    matrix = None if prices is None else [[prices[c][d] for d in dv] for c in dv]
+    return table.weighted(weights, prices=matrix)
+
+
+def reevaluate(tree, t, weights, prices) -> dict:
+    """Costs of an extracted tree on the rows, each row routed by tests/evaluate.py and
+    counted ``weights[i]`` times; a leaf's decision priced by ``prices``."""
+    header = [f"f{i + 1}" for i in range(t.n_attributes)] + ["d"]
+    data = tree.to_dict()["tree"]
+    total = mis = 0
+    for i, rec in enumerate(t.records()):
+        leaf, depth, _ = route(data, header, rec)
+        total += weights[i] * depth
+        c, d = rec[-1], str(leaf["decision"])
+        mis += weights[i] * (int(c != d) if prices is None else prices[c][d])
+    return {"total_path_length": total, "misclassifications": mis}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from(COST_PAIRS),
+    cap=st.sampled_from([None, 1, 2, 3]),
+)
+def test_fronts_equal_the_brute_force(data, pair, cap):
+    """Fast and baseline engines against every tree and every leaf labelling; every
+    extracted tree re-evaluates to its point on the weighted rows."""
+    t, weights, prices = data
+    x, y = pair
+    want = pareto_front(
+        project(weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap), x, y)
+    )
+    table = weighted(t, weights, prices)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
+        assert got == want, engine
+    for k in range(len(rel.front)):
+        rel = relate(table, x, y, max_depth=cap)
+        tree = extract_tree(rel, k)
+        costs = tree.costs()
+        assert (costs[COLUMN[x]], costs[COLUMN[y]]) == want[k]
+        again = reevaluate(tree, t, weights, prices)
+        for name in (x, y):
+            if COLUMN[name] in again:
+                assert again[COLUMN[name]] == costs[COLUMN[name]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    t=tables(max_rows=7, max_attributes=3, max_values=3, max_decisions=3),
+    k=st.data(),
+    pair=st.sampled_from(COST_PAIRS),
+    cap=st.sampled_from([None, 2]),
+)
+def test_a_row_of_weight_k_is_k_copies(t, k, pair, cap):
+    weights = k.draw(st.lists(st.integers(1, 4), min_size=t.n_rows, max_size=t.n_rows))
+    rows = [r for r, w in zip(t.rows, weights) for _ in range(w)]
+    decs = [d for d, w in zip(t.decisions, weights) for _ in range(w)]
+    copies = DecisionTable.from_rows(rows, decs)
+    once = DecisionTable.from_rows(list(t.rows), list(t.decisions)).weighted(weights)
+    a = relate(copies, *pair, max_depth=cap)
+    b = relate(once, *pair, max_depth=cap)
+    assert a.front.x.tolist() == b.front.x.tolist()
+    assert a.front.y.tolist() == b.front.y.tolist()
+
+
+def test_fractions_are_exact_on_one_scale():
+    """Decimal weights are read as exact fractions and scaled by their common
+    denominator: weights 0.5, 1.5 are 1, 3 in halves, never a rounded float."""
+    t = DecisionTable.from_rows([(0,), (1,), (1,)], ["a", "b", "a"])
+    half = t.weighted(["0.5", "1.5", "0.25"])
+    assert half.weighting.scale == 4
+    assert half.weighting.rows.tolist() == [2, 6, 1]
+    assert exact("0.1", "w") + exact("0.2", "w") == Fraction(3, 10)
+    whole = t.weighted([2, 6, 1])
+    a, b = relate(half), relate(whole)
+    assert a.front.y.tolist() == b.front.y.tolist()
+
+
+def test_class_weights_are_row_weights():
+    """scikit-learn's meaning: a class weight multiplies its rows' weights; "balanced"
+    gives n / (classes x rows of the class)."""
+    t = DecisionTable.from_rows([(0,), (1,), (1,), (2,)], ["a", "b", "b", "b"])
+    assert balanced(t.decisions, 2) == [Fraction(2), Fraction(2, 3)]
+    by_class = t.weighted(class_weight={"a": 3})
+    by_row = t.weighted([3, 1, 1, 1])
+    assert by_class.weighting.rows.tolist() == by_row.weighting.rows.tolist()
+    b = t.weighted(class_weight="balanced")
+    assert b.weighting.scale == 3 and b.weighting.rows.tolist() == [6, 2, 2, 2]
+
+
+def test_a_price_matrix_chooses_the_leaf():
+    """A leaf takes the decision of least price, the first in decision order on a tie."""
+    w = Weighting.make(None, decisions=[0, 1, 1], n_classes=2, prices=[[0, 5], [1, 0]])
+    assert w.leaf(np.array([1, 2])) == (0, 2)  # deciding a costs 2, b costs 5
+    tie = Weighting.make(None, decisions=[0, 1], n_classes=2)
+    assert tie.leaf(np.array([1, 1])) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ([1, 0, 1], "row 2: weight 0 is not positive"),
+        ([1, -2, 1], "row 2: weight -2 is not positive"),
+        ([1, "x", 1], "row 2: weight: 'x' is not a number"),
+        ([1, float("nan"), 1], "row 2: weight: nan is not a finite number"),
+        ([1, "1e-12", 1], "need a common denominator above"),
+    ],
+)
+def test_bad_weights_are_named(weights, message):
+    t = DecisionTable.from_rows([(0,), (1,), (1,)], ["a", "b", "a"])
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        t.weighted(weights)
+
+
+TABLE = "a,b,w,y\n0,0,1,no\n0,1,3,yes\n1,0,1,yes\n1,1,2,no\n1,1,1,yes\n0,0,2,no\n"
+
+
+def run(args, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(TABLE)
+    return CliRunner().invoke(main, [args[0], str(path), *args[1:]])
+
+
+def test_cli_weight_column_equals_repeated_rows(tmp_path):
+    rows = [line.split(",") for line in TABLE.strip().splitlines()[1:]]
+    repeated = "a,b,y\n" + "".join(f"{a},{b},{y}\n" for a, b, w, y in rows for _ in range(int(w)))
+    (tmp_path / "r.csv").write_text(repeated)
+    a = CliRunner().invoke(main, ["relate", str(tmp_path / "r.csv"), "--format", "csv"])
+    b = run(["relate", "--weight", "w", "--format", "csv"], tmp_path)
+    assert a.exit_code == 0 and b.exit_code == 0, b.output
+    assert a.stdout.splitlines() == b.stdout.splitlines()
+
+
+def test_cli_says_what_misclassifications_count(tmp_path):
+    res = run(["relate", "--weight", "w"], tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "weighted misclassifications" in res.output
+
+
+def test_cli_cost_matrix(tmp_path):
+    (tmp_path / "p.csv").write_text("true,no,yes\nno,0,1\nyes,5,0\n")
+    res = run(
+        ["relate", "--drop", "w", "--cost-matrix", str(tmp_path / "p.csv"), "--format", "csv"],
+        tmp_path,
+    )
+    assert res.exit_code == 0, res.output
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(prices=[[0, 1], [5, 0]]))
+    got = [line.split(",") for line in res.stdout.strip().splitlines()[1:]]
+    header = res.stdout.splitlines()[0].split(",")
+    ys = [int(r[header.index("misclassifications")]) for r in got]
+    assert ys == want.front.y.tolist()
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        ("true,no,maybe\nno,0,1\nyes,1,0\n", "line 1, column 3: 'maybe' is not a class"),
+        ("true,no,yes\nno,0,1\n", "no price for predicting 'no' on a row of class 'yes'"),
+        ("true,no,yes\nno,0,x\nyes,1,0\n", "line 2, column 3: 'x' is not a number"),
+        ("true,no,yes\nno,0,-1\nyes,1,0\n", "a price is negative"),
+    ],
+)
+def test_cli_bad_cost_matrix(tmp_path, matrix, message):
+    (tmp_path / "p.csv").write_text(matrix)
+    res = run(["relate", "--cost-matrix", str(tmp_path / "p.csv")], tmp_path)
+    assert res.exit_code == 2
+    assert message in res.output
+    assert "Traceback" not in res.output
+
+
+def test_cli_bad_weight_names_the_line(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a,w,y\n0,1,no\n1,0,yes\n")
+    res = CliRunner().invoke(main, ["relate", str(path), "--weight", "w"])
+    assert res.exit_code == 2
+    assert "line 3: weight '0' is not positive" in res.output
+    res = CliRunner().invoke(main, ["relate", str(path), "--weight", "nope"])
+    assert res.exit_code == 2 and "no column named 'nope'" in res.output
+
+
+def test_cli_class_weight(tmp_path):
+    a = run(["relate", "--drop", "w", "--class-weight", "yes=2", "--format", "csv"], tmp_path)
+    assert a.exit_code == 0, a.output
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(class_weight={"yes": 2}))
+    header = a.stdout.splitlines()[0].split(",")
+    lines = a.stdout.strip().splitlines()[1:]
+    ys = [int(r.split(",")[header.index("misclassifications")]) for r in lines]
+    assert ys == want.front.y.tolist()
+    bad = run(["relate", "--drop", "w", "--class-weight", "maybe=2"], tmp_path)
+    assert bad.exit_code == 2 and "no such class" in bad.output
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=weighted_tables(priced=False) | weighted_tables(priced=True))
+def test_greedy_trees_count_the_weights(data):
+    """Every greedy tree's costs are those of its tree re-evaluated on the weighted rows,
+    and none is below the exact front (a greedy tree is one of the trees)."""
+    from dagger_cli.greedy import greedy_trees
+    from dagger_cli.trees import Tree
+
+    t, weights, prices = data
+    table = weighted(t, weights, prices)
+    front = relate(table)
+    for costs, build in greedy_trees(table):
+        again = reevaluate(Tree.for_table(table, build()), t, weights, prices)
+        assert again["total_path_length"] == costs["total_path_length"]
+        assert again["misclassifications"] == costs["misclassifications"]
+        best = [y for x, y in zip(front.front.x, front.front.y) if x <= costs["total_path_length"]]
+        assert costs["misclassifications"] >= min(best)
+
+
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        (["optimize", "--order", "misclassifications,depth"], "staged optimisation"),
+        (["rules"], "decision rules"),
+        (["validate", "--folds", "2"], "validation does not read row weights"),
+        (["relate", "--count"], "--count with weighted rows"),
+    ],
+)
+def test_what_does_not_read_weights_says_so(tmp_path, command, message):
+    res = run([command[0], "--weight", "w", *command[1:]], tmp_path)
+    assert res.exit_code == 2, res.output
+    assert message in res.output and "Traceback" not in res.output
+
+
+def test_weights_with_merged_rows_are_refused(tmp_path):
+    res = run(["relate", "--weight", "w", "--duplicates", "merge"], tmp_path)
+    assert res.exit_code == 2 and "--duplicates keep" in res.output
