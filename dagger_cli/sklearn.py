@@ -41,12 +41,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
 from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
-from .errors import LimitError
+from .errors import InputError, LimitError
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
@@ -79,6 +79,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         Seconds (or ``"90s"``, ``"5m"``): keep the tree chosen on the best front found in
         that time (:mod:`dagger_cli.engine.anytime`); ``optimal_`` says whether it is proven
         optimal, ``gap_`` how far from the proven bound it may be. None: the exact front.
+    class_weight : dict, "balanced" or None, default=None
+        scikit-learn's meaning: a class's weight multiplies its rows' weights (``"balanced"``:
+        ``n_samples / (n_classes * rows of the class)``); misclassifications are then the
+        weighted sum and a leaf predicts the class of greatest weight (see ``fit``'s
+        ``sample_weight``). Not with ``time_limit``.
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -126,6 +131,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
         "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
     def __init__(
@@ -139,6 +145,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         alpha=None,
         max_subtables=2_000_000,
         time_limit=None,
+        class_weight=None,
     ):
         self.max_depth = max_depth
         self.x = x
@@ -148,6 +155,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.max_subtables = max_subtables
         self.time_limit = time_limit
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -158,7 +166,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Compute the exact front on (X, y) and keep the tree of the chosen point.
 
         Parameters
@@ -166,6 +174,13 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         X : array-like or DataFrame of shape (n_samples, n_features)
             Numeric and categorical columns (see the module docstring).
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Row weights (>= 0): a row of weight k counts as k copies of it in
+            misclassifications and total path length; a row of weight 0 is left out. The
+            weights are read exactly (:mod:`dagger_cli.weights`: a float is the fraction it
+            was computed as, e.g. 2/3, when that fraction reads back as the same float and
+            its denominator is at most 10^6; weights that need a common denominator above
+            10^9 are refused). ``front_`` then counts in units of ``1 / table_.weighting.unit``.
 
         Returns
         -------
@@ -188,9 +203,37 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
+        weighted = sample_weight is not None or self.class_weight is not None
+        if weighted and self.time_limit is not None:
+            raise ValueError(
+                "time_limit with sample_weight or class_weight is not supported yet; drop "
+                "time_limit (the exact front of weighted rows) or the weights"
+            )
+        # "balanced" counts every row of y, as scikit-learn's does (weight 0 included).
+        cw = self._class_weights(y_codes) if self.class_weight is not None else None
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            kept = sample_weight > 0
+            if not kept.any():
+                raise ValueError("every sample_weight is 0: there is nothing to fit")
+            X, y_codes, sample_weight = X[kept], y_codes[kept], sample_weight[kept]
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
-        self.table_ = self._table(X, y_codes)
+        rows = None  # the rows' weights, for the thresholds' quantiles
+        if weighted:
+            rows = np.ones(y_codes.size) if sample_weight is None else sample_weight
+            if cw is not None:
+                rows = rows * np.array([float(c) for c in cw])[y_codes]
+        self.table_ = self._table(X, y_codes, rows)
+        if weighted:
+            labels = self.table_.decision_values
+            try:
+                self.table_ = self.table_.weighted(
+                    None if sample_weight is None else sample_weight.tolist(),
+                    class_weight=None if cw is None else dict(zip(labels, cw)),
+                )
+            except InputError as err:
+                raise ValueError(str(err).replace("row ", "sample ")) from None
         query = self._query()
         try:
             rel = solve(self.table_, query)
@@ -213,6 +256,27 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
         self.tree_ = extract_tree(rel, self.front_index_)
         return self
+
+    def _class_weights(self, y_codes) -> list:
+        """``class_weight`` as exact weights per class (in ``classes_`` order)."""
+        from .weights import parse_class_weight
+
+        labels = [str(c) for c in self.classes_]
+        cw = self.class_weight
+        if isinstance(cw, dict):
+            unknown = [k for k in cw if k not in set(self.classes_.tolist())]
+            if unknown:
+                raise ValueError(
+                    f"class_weight names {unknown[0]!r}, not a class of y; the classes "
+                    f"are {self.classes_.tolist()}"
+                )
+            cw = {str(k): v for k, v in cw.items()}
+        try:
+            out = parse_class_weight(cw, labels, y_codes)
+        except InputError as err:
+            raise ValueError(str(err)) from None
+        assert out is not None
+        return out
 
     def _query(self):
         """The query of the parameters (a :class:`~dagger_cli.engine.query.Query`): only
@@ -280,7 +344,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         xs[np.isnan(xs)] = self.fill_values_[j]
         return xs
 
-    def _table(self, X, y_codes) -> DecisionTable:
+    def _table(self, X, y_codes, weights=None) -> DecisionTable:
         """The training table, built straight from the arrays (no strings for numbers)."""
         n = X.shape[0]
         attributes: list[str] = []
@@ -290,7 +354,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         for j, name in enumerate(self._names()):
             if self._kinds[j] == "numeric" and self.thresholds is not None:
                 xs = self._numbers_of(X[:, j], j)
-                ts = candidate_thresholds(xs, self.thresholds)
+                ts = candidate_thresholds(xs, self.thresholds, weights)
                 if ts:
                     attr = Ordered(name, tuple(ts))
                     ordered[name] = attr
@@ -383,7 +447,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The most common training class of the node each row reaches (smallest on a tie).
+        """The most common training class of the node each row reaches (smallest on a tie;
+        with weights the class of greatest weight).
 
         Parameters
         ----------
@@ -394,8 +459,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         nodes = self._leaves(X)
-        counts = np.array([node.counts for node in nodes], dtype=np.int64)
-        return self.classes_[np.argmax(counts.reshape(len(nodes), -1), axis=1)]
+        index = {str(c): k for k, c in enumerate(self.classes_)}
+        return self.classes_[np.array([index[node.decision] for node in nodes], dtype=np.int64)]
 
 
 def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:

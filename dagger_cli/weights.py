@@ -42,6 +42,8 @@ from .errors import InputError
 
 #: The kernels hold a subtable's weight and its leaf's price in 32-bit integers.
 LIMIT = 2**31 - 1
+#: The largest denominator a float is read back to (2/3 from 0.6666666666666666).
+FLOAT_DENOMINATOR = 10**6
 #: The largest common denominator taken (a decimal grid of 10^-6 and its like).
 MAX_SCALE = 10**9
 
@@ -50,8 +52,8 @@ def exact(text, what: str) -> Fraction:
     """``text`` (a number, or its decimal or ``p/q`` text) as an exact fraction; ``what``
     names it in the error (which file, line and column).
 
-    >>> exact("0.1", "w"), exact(3, "w"), exact("1e-2", "w")
-    (Fraction(1, 10), Fraction(3, 1), Fraction(1, 100))
+    >>> exact("0.1", "w"), exact(3, "w"), exact("1e-2", "w"), exact(2 / 3, "w")
+    (Fraction(1, 10), Fraction(3, 1), Fraction(1, 100), Fraction(2, 3))
     """
     if isinstance(text, Fraction):
         return text
@@ -63,8 +65,13 @@ def exact(text, what: str) -> Fraction:
         x = float(text)
         if not math.isfinite(x):
             raise InputError(f"{what}: {text!r} is not a finite number")
-        # The shortest decimal that reads back as this float: what the user typed.
-        return Fraction(repr(x))
+        # The shortest decimal that reads back as this float: what the user typed; or, for
+        # a float computed as a fraction (2/3), that fraction when it reads back the same.
+        typed = Fraction(repr(x))
+        if typed.denominator <= FLOAT_DENOMINATOR:
+            return typed
+        made = Fraction(x).limit_denominator(FLOAT_DENOMINATOR)
+        return made if float(made) == x else typed
     s = str(text).strip()
     try:
         value = Fraction(s)

@@ -288,3 +288,27 @@ def test_what_does_not_read_weights_says_so(tmp_path, command, message):
 def test_weights_with_merged_rows_are_refused(tmp_path):
     res = run(["relate", "--weight", "w", "--duplicates", "merge"], tmp_path)
     assert res.exit_code == 2 and "--duplicates keep" in res.output
+
+
+@pytest.mark.parametrize(
+    "extra", [[], ["--thresholds", "1"], ["--thresholds", "2", "--max-depth", "2"]]
+)
+def test_cli_weights_place_quantile_thresholds_as_copies_would(tmp_path, extra):
+    """Under --thresholds K the quantiles are of the weighted rows: a row of weight k
+    places them as k copies of it do, so the fronts are equal."""
+    rows = [
+        (1, 1, "a"),
+        (2, 1, "a"),
+        (3, 1, "b"),
+        (4, 5, "b"),
+        (5, 1, "a"),
+        (6, 2, "b"),
+        (7, 1, "a"),
+    ]
+    (tmp_path / "w.csv").write_text("x,w,y\n" + "".join(f"{x},{w},{y}\n" for x, w, y in rows))
+    copies = "".join(f"{x},{y}\n" for x, w, y in rows for _ in range(w))
+    (tmp_path / "c.csv").write_text("x,y\n" + copies)
+    a = CliRunner().invoke(main, ["relate", str(tmp_path / "c.csv"), "-q", *extra])
+    b = CliRunner().invoke(main, ["relate", str(tmp_path / "w.csv"), "--weight", "w", "-q", *extra])
+    assert a.exit_code == 0 and b.exit_code == 0, b.output
+    assert a.stdout.splitlines()[1:] == b.stdout.splitlines()[1:]

@@ -531,7 +531,8 @@ def from_columns(
         if recipe.missing == "mode":
             columns, filled_numbers = fill_numbers(header, columns, skip=skip)
     if thresholds is not None:
-        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip)
+        qw = _quantile_weights(header, columns, recipe, decision, weight_cells, lines, source)
+        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip, weights=qw)
     elif bins is not None:
         columns, made = discretize(header, columns, bins, skip=skip)
     else:
@@ -585,6 +586,27 @@ def _weight_column(header, columns, recipe: Recipe, decision: str, source: str) 
             "keep (the weights then count the equal rows)"
         )
     return list(columns[header.index(w)])
+
+
+def _quantile_weights(header, columns, recipe, decision, cells, lines, source):
+    """Each row's weight (row weight times class weight, as floats) for the quantiles of
+    ``--thresholds K``, so that a row of weight k places them as k copies of it would;
+    None unweighted."""
+    if cells is None and recipe.class_weight is None:
+        return None
+    from ..weights import Weighting, parse_class_weight
+
+    dec = list(columns[header.index(decision)])
+    labels = value_order(dec)
+    rank = {v: k for k, v in enumerate(labels)}
+    codes = [rank[v] for v in dec]
+
+    def where(i):
+        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
+
+    cw = parse_class_weight(recipe.class_weight, labels, codes)
+    w = Weighting.make(cells, decisions=codes, n_classes=len(labels), class_weight=cw, where=where)
+    return w.rows.astype(np.float64)
 
 
 def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> DecisionTable:
