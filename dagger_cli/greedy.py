@@ -201,6 +201,9 @@ class _Grown:
         # Row weights (:mod:`dagger_cli.weights`): every count below is the rows' weight
         # (exact in float64 below 2^53; the weights total below 2^31).
         wts = None if weighting is None else weighting.rows.astype(np.float64)
+        # A minimum leaf size: a split is a candidate only when every child keeps that many
+        # rows (as scikit-learn's min_samples_leaf), so every swept tree respects it.
+        least = 1 if weighting is None else weighting.min_leaf
 
         def count(keys, idx, size, times=1):
             if wts is None:
@@ -220,6 +223,10 @@ class _Grown:
                 keys = ((base + sub) * k + dec[idx][None, :]).ravel()
                 cont = count(keys, idx, nom.size * vmax * k, nom.size)
                 sc, ok = split_scores(cont.reshape(nom.size, vmax, k), criterion, cnt)
+                if least > 1:
+                    sizes = np.bincount((base + sub).ravel(), minlength=nom.size * vmax)
+                    sizes = sizes.reshape(nom.size, vmax)
+                    ok = ok & ((sizes == 0) | (sizes >= least)).all(axis=1)
                 for j, i in enumerate(nom.tolist()):
                     where.append((i, -1, sc[j : j + 1], ok[j : j + 1]))
             for i, o in enumerate(ordered):
@@ -230,6 +237,9 @@ class _Grown:
                 left = np.cumsum(c.reshape(kk + 1, k), axis=0)[:-1]  # codes <= j
                 cont = np.stack([left, cnt[None, :] - left], axis=1)
                 sc, ok = split_scores(cont, criterion, cnt)
+                if least > 1:
+                    below = np.cumsum(np.bincount(codes[i, idx], minlength=kk + 1))[:-1]
+                    ok = ok & (below >= least) & (idx.size - below >= least)
                 where.append((i, 0, sc, ok))
             where.sort(key=lambda w: w[0])
             for _, _, sc, ok in where:

@@ -34,6 +34,7 @@ numeric column that was not there) stops at that node and gets its most common t
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 
@@ -84,6 +85,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         ``n_samples / (n_classes * rows of the class)``); misclassifications are then the
         weighted sum and a leaf predicts the class of greatest weight (see ``fit``'s
         ``sample_weight``). Not with ``time_limit``.
+    min_samples_leaf : int or float, default=1
+        Only trees whose every leaf holds at least this many training rows (a float in
+        (0, 1): that fraction of the rows, rounded up), scikit-learn's meaning; exact
+        (:mod:`dagger_cli.weights`). Not with ``time_limit``.
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -132,6 +137,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
         "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
         "class_weight": [dict, StrOptions({"balanced"}), None],
+        "min_samples_leaf": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(numbers.Real, 0.0, 1.0, closed="neither"),
+        ],
     }
 
     def __init__(
@@ -146,6 +155,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         max_subtables=2_000_000,
         time_limit=None,
         class_weight=None,
+        min_samples_leaf=1,
     ):
         self.max_depth = max_depth
         self.x = x
@@ -156,6 +166,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_subtables = max_subtables
         self.time_limit = time_limit
         self.class_weight = class_weight
+        self.min_samples_leaf = min_samples_leaf
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -204,10 +215,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         weighted = sample_weight is not None or self.class_weight is not None
-        if weighted and self.time_limit is not None:
+        least = self._least_leaf(y.shape[0])
+        if (weighted or least > 1) and self.time_limit is not None:
             raise ValueError(
-                "time_limit with sample_weight or class_weight is not supported yet; drop "
-                "time_limit (the exact front of weighted rows) or the weights"
+                "time_limit with sample_weight, class_weight or min_samples_leaf is not "
+                "supported yet; drop time_limit (the exact front) or them"
             )
         # "balanced" counts every row of y, as scikit-learn's does (weight 0 included).
         cw = self._class_weights(y_codes) if self.class_weight is not None else None
@@ -234,11 +246,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 )
             except InputError as err:
                 raise ValueError(str(err).replace("row ", "sample ")) from None
+        if least > 1:
+            self.table_ = self.table_.weighted(min_leaf=least)
         query = self._query()
         try:
             rel = solve(self.table_, query)
             if not len(rel.front):  # nothing within the bound: the message needs the least
                 rel = solve(self.table_, replace(query, max_x=None, max_y=None))
+        except InputError as err:  # no tree within min_samples_leaf
+            raise ValueError(_estimator_terms(str(err))) from None
         except LimitError as err:
             depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
             raise LimitError(
@@ -256,6 +272,13 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
         self.tree_ = extract_tree(rel, self.front_index_)
         return self
+
+    def _least_leaf(self, n: int) -> int:
+        """``min_samples_leaf`` in rows (a fraction of ``n`` rounded up, as scikit-learn)."""
+        k = self.min_samples_leaf
+        if isinstance(k, numbers.Integral):
+            return int(k)
+        return max(1, math.ceil(k * n))
 
     def _class_weights(self, y_codes) -> list:
         """``class_weight`` as exact weights per class (in ``classes_`` order)."""
@@ -491,6 +514,7 @@ _TERMS = (
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
     (re.compile(r"\(--max-memory\)"), "(the memory ceiling: 80 % of the memory available)"),
     (re.compile(r"--max-memory( SIZE)?"), "the memory ceiling"),
+    (re.compile(r"--min-leaf"), "min_samples_leaf"),
 )
 
 

@@ -78,7 +78,9 @@ def table_doc(table) -> dict:
         return doc
     doc["duplicates"] = report.duplicates
     w = getattr(table, "weighting", None)
-    if w is not None:
+    if w is not None and w.min_leaf > 1:
+        doc["min_leaf"] = w.min_leaf
+    if w is not None and not w.plain:
         # What the cost misclassifications counts, and in what units: a value v of a
         # cost is v / units[cost] rows of weight 1 (total_weight is in rows, exact).
         doc["weighting"] = {
@@ -119,7 +121,10 @@ def weighting_text(table) -> str:
     w = getattr(table, "weighting", None)
     if w is None:
         return ""
-    text = (
+    leaf = "" if w.min_leaf == 1 else f"; every leaf holds at least {w.min_leaf} row(s)"
+    if w.plain:
+        return leaf
+    text = leaf + (
         f"; total weight {_fraction_text(Fraction(table.weight_total, w.scale))}; "
         f"misclassifications are {w.label}"
     )
@@ -141,7 +146,7 @@ def cost_units(table) -> dict[str, int]:
     length counts the row weights over their common denominator, misclassifications the
     prices over theirs too (:attr:`dagger_cli.weights.Weighting.unit`)."""
     w = getattr(table, "weighting", None)
-    if w is None:
+    if w is None or w.plain:
         return {"total-path-length": 1, "misclassifications": 1}
     return {"total-path-length": w.scale, "misclassifications": w.unit}
 
@@ -149,7 +154,7 @@ def cost_units(table) -> dict[str, int]:
 def mis_label(table) -> str | None:
     """An axis label for the cost misclassifications of a weighted table (None: plain)."""
     w = getattr(table, "weighting", None)
-    if w is None:
+    if w is None or w.plain:
         return None
     return w.label.capitalize()
 

@@ -18,6 +18,13 @@ Depth, nodes and leaves never read ``n`` or ``mis``, so they are unchanged. Sinc
 DAG of subtables does not depend on weights, every engine runs as before on these two
 per-subtable numbers (:meth:`Weighting.terms`).
 
+A **minimum leaf size** k (scikit-learn's ``min_samples_leaf``, STreeD's
+``min_leaf_node_size``: rows, not weight) is one more leaf price: a leaf of fewer than k
+rows costs :attr:`Weighting.infeasible`, more than every tree of leaves of k rows or more
+can cost, so the fronts over all trees, restricted to the points below it, are exactly the
+fronts over the trees whose every leaf holds k rows (such a point is never dominated by a
+tree with a small leaf, whose cost is at least that much).
+
 Exactness: every weight, class weight and price is read as an exact rational number
 (decimal text such as ``0.1`` is exactly 1/10, never a binary float); all of them are
 brought to integers by one common denominator, the **scale** (1 for integer weights), and
@@ -95,6 +102,8 @@ class Weighting:
     prices: np.ndarray | None = None
     price_scale: int = 1
     label: str = "weighted misclassifications"
+    #: the least rows of a leaf (1: any leaf)
+    min_leaf: int = 1
 
     @classmethod
     def make(
@@ -106,6 +115,7 @@ class Weighting:
         class_weight: Sequence | None = None,
         prices: Sequence[Sequence] | None = None,
         where=None,
+        min_leaf: int = 1,
     ) -> Weighting:
         """The weighting of rows ``weights`` (None: 1 each), class weights per class code
         (None: 1 each) and a price matrix (None: ``1 - I``). ``where(i)`` names row i in
@@ -157,14 +167,32 @@ class Weighting:
             pscale = _common_denominator([v for row in fp for v in row], "the prices")
             p = np.array([[int(v * pscale) for v in row] for row in fp], dtype=np.int64)
         top = int(ints.sum()) * (int(p.max()) if p is not None and p.size else 1)
-        if top > LIMIT:
+        if top + 1 > LIMIT:
             raise InputError(
                 f"the weights add up to {top:,} units (at a scale of {scale * pscale:,} "
                 f"units per row of weight 1), more than the engine's limit of {LIMIT:,}; "
                 "give weights with fewer decimals or smaller numbers"
             )
-        label = "priced misclassifications" if p is not None else "weighted misclassifications"
-        return cls(ints, scale, p, pscale, label)
+        if p is not None:
+            label = "priced misclassifications"
+        elif weights is None and class_weight is None:
+            label = "misclassifications"
+        else:
+            label = "weighted misclassifications"
+        return cls(ints, scale, p, pscale, label, check_min_leaf(min_leaf))
+
+    @property
+    def infeasible(self) -> int:
+        """The price of a leaf of fewer than :attr:`min_leaf` rows: one more than any tree
+        of larger leaves can cost in misclassifications."""
+        most = int(self.prices.max()) if self.prices is not None and self.prices.size else 1
+        return int(self.rows.sum()) * most + 1
+
+    @property
+    def plain(self) -> bool:
+        """Whether every row weighs 1 and a wrong decision costs 1 (a minimum leaf size
+        alone)."""
+        return self.label == "misclassifications"
 
     @property
     def unit(self) -> int:
@@ -214,6 +242,8 @@ class Weighting:
         cost = self.leaf_prices(totals)
         major = np.argmin(cost, axis=1) if n_classes else np.zeros(nodes, np.int64)
         price = cost[np.arange(nodes), major] if n_classes else np.zeros(nodes, np.int64)
+        if self.min_leaf > 1:
+            price = np.where(sizes < self.min_leaf, self.infeasible, price)
         return (
             totals.sum(axis=1).astype(np.int32),
             price.astype(np.int32),
@@ -221,13 +251,20 @@ class Weighting:
         )
 
 
+def check_min_leaf(k) -> int:
+    """A minimum leaf size: an integer >= 1."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise InputError(f"the minimum leaf size must be an integer >= 1, got {k!r}")
+    return int(k)
+
+
 def refuse(table, what: str) -> None:
     """Raise a clear :class:`InputError` when ``table`` is weighted and ``what`` (a
     command or an option) does not read weights yet."""
     if getattr(table, "weighting", None) is not None:
         raise InputError(
-            f"{what} does not read row weights, class weights or prices yet; `dagger relate` "
-            "and `dagger tree` give the exact weighted front and its trees"
+            f"{what} does not read row weights, class weights, prices or a minimum leaf "
+            "size yet; `dagger relate` and `dagger tree` give the exact front and its trees"
         )
 
 

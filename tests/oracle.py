@@ -311,14 +311,17 @@ def merge_rows(rows, decisions):
     return out_rows, [most_common_decision(groups[r], key) for r in out_rows]
 
 
-def weighted_cost_vectors(rows, decisions, weights, prices=None, max_depth=None) -> set:
+def weighted_cost_vectors(
+    rows, decisions, weights, prices=None, max_depth=None, min_leaf: int = 1
+) -> set:
     """The set of (depth, Λ, nodes, leaves, µ) over every decision tree for the table *and
     every labelling of its leaves* when row i weighs ``weights[i]`` and deciding d for a
     row of decision c costs ``prices[c][d]`` (a dict of dicts; None: 1 if c != d).
 
     Λ sums each row's weight times its depth, µ each row's weight times the price of its
     leaf's decision; depth, nodes and leaves do not read weights. Splits as in
-    :func:`capped_cost_vectors` (a subtable with one decision is a leaf)."""
+    :func:`capped_cost_vectors` (a subtable with one decision is a leaf). Only trees whose
+    every leaf holds at least ``min_leaf`` rows."""
     rows, decisions, m = _check(rows, decisions)
     labels = sorted(set(decisions))
 
@@ -330,9 +333,12 @@ def weighted_cost_vectors(rows, decisions, weights, prices=None, max_depth=None)
     @cache
     def vectors(subset: frozenset, r) -> frozenset:
         n = sum(weights[i] for i in subset)
-        out = {
-            (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset)) for d in labels
-        }
+        out = set()
+        if len(subset) >= min_leaf:
+            out = {
+                (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset))
+                for d in labels
+            }
         if r is None or r > 0:
             split_attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
             for a in split_attrs:

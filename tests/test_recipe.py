@@ -55,6 +55,7 @@ def test_recipe_normalizes_drop_and_is_hashable():
         "weight",
         "class_weight",
         "cost_matrix",
+        "min_leaf",
     }
 
 

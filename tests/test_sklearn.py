@@ -327,3 +327,28 @@ def test_bad_sample_weight_is_a_value_error():
         DaggerTreeClassifier(max_depth=1, time_limit=5).fit(X, y, sample_weight=np.ones(y.size))
     with pytest.raises(ValueError, match="class_weight names 7"):
         DaggerTreeClassifier(max_depth=1, class_weight={7: 2}).fit(X, y)
+
+
+@needs_cap
+@pytest.mark.parametrize("k", [5, 0.1])
+def test_min_samples_leaf_is_exact_and_beats_cart(k):
+    """Every leaf holds at least k training rows, and CART's tree under the same
+    min_samples_leaf and depth is one of the trees searched (thresholds="all"), so it has
+    no fewer training errors."""
+    X, y = load_iris(return_X_y=True)
+    ours = DaggerTreeClassifier(max_depth=2, thresholds="all", min_samples_leaf=k).fit(X, y)
+    least = k if isinstance(k, int) else int(np.ceil(k * y.size))
+    sizes = [sum(leaf.counts) for leaf in _leaves_of(ours.tree_.root)]
+    assert min(sizes) >= least
+    cart = DecisionTreeClassifier(max_depth=2, min_samples_leaf=k, random_state=0).fit(X, y)
+    assert (ours.predict(X) != y).sum() <= (cart.predict(X) != y).sum()
+    free = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, y)
+    assert (free.predict(X) != y).sum() <= (ours.predict(X) != y).sum()
+    with pytest.raises(ValueError, match="min_samples_leaf"):
+        DaggerTreeClassifier(max_depth=2, min_samples_leaf=10_000).fit(X, y)
+
+
+def _leaves_of(node):
+    if node.is_leaf:
+        return [node]
+    return [leaf for _, child in node.children for leaf in _leaves_of(child)]

@@ -312,3 +312,71 @@ def test_cli_weights_place_quantile_thresholds_as_copies_would(tmp_path, extra):
     b = CliRunner().invoke(main, ["relate", str(tmp_path / "w.csv"), "--weight", "w", "-q", *extra])
     assert a.exit_code == 0 and b.exit_code == 0, b.output
     assert a.stdout.splitlines()[1:] == b.stdout.splitlines()[1:]
+
+
+def leaves_of(node):
+    if node.is_leaf:
+        return [node]
+    return [leaf for _, child in node.children for leaf in leaves_of(child)]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from([p for p in COST_PAIRS if "misclassifications" in p]),
+    cap=st.sampled_from([None, 1, 2]),
+    k=st.integers(1, 4),
+    plain=st.booleans(),
+)
+def test_min_leaf_fronts_equal_the_brute_force(data, pair, cap, k, plain):
+    """The fronts over the trees whose every leaf holds k rows or more: fast (an infeasible
+    price on small leaves) and baseline (no leaf there) against the brute force; every
+    extracted tree's leaves hold k rows."""
+    t, weights, prices = data
+    if plain:
+        weights, prices = [1] * t.n_rows, None
+    x, y = pair
+    want = pareto_front(
+        project(weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, k), x, y)
+    )
+    table = weighted(t, None if plain else weights, prices).weighted(min_leaf=k)
+    if not want:
+        for engine in ("fast", "baseline"):
+            with pytest.raises(InputError, match="--min-leaf"):
+                relate(table, x, y, max_depth=cap, engine=engine)
+        return
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
+        assert got == want, engine
+    rel = relate(table, x, y, max_depth=cap)
+    for i in range(len(rel.front)):
+        tree = extract_tree(rel, i)
+        rows = [int(np.sum(leaf.counts)) for leaf in leaves_of(tree.root)]
+        assert tree.costs()[COLUMN[y]] == want[i][1]
+        if plain:
+            assert min(rows) >= k
+
+
+@settings(max_examples=40, deadline=None)
+@given(t=tables(max_rows=8, max_attributes=3, max_values=3, max_decisions=3), k=st.integers(2, 4))
+def test_greedy_trees_respect_the_min_leaf(t, k):
+    from dagger_cli.greedy import greedy_trees
+
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions)).weighted(min_leaf=k)
+    for _, build in greedy_trees(table):
+        assert min(sum(leaf.counts) for leaf in leaves_of(build())) >= min(k, t.n_rows)
+
+
+def test_cli_min_leaf(tmp_path):
+    res = run(["relate", "--drop", "w", "--min-leaf", "2", "--format", "json", "-q"], tmp_path)
+    assert res.exit_code == 0, res.output
+    import json
+
+    doc = json.loads(res.stdout)
+    assert doc["table"]["min_leaf"] == 2
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(min_leaf=2))
+    assert [p["misclassifications"] for p in doc["points"]] == want.front.y.tolist()
+    bad = run(["relate", "--min-leaf", "2", "--x", "depth", "--y", "nodes"], tmp_path)
+    assert bad.exit_code == 2 and "needs misclassifications as one of the two costs" in bad.output

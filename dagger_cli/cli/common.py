@@ -198,6 +198,14 @@ def table_options(func):
             "class)) or weights per class, e.g. 'yes=5' (others weigh 1).",
         ),
         click.option(
+            "--min-leaf",
+            type=click.IntRange(min=1),
+            default=None,
+            metavar="K",
+            help="Only trees whose every leaf holds at least K rows (with misclassifications "
+            "among the costs).",
+        ),
+        click.option(
             "--cost-matrix",
             metavar="FILE",
             default=None,

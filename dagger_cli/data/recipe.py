@@ -62,6 +62,8 @@ class Recipe:
     cost_matrix : str, optional
         The path of a CSV price matrix (:func:`dagger_cli.weights.read_cost_matrix`): a
         leaf takes the decision of least price.
+    min_leaf : int, optional
+        Only trees whose every leaf holds at least this many rows (:mod:`dagger_cli.weights`).
 
     Raises
     ------
@@ -88,8 +90,13 @@ class Recipe:
     weight: str | None = None
     class_weight: str | None = None
     cost_matrix: str | None = None
+    min_leaf: int | None = None
 
     def __post_init__(self) -> None:
+        if self.min_leaf is not None:
+            from ..weights import check_min_leaf
+
+            object.__setattr__(self, "min_leaf", check_min_leaf(self.min_leaf))
         if self.weight is not None and not isinstance(self.weight, str):
             raise InputError(f"the weight column must be a name, got {self.weight!r}")
         if isinstance(self.class_weight, Mapping):

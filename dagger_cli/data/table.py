@@ -126,16 +126,22 @@ class DecisionTable:
         return int(self.weighting.rows.sum())
 
     def weighted(
-        self, weights=None, *, class_weight=None, prices=None, where=None
+        self, weights=None, *, class_weight=None, prices=None, where=None, min_leaf=None
     ) -> DecisionTable:
         """This table with row weights (one per row, positive), class weights (a mapping
-        class -> weight, or "balanced") and a price matrix (rows: true class, columns:
-        predicted class, in decision order): see :mod:`dagger_cli.weights`. All None:
-        the table itself."""
-        from ..weights import Weighting, parse_class_weight
+        class -> weight, or "balanced"), a price matrix (rows: true class, columns:
+        predicted class, in decision order) and a minimum leaf size (rows): see
+        :mod:`dagger_cli.weights`. All None: the table itself; ``min_leaf`` alone keeps
+        the table's weights and prices."""
+        from ..weights import Weighting, check_min_leaf, parse_class_weight
 
         if weights is None and class_weight is None and prices is None:
-            return self
+            if min_leaf is None:
+                return self
+            base = self.weighting or Weighting.make(
+                None, decisions=self.decisions, n_classes=len(self.decision_values)
+            )
+            return replace(self, weighting=replace(base, min_leaf=check_min_leaf(min_leaf)))
         cw = parse_class_weight(class_weight, self.decision_values, self.decisions)
         w = Weighting.make(
             weights,
@@ -144,6 +150,7 @@ class DecisionTable:
             class_weight=cw,
             prices=prices,
             where=where,
+            min_leaf=1 if min_leaf is None else min_leaf,
         )
         return replace(self, weighting=w)
 
@@ -612,7 +619,12 @@ def _quantile_weights(header, columns, recipe, decision, cells, lines, source):
 def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> DecisionTable:
     """``table`` with the recipe's row weights (``cells``, the weight column's), class
     weights and price matrix (:meth:`DecisionTable.weighted`), and a note saying so."""
-    if cells is None and recipe.class_weight is None and recipe.cost_matrix is None:
+    if (
+        cells is None
+        and recipe.class_weight is None
+        and recipe.cost_matrix is None
+        and recipe.min_leaf is None
+    ):
         return table
     from ..weights import read_cost_matrix
 
@@ -623,8 +635,16 @@ def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> D
     def where(i):
         return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
 
-    out = table.weighted(cells, class_weight=recipe.class_weight, prices=prices, where=where)
+    out = table.weighted(
+        cells,
+        class_weight=recipe.class_weight,
+        prices=prices,
+        where=where,
+        min_leaf=recipe.min_leaf,
+    )
     w = out.weighting
+    if w.plain:
+        return _with_note(out, f"every leaf holds at least {w.min_leaf} row(s) (--min-leaf)")
     said = [f"column {recipe.weight!r}"] if recipe.weight else []
     if recipe.class_weight is not None:
         said.append(f"class weights {recipe.class_weight}")

@@ -48,9 +48,19 @@ def solve(table, query: Query) -> Relation:
         ]
         if unsupported:
             raise InputError(
-                f"{' and '.join(unsupported)} with weighted rows or prices is not supported "
-                "yet; drop it (the front itself is exact)"
+                f"{' and '.join(unsupported)} with weighted rows, prices or a minimum leaf "
+                "size is not supported yet; drop it (the front itself is exact)"
             )
+        if table.weighting.min_leaf > 1:
+            if not (query.x_cost.leaf_mis or query.y_cost.leaf_mis):
+                raise InputError(
+                    f"a minimum leaf size (--min-leaf) needs misclassifications as one of the "
+                    f"two costs, not {query.x} vs {query.y}"
+                )
+            if query.exact_only:
+                raise InputError("--min-leaf and --exact-only do not go together yet")
+            if query.engine == "paper":
+                raise InputError("the paper engine has no minimum leaf size; use the fast engine")
     if query.time_limit is not None:
         from .anytime import solve_within
 
@@ -84,6 +94,15 @@ def solve(table, query: Query) -> Relation:
             ),
         )
     if empty and push_x is None and push_y is None:
+        least = getattr(table.weighting, "min_leaf", 1)
+        if least > 1:
+            raise InputError(
+                f"no tree of depth <= {query.max_depth} has every leaf of at least {least} "
+                f"row(s) (--min-leaf; the table has {table.n_rows}): lower it"
+                if query.max_depth is not None
+                else f"no tree has every leaf of at least {least} row(s) (--min-leaf): the "
+                f"table has {table.n_rows} row(s); lower it"
+            )
         if not query.exact_only:  # the single leaf is always a tree
             raise AssertionError(f"{query.engine} engine: an empty front without bounds (a bug)")
         raise InputError(

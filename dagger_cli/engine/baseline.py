@@ -49,13 +49,16 @@ class _Walker:
         counts = np.bincount(self.dec[rows], minlength=self.n_dec)
         return int(rows.size - counts.max())
 
-    def weight(self, rows) -> tuple[int, int]:
+    def weight(self, rows) -> tuple[int, int | None]:
         """The ``n`` and ``mis`` of the costs: rows and misclassified rows, or with
         weighted rows their weight and the least price of a leaf."""
         w = self.weighting
         if w is None:
             return int(rows.size), self.leaf_stats(rows)
-        return int(w.rows[rows].sum()), w.leaf(w.class_totals(self.dec, rows, self.n_dec))[1]
+        n = int(w.rows[rows].sum())
+        if rows.size < w.min_leaf:
+            return n, None  # no leaf: fewer rows than the minimum leaf size
+        return n, w.leaf(w.class_totals(self.dec, rows, self.n_dec))[1]
 
     def splittable(self, rows):
         """Some attribute is not constant on the rows."""
@@ -119,7 +122,7 @@ class _ParetoWalker(_Walker):
     def node_value(self, n, mis, splits, split, impure):
         cx, cy = self.cx, self.cy
         xs, ys = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        if not self.exact_only or impure == 0 or not split:
+        if mis is not None and (not self.exact_only or impure == 0 or not split):
             xs.append(np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64))
             ys.append(np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64))
         for children in splits:

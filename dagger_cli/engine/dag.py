@@ -600,9 +600,8 @@ def solve_fast(table, query) -> Relation:
                 "depth_two": store.depth_two,
             }
         )
-    front = Front(
-        cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64), table.weight_total
-    )
+    fx, fy = feasible(table, cx, cy, np.array(fx, dtype=np.int64), np.array(fy, dtype=np.int64))
+    front = Front(cx, cy, fx, fy, table.weight_total)
     return Relation(
         table=table,
         front=front,
@@ -613,3 +612,17 @@ def solve_fast(table, query) -> Relation:
         store=store,
         max_depth=query.max_depth,
     )
+
+
+def feasible(table, cx, cy, fx: np.ndarray, fy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a front whose trees respect the table's minimum leaf size: a leaf of
+    fewer rows costs :attr:`dagger_cli.weights.Weighting.infeasible` misclassifications, so
+    those trees' points are the ones at or above it (never dominating a feasible one)."""
+    w = getattr(table, "weighting", None)
+    if w is None or w.min_leaf == 1:
+        return fx, fy
+    keep = np.ones(fx.size, dtype=bool)
+    for cost, values in ((cx, fx), (cy, fy)):
+        if cost.leaf_mis:
+            keep &= values < w.infeasible
+    return fx[keep], fy[keep]
