@@ -253,8 +253,6 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             rel = solve(self.table_, query)
             if not len(rel.front):  # nothing within the bound: the message needs the least
                 rel = solve(self.table_, replace(query, max_x=None, max_y=None))
-        except InputError as err:  # no tree within min_samples_leaf
-            raise ValueError(_estimator_terms(str(err))) from None
         except LimitError as err:
             depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
             raise LimitError(

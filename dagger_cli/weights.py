@@ -19,8 +19,9 @@ DAG of subtables does not depend on weights, every engine runs as before on thes
 per-subtable numbers (:meth:`Weighting.terms`).
 
 A **minimum leaf size** k (scikit-learn's ``min_samples_leaf``, STreeD's
-``min_leaf_node_size``: rows, not weight) is one more leaf price: a leaf of fewer than k
-rows costs :attr:`Weighting.infeasible`, more than every tree of leaves of k rows or more
+``min_leaf_node_size``: rows, not weight; a split is allowed only if each child holds k
+rows, so the whole table is always a leaf) is one more leaf price: a leaf of fewer than k
+rows, below the root, costs :attr:`Weighting.infeasible`, more than every tree of leaves of k rows or more
 can cost, so the fronts over all trees, restricted to the points below it, are exactly the
 fronts over the trees whose every leaf holds k rows (such a point is never dominated by a
 tree with a small leaf, whose cost is at least that much).
@@ -242,8 +243,9 @@ class Weighting:
         cost = self.leaf_prices(totals)
         major = np.argmin(cost, axis=1) if n_classes else np.zeros(nodes, np.int64)
         price = cost[np.arange(nodes), major] if n_classes else np.zeros(nodes, np.int64)
-        if self.min_leaf > 1:
-            price = np.where(sizes < self.min_leaf, self.infeasible, price)
+        if self.min_leaf > 1:  # the root, every row, is always a leaf
+            small = (sizes < self.min_leaf) & (sizes < self.rows.size)
+            price = np.where(small, self.infeasible, price)
         return (
             totals.sum(axis=1).astype(np.int32),
             price.astype(np.int32),

@@ -321,7 +321,8 @@ def weighted_cost_vectors(
     Λ sums each row's weight times its depth, µ each row's weight times the price of its
     leaf's decision; depth, nodes and leaves do not read weights. Splits as in
     :func:`capped_cost_vectors` (a subtable with one decision is a leaf). Only trees whose
-    every leaf holds at least ``min_leaf`` rows."""
+    every leaf holds at least ``min_leaf`` rows (a split only where each child holds that
+    many: the whole table alone is always a leaf)."""
     rows, decisions, m = _check(rows, decisions)
     labels = sorted(set(decisions))
 
@@ -334,7 +335,7 @@ def weighted_cost_vectors(
     def vectors(subset: frozenset, r) -> frozenset:
         n = sum(weights[i] for i in subset)
         out = set()
-        if len(subset) >= min_leaf:
+        if len(subset) >= min_leaf or len(subset) == len(rows):
             out = {
                 (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset))
                 for d in labels

@@ -340,11 +340,6 @@ def test_min_leaf_fronts_equal_the_brute_force(data, pair, cap, k, plain):
         project(weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, k), x, y)
     )
     table = weighted(t, None if plain else weights, prices).weighted(min_leaf=k)
-    if not want:
-        for engine in ("fast", "baseline"):
-            with pytest.raises(InputError, match="--min-leaf"):
-                relate(table, x, y, max_depth=cap, engine=engine)
-        return
     for engine in ("fast", "baseline"):
         rel = relate(table, x, y, max_depth=cap, engine=engine)
         got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
@@ -354,7 +349,7 @@ def test_min_leaf_fronts_equal_the_brute_force(data, pair, cap, k, plain):
         tree = extract_tree(rel, i)
         rows = [int(np.sum(leaf.counts)) for leaf in leaves_of(tree.root)]
         assert tree.costs()[COLUMN[y]] == want[i][1]
-        if plain:
+        if plain and len(rows) > 1:
             assert min(rows) >= k
 
 

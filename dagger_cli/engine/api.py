@@ -94,15 +94,6 @@ def solve(table, query: Query) -> Relation:
             ),
         )
     if empty and push_x is None and push_y is None:
-        least = getattr(table.weighting, "min_leaf", 1)
-        if least > 1:
-            raise InputError(
-                f"no tree of depth <= {query.max_depth} has every leaf of at least {least} "
-                f"row(s) (--min-leaf; the table has {table.n_rows}): lower it"
-                if query.max_depth is not None
-                else f"no tree has every leaf of at least {least} row(s) (--min-leaf): the "
-                f"table has {table.n_rows} row(s); lower it"
-            )
         if not query.exact_only:  # the single leaf is always a tree
             raise AssertionError(f"{query.engine} engine: an empty front without bounds (a bug)")
         raise InputError(
