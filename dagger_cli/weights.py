@@ -21,10 +21,10 @@ per-subtable numbers (:meth:`Weighting.terms`).
 A **minimum leaf size** k (scikit-learn's ``min_samples_leaf``, STreeD's
 ``min_leaf_node_size``: rows, not weight; a split is allowed only if each child holds k
 rows, so the whole table is always a leaf) is one more leaf price: a leaf of fewer than k
-rows, below the root, costs :attr:`Weighting.infeasible`, more than every tree of leaves of k rows or more
-can cost, so the fronts over all trees, restricted to the points below it, are exactly the
-fronts over the trees whose every leaf holds k rows (such a point is never dominated by a
-tree with a small leaf, whose cost is at least that much).
+rows, below the root, costs :attr:`Weighting.infeasible`, more than every tree of leaves
+of k rows or more can cost, so the fronts over all trees, restricted to the points below
+it, are exactly the fronts over the trees whose every leaf holds k rows (such a point is
+never dominated by a tree with a small leaf, whose cost is at least that much).
 
 Exactness: every weight, class weight and price is read as an exact rational number
 (decimal text such as ``0.1`` is exactly 1/10, never a binary float); all of them are
