@@ -33,6 +33,7 @@ from . import (
     sorting,
     study,
     uci,
+    weights,
 )
 
 #: Every section, in the order a full run takes them.
@@ -50,6 +51,7 @@ SECTIONS = [
     study,
     firstcall,
     anytime,
+    weights,
 ]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 
