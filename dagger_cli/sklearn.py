@@ -255,10 +255,22 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
             depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
+            why = ""
+            if self.table_.weighting is not None and self.table_.ordered:
+                from .engine.ordered import expandable
+
+                if not expandable(self.table_):
+                    why = (
+                        " The weights (over a common denominator of "
+                        f"{self.table_.weighting.scale:,}) are too fine for the solver that "
+                        "keeps numeric columns whole, which reads a row of weight k as k "
+                        "copies: integer sample weights, or class weights that are small "
+                        "integers, keep it."
+                    )
             raise LimitError(
                 f"{_estimator_terms(str(err))} The table is too big for an exact front over "
                 f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
-                "thresholds (e.g. 8)."
+                f"thresholds (e.g. 8).{why}"
             ) from None
         self.solver_ = rel.engine
         self.front_ = rel.front

@@ -24,10 +24,12 @@ try:  # tests/ as a package or as a rootdir-inserted directory
     from .evaluate import route
     from .oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
     from .strategies import tables
+    from .test_ordered import mixed_frames
 except ImportError:  # pragma: no cover
     from evaluate import route
     from oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
     from strategies import tables
+    from test_ordered import mixed_frames
 
 COLUMN = {
     "depth": "depth",
@@ -375,3 +377,30 @@ def test_cli_min_leaf(tmp_path):
     assert [p["misclassifications"] for p in doc["points"]] == want.front.y.tolist()
     bad = run(["relate", "--min-leaf", "2", "--x", "depth", "--y", "nodes"], tmp_path)
     assert bad.exit_code == 2 and "needs misclassifications as one of the two costs" in bad.output
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=30, max_numeric=3, max_nominal=1, max_value=10),
+    depth=st.integers(1, 3),
+    data=st.data(),
+)
+def test_the_ordered_solver_reads_weights_as_repeated_rows(df, depth, data):
+    """Numeric columns under a depth cap with integer weights and class weights: the
+    ordered solver (on the rows repeated by weight) equals the DAG engine on the binary
+    expansion of the weighted table, every pair with misclassifications, trees included."""
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    if not table.ordered:
+        return
+    w = data.draw(st.lists(st.integers(1, 3), min_size=table.n_rows, max_size=table.n_rows))
+    cw = data.draw(st.none() | st.just({table.decision_values[0]: 2}))
+    weighted_table = table.weighted(w, class_weight=cw)
+    binary = weighted_table.binarized()
+    for x in ("depth", "total-path-length", "nodes", "leaves"):
+        rel = relate(weighted_table, x, "misclassifications", max_depth=depth)
+        dag = relate(binary, x, "misclassifications", max_depth=depth)
+        assert rel.engine == "ordered" and dag.engine == "fast"
+        assert rel.front.points() == dag.front.points(), x
+        for k in range(len(rel.front)):
+            costs = extract_tree(rel, k).costs()
+            assert (costs[COLUMN[x]], costs["misclassifications"]) == rel.front.points()[k]
