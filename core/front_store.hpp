@@ -235,9 +235,12 @@ struct ChildFronts {
 // inside a bundle a partial combination whose best completion is dominated is dropped
 // (prune); max_x, max_y keep the points within what this subproblem, at least lvl deep,
 // has left of them (allowance); least_y keeps only the point of least y.
+//
+// With `leaves` (x0 y0 x1 y1: a leaf that may take either of two decisions) the leaf is
+// those two points, tagged -1 and -2, the first kept on a tie, a dominated one dropped.
 inline i64 node_front(i64 n, i64 mis, i64 split, i64 lvl, i64 b0, i64 b1, const i64 *bes,
                       i64 g_base, const Params &P, const ChildFronts &kids, Scratch &s,
-                      ParetoBuf &pb) {
+                      ParetoBuf &pb, const i64 *leaves = nullptr) {
     const Cost &X = P.x, &Y = P.y;
     const i64 xk = X.combine, yk = Y.combine;
     const i64 xs = allowance(P.max_x, lvl, X.split_const, X.split_rows, n);
@@ -249,7 +252,28 @@ inline i64 node_front(i64 n, i64 mis, i64 split, i64 lvl, i64 b0, i64 b1, const 
     const i64 *gp = kids.gp, *gl = kids.gl, *px = kids.px, *py = kids.py;
     i64 *ax = s.ax.data(), *ay = s.ay.data(), *rx = s.rx.data(), *ry = s.ry.data();
     i64 no = 0;
-    if (!P.exact_only || mis == 0 || split == 0) {
+    if (leaves != nullptr) {
+        i64 x0 = leaves[0], y0 = leaves[1], x1 = leaves[2], y1 = leaves[3];
+        i32 t0 = -1, t1 = -2;
+        if (x1 < x0 || (x1 == x0 && y1 < y0)) {
+            std::swap(x0, x1);
+            std::swap(y0, y1);
+            std::swap(t0, t1);
+        }
+        if (x0 <= xs && y0 <= ys) {
+            s.ox[no] = x0;
+            s.oy[no] = y0;
+            s.oc[no] = t0;
+            ++no;
+        }
+        if (x1 <= xs && y1 <= ys && (no == 0 || y1 < s.oy[no - 1])) {
+            s.ox[no] = x1;
+            s.oy[no] = y1;
+            s.oc[no] = t1;
+            ++no;
+        }
+        if (P.least_y && no > 0) ys = s.oy[no - 1];
+    } else if (!P.exact_only || mis == 0 || split == 0) {
         const i64 lx = X.leaf(mis), ly = Y.leaf(mis);
         if (lx <= xs && ly <= ys) {
             s.ox[0] = lx;
@@ -373,6 +397,10 @@ struct DagView {
     // A subtable's weight, the n of the split costs (dagger_cli.weights: its rows' weights
     // summed; node_size itself when the rows are unweighted).
     Span<const i32> node_weight;
+    // A leaf with a choice of two decisions (dagger_cli.costs: false positives and false
+    // negatives): per node its two points, x0 y0 x1 y1 (the decisions in code order); empty
+    // when every leaf is the point of node_mis.
+    Span<const i64> leaf_xy;
 };
 
 // The point pool the kernels append to (the driver's arrays, grown on MUST_GROW): fref

@@ -8,6 +8,13 @@ Every cost ``c`` dagger knows is computed bottom-up over a tree by the same rule
   ``split_const + split_rows * n + COMBINE(costs of its children)``, where
   ``COMBINE`` is ``max`` or ``sum``.
 
+A leaf may also read its decision: against a positive class, deciding it makes the leaf's
+other rows false positives, deciding another class makes its positive rows false negatives
+(``leaf_fp * FP + leaf_fn * FN``). Such a leaf has a choice of two decisions, the positive
+class and the heaviest other one, so its front has up to two points (the engines read
+them per subtable, :meth:`dagger_cli.weights.Weighting.decision_leaves`); with weights, ``n``
+and the counts are the rows' weights (:mod:`dagger_cli.weights`).
+
 Both rules are monotone in the children's costs, so keeping only the Pareto-optimal
 points of every subtable is exact (a dominated child point can only give a dominated
 parent point). A new cost is one :class:`Cost` entry in :data:`COSTS`: the engines, tree
@@ -40,6 +47,15 @@ class Cost:
     mean_column: str | None = None
     #: axis label of that per-row mean
     mean_label: str | None = None
+    #: a leaf's false positives / false negatives against a positive class, times these
+    leaf_fp: int = 0
+    leaf_fn: int = 0
+
+    @property
+    def reads_decision(self) -> bool:
+        """Whether a leaf's cost depends on which decision it takes (false positives or
+        negatives): such a cost needs a positive class, and a leaf has two points."""
+        return bool(self.leaf_fp or self.leaf_fn)
 
     def params(self) -> tuple[int, int, int, int, int]:
         """The five integers the kernels need."""
@@ -92,8 +108,34 @@ COSTS: dict[str, Cost] = {
             0,
             "rows whose leaf decision differs from their own decision",
         ),
+        Cost(
+            "false-positives",
+            "false_positives",
+            "False positives",
+            SUM,
+            0,
+            0,
+            0,
+            0,
+            "rows not of the positive class in leaves deciding it (--positive)",
+            leaf_fp=1,
+        ),
+        Cost(
+            "false-negatives",
+            "false_negatives",
+            "False negatives",
+            SUM,
+            0,
+            0,
+            0,
+            0,
+            "rows of the positive class in leaves deciding another class (--positive)",
+            leaf_fn=1,
+        ),
     )
 }
+#: The costs every tree of every table has (the others need a positive class).
+ROW_COSTS = tuple(name for name, c in COSTS.items() if not c.reads_decision)
 
 DEFAULT_X = "total-path-length"
 DEFAULT_Y = "misclassifications"
@@ -125,7 +167,7 @@ def summary_costs(x: str = DEFAULT_X, y: str = DEFAULT_Y) -> list[Cost]:
 
     The order of the costs in summaries (a tree's costs in JSON and text, the CLI's line).
 
-    >>> [c.name for c in summary_costs()]
+    >>> [c.name for c in summary_costs()][:5]
     ['total-path-length', 'misclassifications', 'depth', 'nodes', 'leaves']
     """
     first = [get_cost(x), get_cost(y)]
@@ -141,7 +183,7 @@ def cost_record(values: Mapping[str, int], n_rows: int, x: str = DEFAULT_X, y: s
     """
     out: dict[str, int | float] = {}
     for c in summary_costs(x, y):
-        if c.name not in values:
+        if values.get(c.name) is None:
             continue
         v = values[c.name]
         out[c.column] = v
@@ -150,13 +192,24 @@ def cost_record(values: Mapping[str, int], n_rows: int, x: str = DEFAULT_X, y: s
     return out
 
 
-def evaluate(cost: Cost, node) -> int:
-    """``cost`` of a tree, bottom-up by the cost's rule.
+def evaluate(cost: Cost, node) -> int | None:
+    """``cost`` of a tree, bottom-up by the cost's rule (None for a cost that reads the
+    leaves' decisions when the tree has no positive class: its leaves' ``fp`` are None).
 
     ``node`` is any tree node with ``is_leaf``, ``rows`` (its rows, or their weight),
-    ``mis`` (what its leaf misclassifies: rows, weight or price) and ``children`` (pairs
-    ``(value, child)``), as :class:`dagger_cli.trees.TreeNode`.
+    ``mis`` (what its leaf misclassifies: rows, weight or price), ``fp`` and ``fn`` (its
+    leaf's false positives and negatives, or None) and ``children`` (pairs ``(value,
+    child)``), as :class:`dagger_cli.trees.TreeNode`.
     """
     if node.is_leaf:
-        return cost.leaf(node.mis)
-    return cost.split(node.rows, [evaluate(cost, c) for _, c in node.children])
+        value = cost.leaf(node.mis)
+        if cost.reads_decision:
+            if node.fp is None:
+                return None
+            value += cost.leaf_fp * node.fp + cost.leaf_fn * node.fn
+        return value
+    kids = [evaluate(cost, c) for _, c in node.children]
+    known = [k for k in kids if k is not None]
+    if len(known) < len(kids):
+        return None
+    return cost.split(node.rows, known)

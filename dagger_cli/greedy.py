@@ -369,6 +369,8 @@ class _Grown:
         split = present & ~leaf
         out = {}
         for cost in COSTS.values():
+            if cost.reads_decision:  # a greedy leaf takes the majority; no positive class
+                continue
             leaf_terms = cost.leaf_const + cost.leaf_mis * self.mis[leaf]
             if cost.combine == MAX:
                 value = (leaf_terms + self._path_terms(cost)[leaf]).max()
@@ -449,6 +451,11 @@ def greedy_points(
     if max_depth is not None and max_depth < 0:
         raise InputError(f"max_depth must be >= 0, got {max_depth}")
     cx, cy = check_pair(x, y)
+    if cx.reads_decision or cy.reads_decision:
+        raise InputError(
+            "the greedy heuristics give a leaf its majority decision: --greedy does not "
+            "compare false positives or negatives yet"
+        )
     for s in sweeps:
         if s not in SWEEPS:
             raise InputError(f"unknown sweep {s!r}; expected one of: {', '.join(SWEEPS)}")

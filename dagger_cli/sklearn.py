@@ -50,7 +50,7 @@ from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_thre
 from .errors import InputError, LimitError
 
 #: The costs ``x`` can be (misclassifications is always the other one).
-X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
+X_COSTS = tuple(c for c in COSTS if c != "misclassifications" and not COSTS[c].reads_decision)
 
 
 class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):

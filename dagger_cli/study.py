@@ -370,12 +370,12 @@ def _table_options(entry: dict, where: _Where, source: str) -> tuple:
 
 
 def _parse_pairs(value, where: _Where) -> tuple[tuple[str, str], ...]:
-    from .costs import COSTS, DEFAULT_X, DEFAULT_Y, check_pair
+    from .costs import DEFAULT_X, DEFAULT_Y, ROW_COSTS, check_pair
 
     if value is None:
         return ((DEFAULT_X, DEFAULT_Y),)
     if value == "all":
-        return tuple((x, y) for x in COSTS for y in COSTS if x != y)
+        return tuple((x, y) for x in ROW_COSTS for y in ROW_COSTS if x != y)
     if not isinstance(value, list) or not value:
         raise where.error("pairs", 'expected "all" or a list of [x, y] cost pairs')
     pairs: list[tuple[str, str]] = []

@@ -80,6 +80,8 @@ def table_doc(table) -> dict:
     w = getattr(table, "weighting", None)
     if w is not None and w.min_leaf > 1:
         doc["min_leaf"] = w.min_leaf
+    if w is not None and w.positive is not None:
+        doc["positive"] = str(table.decision_values[w.positive])
     if w is not None and not w.plain:
         # What the cost misclassifications counts, and in what units: a value v of a
         # cost is v / units[cost] rows of weight 1 (total_weight is in rows, exact).
@@ -122,6 +124,8 @@ def weighting_text(table) -> str:
     if w is None:
         return ""
     leaf = "" if w.min_leaf == 1 else f"; every leaf holds at least {w.min_leaf} row(s)"
+    if w.positive is not None:
+        leaf += f"; positive class {str(table.decision_values[w.positive])!r}"
     if w.plain:
         return leaf
     text = leaf + (

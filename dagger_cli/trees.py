@@ -36,6 +36,10 @@ class TreeNode:
     #: the price of its leaf under a price matrix (:mod:`dagger_cli.weights`); None: the
     #: rows (or weight) not of its decision
     price: int | None = None
+    #: its leaf's false positives and negatives against the table's positive class (None:
+    #: the table has none; :func:`with_decision_terms`)
+    fp: int | None = None
+    fn: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -127,6 +131,7 @@ class Tree:
     def for_table(cls, table, root: TreeNode) -> Tree:
         """The tree ``root`` for ``table``, with its costs on that table and the table's
         threshold splits (every way of building a tree ends here)."""
+        root = with_decision_terms(table, root)
         return cls(
             root,
             tuple(table.attributes),
@@ -207,7 +212,8 @@ class Tree:
             kids = [value(cost, c) for _, c in node.children]
             return cost.split(passed.get(id(node), 0), kids) + cost.leaf_mis * mis
 
-        values = {c.name: value(c, self.root) for c in COSTS.values()}
+        # (false positives and negatives need a positive class, which a tree does not keep)
+        values = {c.name: value(c, self.root) for c in COSTS.values() if not c.reads_decision}
         return cost_record(values, len(recs))
 
     def unseen(self, df) -> dict:
@@ -353,7 +359,8 @@ def tree_costs(root: TreeNode, n_rows: int) -> dict:
     """Every cost of :data:`dagger_cli.costs.COSTS` of a tree on the table it was built for
     (every node knows its rows), by column, with the average depth
     (:func:`dagger_cli.costs.cost_record`)."""
-    return cost_record({c.name: evaluate(c, root) for c in COSTS.values()}, n_rows)
+    values = {c.name: evaluate(c, root) for c in COSTS.values()}
+    return cost_record({k: v for k, v in values.items() if v is not None}, n_rows)
 
 
 def _combine(cost, a, b):
@@ -401,6 +408,8 @@ def dag_tree(relation, point: int) -> Tree:
         counts, decision = node_labels(table, dag, i)
         price = leaf_price(table, counts)
         if ch < 0:
+            if dag.leaf_dec is not None:  # a leaf with a choice of two decisions
+                decision = table.decision_values[int(dag.leaf_dec[i, -ch - 1])]
             return TreeNode(counts, decision, price=price)
         if r is not None and r >= 1 and dag.is_d2(i):
             # Solved by the depth-two layer: no subtables below; ch is the attribute.
@@ -466,6 +475,32 @@ def leaf_node(table, rows: np.ndarray) -> TreeNode:
     """The leaf of a row set (its price set when the table has a price matrix)."""
     counts, decision = rows_labels(table, rows)
     return TreeNode(counts, decision, price=leaf_price(table, counts))
+
+
+def with_decision_terms(table, node: TreeNode) -> TreeNode:
+    """``node``'s tree with every leaf's false positives and negatives against the table's
+    positive class (:attr:`dagger_cli.weights.Weighting.positive`), and its price that of
+    its own decision (a leaf may take the positive class against the majority); the tree
+    itself when the table has no positive class."""
+    w = getattr(table, "weighting", None)
+    if w is None or w.positive is None:
+        return node
+    from dataclasses import replace
+
+    index = {v: k for k, v in enumerate(table.decision_values)}
+
+    def walk(n: TreeNode) -> TreeNode:
+        if not n.is_leaf:
+            return replace(n, children=tuple((v, walk(c)) for v, c in n.children))
+        counts = np.asarray(n.counts, dtype=np.int64)
+        d = index[n.decision]
+        on = d == w.positive
+        fp = int(counts.sum() - counts[w.positive]) if on else 0
+        fn = 0 if on else int(counts[w.positive])
+        price = int(w.leaf_prices(counts[None, :])[0][d])
+        return replace(n, fp=fp, fn=fn, price=price)
+
+    return walk(node)
 
 
 def leaf_price(table, counts) -> int | None:

@@ -105,6 +105,8 @@ class Weighting:
     label: str = "weighted misclassifications"
     #: the least rows of a leaf (1: any leaf)
     min_leaf: int = 1
+    #: the positive class's code, for false positives and negatives (None: none chosen)
+    positive: int | None = None
 
     @classmethod
     def make(
@@ -189,6 +191,31 @@ class Weighting:
         most = int(self.prices.max()) if self.prices is not None and self.prices.size else 1
         return int(self.rows.sum()) * most + 1
 
+    def decision_leaves(self, totals: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Per subtable (rows of ``totals``: its classes' weights) the two decisions a leaf
+        may take against the positive class, in code order: the positive class and the
+        other one of least price, the heaviest without prices (the first on a tie): every
+        other negative decision has the same false positives (0) and negatives and no
+        fewer misclassifications, so these two leave out no point of any front. Returns
+        the decisions (subtables x 2) and, for each, its misclassifications (price), false
+        positives and false negatives."""
+        assert self.positive is not None
+        t = totals.astype(np.int64)
+        nodes, classes = t.shape
+        pos = self.positive
+        prices = self.leaf_prices(t)
+        others = prices.astype(np.float64)
+        others[:, pos] = np.inf
+        rest = np.argmin(others, axis=1) if classes > 1 else np.zeros(nodes, np.int64)
+        first = np.minimum(rest, pos)
+        dec = np.stack([first, np.where(first == pos, rest, pos)], axis=1)
+        mis = np.take_along_axis(prices, dec, axis=1)
+        on = dec == pos
+        p = t[:, pos][:, None]
+        fp = np.where(on, t.sum(axis=1, keepdims=True) - p, 0)
+        fn = np.where(on, 0, p)
+        return dec, mis, fp, fn
+
     @property
     def plain(self) -> bool:
         """Whether every row weighs 1 and a wrong decision costs 1 (a minimum leaf size
@@ -220,6 +247,26 @@ class Weighting:
             return t.sum(axis=1, keepdims=True) - t
         return t @ self.prices
 
+    def node_totals(
+        self,
+        decisions: np.ndarray,
+        row_pool: np.ndarray,
+        node_start: np.ndarray,
+        node_size: np.ndarray,
+        n_classes: int,
+    ) -> np.ndarray:
+        """Per node of a DAG its classes' weights (nodes x classes, int64)."""
+        nodes = node_size.size
+        sizes = node_size.astype(np.int64)
+        total = int(sizes.sum())
+        node_of = np.repeat(np.arange(nodes, dtype=np.int64), sizes)
+        first = np.repeat(node_start.astype(np.int64) - np.cumsum(sizes) + sizes, sizes)
+        at = first + np.arange(total, dtype=np.int64)
+        rows = row_pool[at].astype(np.int64)
+        key = node_of * n_classes + decisions[rows]
+        totals = np.bincount(key, weights=self.rows[rows], minlength=nodes * n_classes)
+        return np.rint(totals).astype(np.int64).reshape(nodes, n_classes)
+
     def terms(
         self,
         decisions: np.ndarray,
@@ -232,14 +279,7 @@ class Weighting:
         its leaf's price and decision (int32 each, as the kernels read them)."""
         nodes = node_size.size
         sizes = node_size.astype(np.int64)
-        total = int(sizes.sum())
-        node_of = np.repeat(np.arange(nodes, dtype=np.int64), sizes)
-        first = np.repeat(node_start.astype(np.int64) - np.cumsum(sizes) + sizes, sizes)
-        at = first + np.arange(total, dtype=np.int64)
-        rows = row_pool[at].astype(np.int64)
-        key = node_of * n_classes + decisions[rows]
-        totals = np.bincount(key, weights=self.rows[rows], minlength=nodes * n_classes)
-        totals = totals.astype(np.int64).reshape(nodes, n_classes)
+        totals = self.node_totals(decisions, row_pool, node_start, node_size, n_classes)
         cost = self.leaf_prices(totals)
         major = np.argmin(cost, axis=1) if n_classes else np.zeros(nodes, np.int64)
         price = cost[np.arange(nodes), major] if n_classes else np.zeros(nodes, np.int64)

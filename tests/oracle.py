@@ -311,8 +311,13 @@ def merge_rows(rows, decisions):
     return out_rows, [most_common_decision(groups[r], key) for r in out_rows]
 
 
+#: The costs of a vector of :func:`weighted_cost_vectors` with a positive class.
+DECISION_COSTS = (*COSTS, "false-positives", "false-negatives")
+DECISION_INDEX = {name: i for i, name in enumerate(DECISION_COSTS)}
+
+
 def weighted_cost_vectors(
-    rows, decisions, weights, prices=None, max_depth=None, min_leaf: int = 1
+    rows, decisions, weights, prices=None, max_depth=None, min_leaf: int = 1, positive=None
 ) -> set:
     """The set of (depth, Λ, nodes, leaves, µ) over every decision tree for the table *and
     every labelling of its leaves* when row i weighs ``weights[i]`` and deciding d for a
@@ -322,7 +327,8 @@ def weighted_cost_vectors(
     leaf's decision; depth, nodes and leaves do not read weights. Splits as in
     :func:`capped_cost_vectors` (a subtable with one decision is a leaf). Only trees whose
     every leaf holds at least ``min_leaf`` rows (a split only where each child holds that
-    many: the whole table alone is always a leaf)."""
+    many: the whole table alone is always a leaf). With a ``positive`` decision each vector
+    also has its false positives and false negatives (:data:`DECISION_COSTS`)."""
     rows, decisions, m = _check(rows, decisions)
     labels = sorted(set(decisions))
 
@@ -336,22 +342,25 @@ def weighted_cost_vectors(
         n = sum(weights[i] for i in subset)
         out = set()
         if len(subset) >= min_leaf or len(subset) == len(rows):
-            out = {
-                (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset))
-                for d in labels
-            }
+            for d in labels:
+                leaf = (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset))
+                if positive is not None:
+                    pos = sum(weights[i] for i in subset if decisions[i] == positive)
+                    fp = sum(weights[i] for i in subset) - pos if d == positive else 0
+                    leaf = (*leaf, fp, 0 if d == positive else pos)
+                out.add(leaf)
         if r is None or r > 0:
             split_attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
             for a in split_attrs:
-                acc = {(0, 0, 0, 0, 0)}
+                acc = {(0,) * (5 if positive is None else 7)}
                 for child in _children(subset, rows, a):
                     acc = {
-                        (max(p[0], c[0]), p[1] + c[1], p[2] + c[2], p[3] + c[3], p[4] + c[4])
+                        (max(p[0], c[0]), *(u + v for u, v in zip(p[1:], c[1:])))
                         for p in acc
                         for c in vectors(child, None if r is None else r - 1)
                     }
-                for d, lam, nodes, leaves, mis in acc:
-                    out.add((1 + d, n + lam, 1 + nodes, leaves, mis))
+                for d, lam, nodes, *rest in acc:
+                    out.add((1 + d, n + lam, 1 + nodes, *rest))
         return frozenset(out)
 
     return set(vectors(frozenset(range(len(rows))), max_depth))

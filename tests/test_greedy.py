@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from dagger_cli.costs import COSTS
+from dagger_cli.costs import COSTS, ROW_COSTS
 from dagger_cli.data.table import DecisionTable, example_table
 from dagger_cli.engine import relate
 from dagger_cli.fronts import Front, pareto
@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
     from oracle import all_cost_vectors
     from strategies import tables
 
-COST_PAIRS = tuple(permutations(COSTS, 2))  # the 20 ordered pairs
+COST_PAIRS = tuple(permutations(ROW_COSTS, 2))  # the 20 ordered pairs
 LAMBDA, MU = "total-path-length", "misclassifications"
 
 

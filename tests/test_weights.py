@@ -22,12 +22,26 @@ from dagger_cli.weights import Weighting, balanced, exact
 
 try:  # tests/ as a package or as a rootdir-inserted directory
     from .evaluate import route
-    from .oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from .oracle import (
+        COST_PAIRS,
+        DECISION_COSTS,
+        DECISION_INDEX,
+        pareto_front,
+        project,
+        weighted_cost_vectors,
+    )
     from .strategies import tables
     from .test_ordered import mixed_frames
 except ImportError:  # pragma: no cover
     from evaluate import route
-    from oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from oracle import (
+        COST_PAIRS,
+        DECISION_COSTS,
+        DECISION_INDEX,
+        pareto_front,
+        project,
+        weighted_cost_vectors,
+    )
     from strategies import tables
     from test_ordered import mixed_frames
 
@@ -404,3 +418,114 @@ def test_the_ordered_solver_reads_weights_as_repeated_rows(df, depth, data):
         for k in range(len(rel.front)):
             costs = extract_tree(rel, k).costs()
             assert (costs[COLUMN[x]], costs["misclassifications"]) == rel.front.points()[k]
+
+
+DECISION_PAIRS = [
+    (x, y) for x in DECISION_COSTS for y in DECISION_COSTS if x != y and "false" in x + y
+]
+COLUMN.update({"false-positives": "false_positives", "false-negatives": "false_negatives"})
+
+
+def decision_project(vectors, x, y):
+    return {(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from(DECISION_PAIRS),
+    cap=st.sampled_from([None, 1, 2]),
+    which=st.integers(0, 2),
+)
+def test_false_positives_and_negatives_equal_the_brute_force(data, pair, cap, which):
+    """A leaf with a choice of two decisions: every front with false positives or
+    negatives, fast and baseline, against every tree and every leaf labelling; every
+    extracted tree re-evaluates to its point on the weighted rows."""
+    t, weights, prices = data
+    labels = sorted(set(t.decisions))
+    positive = labels[which % len(labels)]
+    if len(labels) < 2:
+        return
+    x, y = pair
+    vectors = weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, positive=positive)
+    want = pareto_front(decision_project(vectors, x, y))
+    table = weighted(t, weights, prices).weighted(positive=positive)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
+        assert got == want, engine
+    rel = relate(table, x, y, max_depth=cap)
+    for k in range(len(rel.front)):
+        tree = extract_tree(rel, k)
+        costs = tree.costs()
+        assert (costs[COLUMN[x]], costs[COLUMN[y]]) == want[k]
+        again = reevaluate(tree, t, weights, prices)
+        header = [f"f{i + 1}" for i in range(t.n_attributes)] + ["d"]
+        fp = fn = 0
+        for i, rec in enumerate(t.records()):
+            leaf, _, _ = route(tree.to_dict()["tree"], header, rec)
+            said, true = str(leaf["decision"]), rec[-1]
+            fp += weights[i] * (said == positive and true != positive)
+            fn += weights[i] * (said != positive and true == positive)
+        assert (fp, fn) == (costs["false_positives"], costs["false_negatives"])
+        assert again["misclassifications"] == costs["misclassifications"]
+
+
+def test_false_positives_need_a_positive_class(tmp_path):
+    """A two-class table's second class by default, said in the output; more classes need
+    --positive; an unknown class is named."""
+    res = run(
+        ["relate", "--drop", "w", "--x", "false-positives", "--y", "false-negatives"], tmp_path
+    )
+    assert res.exit_code == 0, res.output
+    assert "positive class 'yes'" in res.output
+    three = tmp_path / "three.csv"
+    three.write_text("a,y\n0,p\n1,q\n2,r\n")
+    bad = CliRunner().invoke(main, ["relate", str(three), "--y", "false-negatives"])
+    assert bad.exit_code == 2 and "give --positive CLASS" in bad.output
+    ok = CliRunner().invoke(
+        main, ["relate", str(three), "--y", "false-negatives", "--positive", "q"]
+    )
+    assert ok.exit_code == 0, ok.output
+    nope = CliRunner().invoke(
+        main, ["relate", str(three), "--y", "false-negatives", "--positive", "z"]
+    )
+    assert nope.exit_code == 2 and "no class 'z'" in nope.output
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False),
+    cap=st.sampled_from([None, 1, 2]),
+    score=st.sampled_from(["f1", "balanced-accuracy"]),
+)
+def test_the_best_score_is_the_best_over_every_tree(data, cap, score):
+    """The point of the greatest F1 (balanced accuracy) on the FP-FN front has the
+    greatest score over every tree and every leaf labelling."""
+    from dagger_cli.scores import balanced_accuracy, best_point, f1
+
+    t, weights, _ = data
+    labels = sorted(set(t.decisions))
+    if len(labels) < 2:
+        return
+    positive = labels[-1]
+    vectors = weighted_cost_vectors(t.rows, t.decisions, weights, None, cap, positive=positive)
+    positives = sum(w for w, d in zip(weights, t.decisions) if d == positive)
+    negatives = sum(weights) - positives
+
+    def value(fp, fn):
+        tp = positives - fn
+        return f1(tp, fp, fn) if score == "f1" else balanced_accuracy(tp, fp, fn, negatives)
+
+    want = max(value(v[DECISION_INDEX["false-positives"]], v[-1]) for v in vectors)
+    table = weighted(t, weights, None).weighted(positive=positive)
+    rel = relate(table, "false-positives", "false-negatives", max_depth=cap)
+    k, line = best_point(rel, score)
+    assert value(int(rel.front.x[k]), int(rel.front.y[k])) == want
+    assert str(want) in line
+
+
+def test_cli_best_f1(tmp_path):
+    res = run(["tree", "--drop", "w", "--best", "f1", "--max-depth", "1"], tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "F1 = 0.666667 (2/3)" in res.output and "false_positives=1" in res.stdout

@@ -206,6 +206,13 @@ def table_options(func):
             "among the costs).",
         ),
         click.option(
+            "--positive",
+            metavar="CLASS",
+            default=None,
+            help="The positive class of the costs false-positives and false-negatives (the "
+            "others are negative; default on a two-class table: its second class).",
+        ),
+        click.option(
             "--cost-matrix",
             metavar="FILE",
             default=None,
@@ -670,4 +677,8 @@ def _costs_line(t) -> str:
     from ..costs import summary_costs
 
     c = t.costs()
-    return ", ".join(f"{cost.name.replace('-', ' ')} {c[cost.column]}" for cost in summary_costs())
+    return ", ".join(
+        f"{cost.name.replace('-', ' ')} {c[cost.column]}"
+        for cost in summary_costs()
+        if cost.column in c
+    )

@@ -159,6 +159,7 @@ def relate(source, outputs, greedy, query, quiet):
             least_y=least_y and not greedy and max_x is None and max_y is None,
         ),
     )
+    tab = rel.table  # as the engine read it (a positive class chosen for it, say)
     front = rel.front
     queries = _queries(front, max_x, max_y)
     shown = front.restrict(x_max=max_x, y_max=max_y)

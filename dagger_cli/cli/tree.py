@@ -37,9 +37,17 @@ from .common import (
     help="Write the tree: .png/.svg/.pdf draw it; .json, .dot, .txt write that format; "
     "any other name gets --format.",
 )
+@click.option(
+    "--best",
+    type=click.Choice(["f1", "balanced-accuracy"]),
+    default=None,
+    help="The tree of the greatest F1 or balanced accuracy on the rows against the positive "
+    "class (--positive), from the exact front of false positives against false negatives "
+    "(both measures are greatest on it); within --max-depth.",
+)
 @query_options(least_y=True)
 @handle_errors
-def tree(source, fmt, output, query, quiet):
+def tree(source, fmt, output, query, quiet, best):
     """An optimal decision tree for TABLE at one point of the front.
 
     With --max-misclassifications K (or --max-y K): a tree with the least total path length
@@ -58,6 +66,10 @@ def tree(source, fmt, output, query, quiet):
     from ..trees import tree_for
 
     max_x, max_y = query.max_x, query.max_y
+    if best is not None:
+        if (max_x is not None) or (max_y is not None) or query.least_y:
+            raise InputError("--best chooses the point itself: drop --max-x/--max-y/--least-y")
+        return _best_tree(source, fmt, output, query, quiet, best)
     if (max_x is not None) + (max_y is not None) + query.least_y != 1:
         raise InputError(
             "give exactly one query: --max-misclassifications/--max-y, "
@@ -126,3 +138,21 @@ def _query_relation(solve, query, n_attributes):
     except InputError:
         pass  # e.g. no exact tree under a low cap: the plain run says what there is
     return solve(max_depth)
+
+
+def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
+    """``tree --best``: the point of the greatest F1 or balanced accuracy on the front of
+    false positives against false negatives, its tree and its figures."""
+    from ..engine.api import solve
+    from ..scores import best_point
+    from ..trees import extract_tree
+
+    if output is not None:
+        fmt = check_tree_output(source.table, source.example, output, fmt)
+    tab = source.load(quiet)
+    rel = solve(tab, replace(query, x="false-positives", y="false-negatives"))
+    k, score = best_point(rel, best)
+    t = extract_tree(rel, k)
+    emit_tree(t, fmt, output, tab.name, quiet)
+    if not quiet:
+        echo_err(score)

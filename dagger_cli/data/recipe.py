@@ -64,6 +64,9 @@ class Recipe:
         leaf takes the decision of least price.
     min_leaf : int, optional
         Only trees whose every leaf holds at least this many rows (:mod:`dagger_cli.weights`).
+    positive : str, optional
+        The positive class of the costs false positives and false negatives (the others are
+        negative).
 
     Raises
     ------
@@ -91,8 +94,11 @@ class Recipe:
     class_weight: str | None = None
     cost_matrix: str | None = None
     min_leaf: int | None = None
+    positive: str | None = None
 
     def __post_init__(self) -> None:
+        if self.positive is not None:
+            object.__setattr__(self, "positive", str(self.positive))
         if self.min_leaf is not None:
             from ..weights import check_min_leaf
 

@@ -126,22 +126,35 @@ class DecisionTable:
         return int(self.weighting.rows.sum())
 
     def weighted(
-        self, weights=None, *, class_weight=None, prices=None, where=None, min_leaf=None
+        self,
+        weights=None,
+        *,
+        class_weight=None,
+        prices=None,
+        where=None,
+        min_leaf=None,
+        positive=None,
     ) -> DecisionTable:
         """This table with row weights (one per row, positive), class weights (a mapping
         class -> weight, or "balanced"), a price matrix (rows: true class, columns:
-        predicted class, in decision order) and a minimum leaf size (rows): see
-        :mod:`dagger_cli.weights`. All None: the table itself; ``min_leaf`` alone keeps
-        the table's weights and prices."""
+        predicted class, in decision order), a minimum leaf size (rows) and the positive
+        class of false positives and negatives (a class label): see
+        :mod:`dagger_cli.weights`. All None: the table itself; ``min_leaf`` or ``positive``
+        alone keep the table's weights and prices."""
         from ..weights import Weighting, check_min_leaf, parse_class_weight
 
+        pos = None if positive is None else self.class_code(positive)
         if weights is None and class_weight is None and prices is None:
-            if min_leaf is None:
+            if min_leaf is None and positive is None:
                 return self
             base = self.weighting or Weighting.make(
                 None, decisions=self.decisions, n_classes=len(self.decision_values)
             )
-            return replace(self, weighting=replace(base, min_leaf=check_min_leaf(min_leaf)))
+            if min_leaf is not None:
+                base = replace(base, min_leaf=check_min_leaf(min_leaf))
+            if pos is not None:
+                base = replace(base, positive=pos)
+            return replace(self, weighting=base)
         cw = parse_class_weight(class_weight, self.decision_values, self.decisions)
         w = Weighting.make(
             weights,
@@ -152,7 +165,17 @@ class DecisionTable:
             where=where,
             min_leaf=1 if min_leaf is None else min_leaf,
         )
-        return replace(self, weighting=w)
+        return replace(self, weighting=w if pos is None else replace(w, positive=pos))
+
+    def class_code(self, label) -> int:
+        """The code of the class ``label`` (its text as the table reads it)."""
+        known = [str(v) for v in self.decision_values]
+        if str(label) not in known:
+            raise InputError(
+                f"no class {label!r} in the decision column {self.decision_name!r}; the "
+                f"classes are: {', '.join(known)}"
+            )
+        return known.index(str(label))
 
     @property
     def n_attributes(self) -> int:
@@ -624,6 +647,7 @@ def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> D
         and recipe.class_weight is None
         and recipe.cost_matrix is None
         and recipe.min_leaf is None
+        and recipe.positive is None
     ):
         return table
     from ..weights import read_cost_matrix
@@ -641,10 +665,11 @@ def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> D
         prices=prices,
         where=where,
         min_leaf=recipe.min_leaf,
+        positive=recipe.positive,
     )
     w = out.weighting
     if w.plain:
-        return _with_note(out, f"every leaf holds at least {w.min_leaf} row(s) (--min-leaf)")
+        return out
     said = [f"column {recipe.weight!r}"] if recipe.weight else []
     if recipe.class_weight is not None:
         said.append(f"class weights {recipe.class_weight}")

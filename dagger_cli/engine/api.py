@@ -31,6 +31,38 @@ from .query import Query
 from .structures import Relation
 
 
+def with_positive(table, query: Query):
+    """``table`` ready for a cost pair with false positives or negatives: its positive
+    class set (a two-class table's second class when none was chosen); the pairs and
+    options that do not read a leaf's choice of decision refused clearly."""
+    w = getattr(table, "weighting", None)
+    classes = [str(v) for v in table.decision_values]
+    if w is None or w.positive is None:
+        if len(classes) != 2:
+            raise InputError(
+                f"false positives and negatives need a positive class: give --positive CLASS "
+                f"(the table has {len(classes)} classes: {', '.join(classes)}; the others "
+                "are then negative)"
+            )
+        table = table.weighted(positive=classes[1])
+    off = [
+        name
+        for name, on in (
+            ("--exact-only", query.exact_only),
+            ("--count", query.count),
+            ("--time-limit", query.time_limit is not None),
+            ("--engine paper", query.engine == "paper"),
+            ("--engine ordered", query.engine == "ordered"),
+        )
+        if on
+    ]
+    if off:
+        raise InputError(
+            f"{' and '.join(off)} with false positives or negatives is not supported yet"
+        )
+    return table
+
+
 def solve(table, query: Query) -> Relation:
     """The exact Pareto front that ``query`` asks for over all trees for ``table``.
 
@@ -40,6 +72,8 @@ def solve(table, query: Query) -> Relation:
     query : Query
         What to compute (validated when it was made); see :func:`relate` for the options.
     """
+    if query.x_cost.reads_decision or query.y_cost.reads_decision:
+        table = with_positive(table, query)
     if getattr(table, "weighting", None) is not None:
         unsupported = [
             name

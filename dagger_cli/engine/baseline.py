@@ -95,7 +95,7 @@ class _Walker:
             self.expanded[rows_key] = bool(splits)
         split = bool(splits) if r != 0 else mis > 0 and self.splittable(rows)
         n, cost = self.weight(rows)
-        result = self.node_value(n, cost, splits, split, mis)
+        result = self.node_value(n, cost, splits, split, mis, rows)
         self.memo[key] = result
         return result
 
@@ -103,7 +103,7 @@ class _Walker:
     def terminal(self) -> int:
         return sum(not e for e in self.expanded.values())
 
-    def node_value(self, n, mis, splits, split, impure):  # pragma: no cover - abstract
+    def node_value(self, n, mis, splits, split, impure, rows):  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -119,10 +119,19 @@ class _ParetoWalker(_Walker):
             return np.maximum(a[:, None], b[None, :]).ravel()
         return (a[:, None] + b[None, :]).ravel()
 
-    def node_value(self, n, mis, splits, split, impure):
+    def node_value(self, n, mis, splits, split, impure, rows):
         cx, cy = self.cx, self.cy
         xs, ys = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        if mis is not None and (not self.exact_only or impure == 0 or not split):
+        if mis is not None and (cx.reads_decision or cy.reads_decision):
+            # A leaf with a choice of two decisions: both its points.
+            w = self.weighting
+            totals = w.class_totals(self.dec, rows, self.n_dec)[None, :]
+            _, lm, fp, fn = w.decision_leaves(totals)
+            for c, out in ((cx, xs), (cy, ys)):
+                out.append(
+                    c.leaf_const + c.leaf_mis * lm[0] + c.leaf_fp * fp[0] + c.leaf_fn * fn[0]
+                )
+        elif mis is not None and (not self.exact_only or impure == 0 or not split):
             xs.append(np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64))
             ys.append(np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64))
         for children in splits:
@@ -162,7 +171,7 @@ class _PaperWalker(_Walker):
             np.minimum(h[k:], f[k] + g[: size - k], out=h[k:])
         return h
 
-    def node_value(self, n, mis, splits, split, impure):
+    def node_value(self, n, mis, splits, split, impure, rows):
         f = np.full(self.size, mis, dtype=np.int64)
         for children in splits:
             acc = children[0]

@@ -613,6 +613,12 @@ def check_order(order) -> list[Cost]:
     for c in costs:
         if c.name in seen:
             raise InputError(f"--order names {c.name!r} twice")
+        if c.reads_decision:
+            raise InputError(
+                f"staged optimisation does not read {c.name} yet (a leaf with a choice of "
+                "decisions); `dagger relate --x false-positives --y false-negatives` gives "
+                "their exact front"
+            )
         seen.add(c.name)
     return costs
 

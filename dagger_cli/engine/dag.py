@@ -577,6 +577,7 @@ def solve_fast(table, query) -> Relation:
             and not query.count,
             limits=_limits(cx, cy, push_x, push_y),
         )
+        dag.decide(table, cx, cy)
         store = compute_fronts(
             dag,
             cx,

@@ -64,6 +64,7 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
+        and not (query.x_cost.reads_decision or query.y_cost.reads_decision)
         and (getattr(table, "weighting", None) is None or expandable(table))
     )
 
@@ -101,6 +102,8 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
+    if query.x_cost.reads_decision or query.y_cost.reads_decision:
+        return "it gives a leaf one decision, not a choice (false positives and negatives)"
     if getattr(table, "weighting", None) is not None:
         return (
             "it reads weights as repeated rows: not a price matrix, a minimum leaf size, or "

@@ -10,7 +10,7 @@ and by the solvers of :mod:`dagger_cli.engine.registry`, read by tree extraction
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -132,6 +132,38 @@ class Dag:
     #: are weighted or priced; then ``node_mis`` is its leaf's least price and
     #: ``node_major`` that leaf's decision. None: unweighted (see :attr:`weights`).
     node_weight: np.ndarray | None = None
+    #: a leaf with a choice of two decisions (a cost pair with false positives or
+    #: negatives): per node its two points ``x0 y0 x1 y1`` (int64, flat) and the two
+    #: decisions (``leaf_dec``, nodes x 2, code order); empty and None otherwise
+    #: (:meth:`decide`)
+    leaf_xy: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    leaf_dec: np.ndarray | None = None
+
+    def decide(self, table, cx, cy) -> None:
+        """Set the leaves' two points for the pair ``cx``, ``cy`` when one of them reads
+        the leaf's decision (against the table's positive class), else clear them."""
+        if not (cx.reads_decision or cy.reads_decision):
+            self.leaf_xy = np.zeros(0, dtype=np.int64)
+            self.leaf_dec = None
+            return
+        w = table.weighting
+        totals = w.node_totals(
+            table.decisions,
+            self.row_pool,
+            self.node_start,
+            self.node_size,
+            len(table.decision_values),
+        )
+        dec, mis, fp, fn = w.decision_leaves(totals)
+
+        def leaf(c):
+            return c.leaf_const + c.leaf_mis * mis + c.leaf_fp * fp + c.leaf_fn * fn
+
+        lx, ly = leaf(cx), leaf(cy)
+        self.leaf_xy = np.ascontiguousarray(
+            np.stack([lx[:, 0], ly[:, 0], lx[:, 1], ly[:, 1]], axis=1).ravel(), dtype=np.int64
+        )
+        self.leaf_dec = dec
 
     @property
     def weights(self) -> np.ndarray:

@@ -48,14 +48,14 @@ def bench_study(out_dir: Path, runs: int, tables) -> dict:
     """`dagger study` (whole process, fresh output folder) against the same tasks as
     separate `dagger relate` processes one after another; medians of ``runs``. Each run
     times every setting in turn, so a change of the machine's load hits them alike."""
-    from dagger_cli.costs import COSTS
+    from dagger_cli.costs import ROW_COSTS
 
     folder = out_dir / "study"
     shutil.rmtree(folder, ignore_errors=True)
     (folder / "relate").mkdir(parents=True)  # dagger creates no folder for a file
     study = folder / "study.toml"
     study.write_text(f'tables = {json.dumps(list(tables))}\npairs = "all"\n')
-    pairs = [(x, y) for x in COSTS for y in COSTS if x != y]
+    pairs = [(x, y) for x in ROW_COSTS for y in ROW_COSTS if x != y]
     tasks = [(t, x, y) for t in tables for x, y in pairs]
     print(f"study: {len(tables)} tables x {len(pairs)} pairs = {len(tasks)} tasks", end=" ")
     print(f"({machine.load_text()})")

@@ -59,7 +59,7 @@ FrontOrder = namedtuple("FrontOrder", "node r sub_start ready capped")
 DagArrays = namedtuple(
     "DagArrays",
     "node_start node_size node_mis node_split node_level node_bundle_start "
-    "bundle_edge_start edge_child row_pool node_weight",
+    "bundle_edge_start edge_child row_pool node_weight leaf_xy",
 )
 #: The point pool: subproblem s's front is points ``fref[2s] .. fref[2s] + fref[2s + 1]``,
 #: point k being ``(fxy[2k], fxy[2k + 1])`` with tag ``fch[k]`` (flat views of the

@@ -1,0 +1,66 @@
+"""Scores of a classifier's false positives and negatives, read off an exact front.
+
+F1 and balanced accuracy both grow as false positives or false negatives fall, so the tree
+of the greatest score lies on the Pareto front of false positives against false negatives
+(any other tree is dominated by one on it, whose score is no smaller): scanning that front
+is exact. Scores are compared as exact fractions; ties go to the first point of the front
+(the fewest false positives).
+
+>>> str(f1(tp=6, fp=1, fn=1)), str(balanced_accuracy(tp=6, fp=1, fn=1, negatives=4))
+('6/7', '45/56')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+
+def f1(tp: int, fp: int, fn: int) -> Fraction:
+    """``2 TP / (2 TP + FP + FN)`` (0 when nothing is positive, predicted or true)."""
+    den = 2 * tp + fp + fn
+    return Fraction(2 * tp, den) if den else Fraction(0)
+
+
+def balanced_accuracy(tp: int, fp: int, fn: int, negatives: int) -> Fraction:
+    """The mean of the true positive and true negative rates (of the classes present)."""
+    rates = []
+    if tp + fn:
+        rates.append(Fraction(tp, tp + fn))
+    if negatives:
+        rates.append(Fraction(negatives - fp, negatives))
+    return sum(rates, Fraction(0)) / len(rates) if rates else Fraction(0)
+
+
+SCORES = {"f1": "F1", "balanced-accuracy": "balanced accuracy"}
+
+
+def best_point(relation, score: str) -> tuple[int, str]:
+    """The index of the point of greatest ``score`` ("f1" or "balanced-accuracy") on a
+    front of false positives (x) against false negatives (y), and a line saying it (in the
+    table's weight units when weighted)."""
+    table = relation.table
+    w = table.weighting
+    totals = np.bincount(
+        table.decisions, weights=w.rows, minlength=len(table.decision_values)
+    ).astype(np.int64)
+    positives = int(totals[w.positive])
+    negatives = int(totals.sum()) - positives
+    front = relation.front
+    best, best_k = Fraction(-1), 0
+    for k, (fp, fn) in enumerate(zip(front.x.tolist(), front.y.tolist())):
+        tp = positives - fn
+        value = f1(tp, fp, fn) if score == "f1" else balanced_accuracy(tp, fp, fn, negatives)
+        if value > best:
+            best, best_k = value, k
+    fp, fn = int(front.x[best_k]), int(front.y[best_k])
+    label = table.decision_values[w.positive]
+    line = (
+        f"{SCORES[score]} = {float(best):.6g} ({best}): true positives {positives - fn}, "
+        f"false positives {fp}, false negatives {fn} of {positives} positive ({label!s}) and "
+        f"{negatives} negative"
+    )
+    if not w.plain and w.scale != 1:
+        line += f" (in units of 1/{w.scale:,} of a row of weight 1)"
+    return best_k, line
