@@ -39,6 +39,7 @@ import re
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -75,10 +76,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         a complexity penalty to tune with ``GridSearchCV`` like ``ccp_alpha``.
     max_subtables : int, default=2_000_000
         Stop with :class:`dagger_cli.errors.LimitError` if the engine's DAG gets larger.
+    max_memory : int, str or None, default="auto"
+        Stop with :class:`dagger_cli.errors.LimitError` if the engine needs more bytes
+        (``"2G"``, ``"500M"``); ``"auto"``: 80 % of the memory available at the fit; None
+        (or ``"none"``): no ceiling.
     time_limit : float, str or None, default=None
         Seconds (or ``"90s"``, ``"5m"``): keep the tree chosen on the best front found in
         that time (:mod:`dagger_cli.engine.anytime`); ``optimal_`` says whether it is proven
-        optimal, ``gap_`` how far from the proven bound it may be. None: the exact front.
+        optimal, ``gap_`` how far from the proven bound it may be, and a fit whose tree is
+        not proven warns (:class:`TimeLimitWarning`, with the gap). None: the exact front.
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -125,6 +131,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_x": [Interval(numbers.Integral, 0, None, closed="left"), None],
         "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_memory": [Interval(numbers.Integral, 1, None, closed="left"), str, None],
         "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
     }
 
@@ -138,6 +145,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         max_x=None,
         alpha=None,
         max_subtables=2_000_000,
+        max_memory="auto",
         time_limit=None,
     ):
         self.max_depth = max_depth
@@ -147,6 +155,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_x = max_x
         self.alpha = alpha
         self.max_subtables = max_subtables
+        self.max_memory = max_memory
         self.time_limit = time_limit
 
     def __sklearn_tags__(self):
@@ -154,6 +163,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.input_tags.allow_nan = True  # filled as fill_values_ says
+        tags.input_tags.sparse = True  # CSR/CSC, read as the dense array they stand for
         return tags
 
     # ------------------------------------------------------------------ fit
@@ -163,8 +173,9 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            Numeric and categorical columns (see the module docstring).
+        X : array-like, sparse matrix or DataFrame of shape (n_samples, n_features)
+            Numeric and categorical columns (see the module docstring); a CSR or CSC matrix
+            (``OneHotEncoder``'s output) is read as the dense array it stands for.
         y : array-like of shape (n_samples,)
 
         Returns
@@ -185,7 +196,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"give at most one of max_misclassifications, max_x and alpha, got {chosen}"
             )
         kinds = _column_kinds(X)
-        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
+        X, y = validate_data(
+            self, X, y, dtype=None, ensure_all_finite="allow-nan", accept_sparse=SPARSE
+        )
+        X = _dense(X)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
@@ -197,22 +211,56 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             if not len(rel.front):  # nothing within the bound: the message needs the least
                 rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
-            depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
-            raise LimitError(
-                f"{_estimator_terms(str(err))} The table is too big for an exact front over "
-                f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
-                "thresholds (e.g. 8)."
-            ) from None
+            raise LimitError(self._too_big(str(err))) from None
         self.solver_ = rel.engine
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
         self.optimal_, self.gap_ = _certainty(
             rel, self.front_index_, self.max_misclassifications, self.max_x, self.alpha
         )
+        if not self.optimal_:
+            import warnings
+
+            # (3: past _fit_context, at the caller of fit)
+            warnings.warn(TimeLimitWarning(self._stopped_text(rel)), stacklevel=3)
         from .trees import extract_tree
 
         self.tree_ = extract_tree(rel, self.front_index_)
         return self
+
+    def _stopped_text(self, rel) -> str:
+        """What a fit cut short by ``time_limit`` says (:class:`TimeLimitWarning`)."""
+        x, y = (int(v[self.front_index_]) for v in (self.front_.x, self.front_.y))
+        proven = int(sum(self.front_.proven)) if self.front_.proven is not None else 0
+        return (
+            f"time_limit={self.time_limit!r} stopped the search before the chosen tree was "
+            f"proven optimal: it is the best found ({self.x} {x}, {y} training "
+            f"misclassification(s)), which an optimal tree may beat by up to {self.gap_} "
+            f"(gap_; {proven} of {len(self.front_)} point(s) of front_ proven). "
+            "Give a longer time_limit, a smaller max_depth or fewer thresholds for a proven "
+            "tree (optimal_ says whether a fit's tree is)"
+        )
+
+    def _too_big(self, message: str) -> str:
+        """A limit's message in the estimator's terms, with the parameters that would let
+        the fit through (the engine's command line advice left out)."""
+        if self.max_depth is None:
+            ways = ["max_depth=3 (or 2; now None: trees of any depth)"]
+        else:
+            ways = [f"a smaller max_depth (now {self.max_depth})"]
+        if self.thresholds != 1:
+            ways.append(f"fewer thresholds (e.g. thresholds=8; now {self.thresholds!r})")
+        if "--max-subtables" in message:
+            ways.append(f"a larger max_subtables (now {self.max_subtables:,})")
+        if "memory" in message:
+            ways.append(f"a larger max_memory if the machine has it (now {self.max_memory!r})")
+        depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
+        give = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+        text = re.sub(r"[:.;]?\s*[Tt]ry (a lower )?--max-depth.*$", ".", message.strip())
+        return (
+            f"{_estimator_terms(text)} The table is too big for an exact front over trees of "
+            f"{depth}: give {give}."
+        )
 
     def _query(self):
         """The query of the parameters (a :class:`~dagger_cli.engine.query.Query`): only
@@ -224,6 +272,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             "misclassifications",
             max_depth=self.max_depth,
             max_subtables=self.max_subtables,
+            max_memory=self.max_memory,
             max_y=self.max_misclassifications,
             max_x=self.max_x if self.max_misclassifications is None else None,
             least_y=self.alpha is None
@@ -330,7 +379,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
     def _leaves(self, X) -> list:
         """The node where each row stops (a leaf, or a split that never saw its value)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=None, reset=False, ensure_all_finite="allow-nan")
+        X = validate_data(
+            self, X, dtype=None, reset=False, ensure_all_finite="allow-nan", accept_sparse=SPARSE
+        )
+        X = _dense(X)
         tree = self.tree_
         index = {name: j for j, name in enumerate(self._names())}
         numeric: dict[int, np.ndarray] = {}
@@ -419,13 +471,32 @@ def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:
     return proven, gap  # least errors: the anytime answer's own proof and gap
 
 
+#: The sparse formats ``fit`` and ``predict`` take (as scikit-learn's trees do).
+SPARSE = ("csr", "csc")
+
+
+class TimeLimitWarning(ConvergenceWarning):
+    """A fit stopped by ``time_limit`` before its tree was proven optimal: the tree is
+    the best found, ``gap_`` says how far from the proven bound it may be.
+
+    A :class:`sklearn.exceptions.ConvergenceWarning`, so that ``warnings.filterwarnings``
+    and scikit-learn's own handling of non-converged fits (``cross_validate``'s folds)
+    treat it as the same kind of news."""
+
+
+def _dense(X):
+    """A sparse matrix as the dense array it stands for (the engine reads every cell)."""
+    import scipy.sparse
+
+    return X.toarray() if scipy.sparse.issparse(X) else X
+
+
 #: The engine's messages name command-line options; the estimator's say its parameters.
 _TERMS = (
     (re.compile(r"--max-depth( D)?"), "max_depth"),
     (re.compile(r"--max-subtables( N)?"), "max_subtables"),
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
-    (re.compile(r"\(--max-memory\)"), "(the memory ceiling: 80 % of the memory available)"),
-    (re.compile(r"--max-memory( SIZE)?"), "the memory ceiling"),
+    (re.compile(r"--max-memory( SIZE)?"), "max_memory"),
 )
 
 
@@ -485,4 +556,4 @@ def _guess_kinds(X: np.ndarray) -> list[str]:
     return ["numeric" if _all_numbers(X[:, j]) else "categorical" for j in range(X.shape[1])]
 
 
-__all__ = ["DaggerTreeClassifier"]
+__all__ = ["DaggerTreeClassifier", "TimeLimitWarning"]
