@@ -366,6 +366,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             decisions=np.asarray(y_codes, dtype=np.int32).reshape(n),
             report=PreprocessReport(rows_read=n, rows_after=n),
             ordered=ordered,
+            # tree_.predict(df) reads a missing value as predict does
+            fills={
+                name: format_threshold(v) if self._kinds[j] == "numeric" else v
+                for j, (name, v) in enumerate(zip(self._names(), self.fill_values_))
+            },
         )
 
     def _keys(self, column, j) -> list[str]:

@@ -97,6 +97,13 @@ class DecisionTable:
         ``{attribute: Ordered}`` for the numeric columns that ``thresholds`` made ordered
         attributes (:mod:`dagger_cli.data.thresholds`): their codes are intervals between
         thresholds, and a split tests ``col <= t``; empty otherwise.
+    fills : dict
+        ``{column: text}``: what a missing value of a column reads as when a tree routes a
+        new row (:meth:`dagger_cli.trees.Tree.predict`, ``dagger validate``): the value its
+        missing training cells were filled with, whether the training rows had any or not
+        (``missing="mode"``: a numeric column's median, as the raw number, another
+        column's most common value; ``missing="value"``: ``?``). A column without an entry
+        (``missing="error"``) stops such a row at the split, as an unseen value does.
     """
 
     name: str
@@ -109,6 +116,7 @@ class DecisionTable:
     report: PreprocessReport
     splits: dict = field(default_factory=dict)
     ordered: dict = field(default_factory=dict)
+    fills: dict = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -477,6 +485,7 @@ def from_columns(
     check_attributes(source, header, decision, drop, keep)
     ordered: dict[str, Ordered] = {}
     filled_numbers: dict = {}
+    median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
     notes = [decision_note(header, decision, defaulted)]
     if thresholds is not None or bins is not None:
@@ -492,13 +501,20 @@ def from_columns(
         )
         notes += stray
         if recipe.missing == "mode":
-            columns, filled_numbers = fill_numbers(header, columns, skip=skip)
+            columns, filled_numbers, median_rows = fill_numbers(header, columns, skip=skip)
+    raw = columns
     if thresholds is not None:
         columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip)
     elif bins is not None:
         columns, made = discretize(header, columns, bins, skip=skip)
     else:
         made = []
+    # A missing value at prediction reads as the median: a threshold split's raw number,
+    # an interval column's label of it.
+    fills = {
+        name: (raw if name in ordered else columns)[header.index(name)][i]
+        for name, i in median_rows.items()
+    }
     # Identifier-like and memorising attributes among the prepared ones (a threshold or an
     # interval column never is one).
     n_rows = len(columns[0]) if columns else 0
@@ -525,44 +541,50 @@ def from_columns(
         notes=tuple(notes),
         ordered=ordered,
         filled=filled_numbers,
+        fills=fills,
     )
 
 
-def fill_numbers(header, columns, *, skip) -> tuple[list, dict]:
+def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     """Fill each numeric column's missing cells with its median: the lower middle of its
     present numbers (so the fill is one of the column's own numbers, written as in the
     file). What ``--missing mode`` does to a numeric column that ``--thresholds`` or
     ``--bins`` splits (its most common value would be an arbitrary number where the
     numbers are all distinct); the estimator fills the same way
-    (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns and
-    ``{column: (cells filled, the median's text)}``.
+    (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns,
+    ``{column: (cells filled, the median's text)}`` and ``{column: the median's row}`` for
+    every numeric column, holes or not (what a missing value reads as at prediction).
 
-    >>> cols, filled = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")], skip=["d"])
-    >>> cols[0], filled
-    (['3', '3', '1', '10'], {'x': (1, '3')})
+    >>> cols, filled, rows = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")],
+    ...                                   skip=["d"])
+    >>> cols[0], filled, rows
+    (['3', '3', '1', '10'], {'x': (1, '3')}, {'x': 0})
     """
     from .discretize import numeric_values
 
     out = list(columns)
     filled = {}
+    rows = {}
     for j, (name, col) in enumerate(zip(header, columns)):
-        if name in skip:
-            continue
-        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
-        if not holes or numeric_values(col) is None:
+        if name in skip or numeric_values(col) is None:
             continue
         present = sorted(
             (number, i)
             for i, v in enumerate(col)
             if v not in MISSING_MARKERS and (number := parse_number(v)) is not None
         )
-        text = col[present[(len(present) - 1) // 2][1]]
+        if not present:
+            continue
+        row = rows[name] = present[(len(present) - 1) // 2][1]
+        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        if not holes:
+            continue
         fixed = list(col)
         for i in holes:
-            fixed[i] = text
+            fixed[i] = col[row]
         out[j] = fixed
-        filled[name] = (len(holes), text)
-    return out, filled
+        filled[name] = (len(holes), col[row])
+    return out, filled, rows
 
 
 # ---------------------------------------------------------------------- honest input
@@ -771,8 +793,10 @@ def _build(
     notes=(),
     ordered=None,
     filled=None,
+    fills=None,
 ):
     ordered = {a: o for a, o in (ordered or {}).items() if a in attributes}
+    fills = {a: f for a, f in (fills or {}).items() if a in attributes}
     if missing not in MISSING_POLICIES:
         raise InputError(
             f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}"
@@ -800,6 +824,14 @@ def _build(
     columns = [list(c) for c in columns]
     for j, col in enumerate(columns):
         holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        attribute = attributes[j]
+        if attribute not in fills and attribute not in ordered and missing != "error":
+            # What a missing value reads as at prediction, holes in training or not.
+            present = Counter(v for v in col if v not in MISSING_MARKERS)
+            if missing == "value":
+                fills[attribute] = MISSING_LABEL
+            elif present:
+                fills[attribute] = _most_common(present)
         if not holes:
             continue
         if missing == "error":
@@ -897,6 +929,7 @@ def _build(
         decisions=dec_codes,
         report=report,
         ordered=ordered,
+        fills=fills,
     )
     return with_kept_duplicates(table) if duplicates == "keep" else table
 
