@@ -47,6 +47,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
 from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
+from .values import cell_text, mostly_numeric, numeric_column, parse_number
 from .errors import LimitError
 
 #: The costs ``x`` can be (misclassifications is always the other one).
@@ -196,13 +197,12 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"give at most one of max_misclassifications, max_x and alpha, got {chosen}"
             )
         kinds = _column_kinds(X)
-        X, y = validate_data(
-            self, X, y, dtype=None, ensure_all_finite="allow-nan", accept_sparse=SPARSE
-        )
+        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, accept_sparse=SPARSE)
         X = _dense(X)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
+        self._kinds = self._read_text_columns(X, self._kinds)
         self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
         self.table_ = self._table(X, y_codes)
         query = self._query()
@@ -307,11 +307,49 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             return [str(n) for n in names]
         return [f"x{j}" for j in range(self.n_features_in_)]
 
+    def _read_text_columns(self, X, kinds) -> list[str]:
+        """The kinds of the columns of text cells (an ``object`` column whose kind its
+        dtype does not say), read as the command line reads a CSV file's columns
+        (:func:`dagger_cli.data.table.stray_cells`): a column of numbers is numeric; under
+        ``thresholds``, one numeric but for a few cells (one present cell in twenty:
+        a stray word) is numeric too, those cells read as missing values (filled with the
+        median), with a warning naming the column and the rows; any other is categorical."""
+        import warnings
+
+        out = list(kinds)
+        names = self._names()
+        for j, kind in enumerate(kinds):
+            if kind != "text":
+                continue
+            texts = [cell_text(v) for v in X[:, j]]
+            count, stray = numeric_column(texts)
+            infinite = [i for i in stray if parse_number(texts[i]) is not None]
+            words = [i for i in stray if i not in infinite]
+            count += len(infinite)  # a number, refused as infinite when it is read
+            if count and not words:
+                out[j] = "numeric"
+            elif self.thresholds is not None and mostly_numeric(count, words):
+                out[j] = "numeric"
+                shown = ", ".join(f"row {i} {texts[i]!r}" for i in words[:3])
+                shown += ", ..." if len(words) > 3 else ""
+                warnings.warn(
+                    UserWarning(
+                        f"column {names[j]!r} is numeric but for {len(words)} cell(s) that are "
+                        f"not numbers ({shown}; rows counted from 0); thresholds reads them as "
+                        "missing values, filled with the column's median, as the command line "
+                        "reads such a column (dagger relate --thresholds)"
+                    ),
+                    stacklevel=4,
+                )
+            else:
+                out[j] = "categorical"
+        return out
+
     def _fill_value(self, column, j):
         """What fills column ``j``'s missing values: its median (numeric) or its most
         common value (categorical), over the training rows."""
         if self._kinds[j] == "numeric":
-            xs = np.asarray(column, dtype=np.float64)
+            xs = self._floats(column, j)
             xs = np.sort(xs[~np.isnan(xs)])
             if xs.size == 0:
                 raise ValueError(f"column {self._names()[j]!r} has no value, only NaN")
@@ -323,9 +361,30 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         best = [str(v) for v, c in zip(values, counts) if c == counts.max()]
         return value_order(best)[0]
 
+    def _floats(self, column, j) -> np.ndarray:
+        """Column ``j``'s cells as numbers: a missing value, or a cell that is not a number,
+        is NaN; infinity is refused, naming the column and the row."""
+        try:
+            xs = np.array(column, dtype=np.float64)
+        except (TypeError, ValueError):
+            xs = np.array(
+                [np.nan if (v := parse_number(cell_text(c))) is None else v for c in column],
+                dtype=np.float64,
+            )
+        bad = np.flatnonzero(np.isinf(xs))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"column {self._names()[j]!r}, row {i} (counted from 0): {column[i]!r} is "
+                f"infinite ({bad.size} such cell(s) in this column); a threshold cannot "
+                "order infinity: replace it with a finite number, or with NaN (a missing "
+                "value, filled with the column's median)"
+            )
+        return xs
+
     def _numbers_of(self, column, j) -> np.ndarray:
         """Column ``j``'s numbers, missing ones filled (:attr:`fill_values_`)."""
-        xs = np.array(column, dtype=np.float64)
+        xs = self._floats(column, j)
         xs[np.isnan(xs)] = self.fill_values_[j]
         return xs
 
@@ -385,7 +444,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         """The node where each row stops (a leaf, or a split that never saw its value)."""
         check_is_fitted(self)
         X = validate_data(
-            self, X, dtype=None, reset=False, ensure_all_finite="allow-nan", accept_sparse=SPARSE
+            self, X, dtype=None, reset=False, ensure_all_finite=False, accept_sparse=SPARSE
         )
         X = _dense(X)
         tree = self.tree_
@@ -527,38 +586,32 @@ def _missing(value) -> bool:
 
 
 def _column_kinds(X) -> list[str] | None:
-    """``numeric``/``categorical`` per column of a DataFrame, from its dtypes (else None)."""
+    """``numeric``/``categorical`` per column of a DataFrame, from its dtypes (else None);
+    ``text`` for an ``object`` or ``string`` column, whose cells decide
+    (:meth:`DaggerTreeClassifier._read_text_columns`)."""
     dtypes = getattr(X, "dtypes", None)
     if dtypes is None or not hasattr(X, "columns"):
         return None
     import pandas as pd
 
     kinds = []
-    for j, dtype in enumerate(dtypes):
-        if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
-            if pd.api.types.is_object_dtype(dtype) and _all_numbers(X.iloc[:, j]):
-                kinds.append("numeric")
-            else:
-                kinds.append("categorical")
+    for dtype in dtypes:
+        if pd.api.types.is_object_dtype(dtype) or (
+            pd.api.types.is_string_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
+        ):
+            kinds.append("text")
+        elif pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+            kinds.append("categorical")
         else:
             kinds.append("numeric")
     return kinds
 
 
-def _all_numbers(values) -> bool:
-    """Whether every present value is a number (and one is): missing ones do not count."""
-    present = [v for v in values if not _missing(v)]
-    return bool(present) and all(
-        isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
-        for v in present
-    )
-
-
 def _guess_kinds(X: np.ndarray) -> list[str]:
-    """For arrays: numeric dtype -> numeric; object columns -> numeric iff all numbers."""
+    """For arrays: numeric dtype -> numeric; an object column's cells decide (``text``)."""
     if X.dtype.kind in "iuf":
         return ["numeric"] * X.shape[1]
-    return ["numeric" if _all_numbers(X[:, j]) else "categorical" for j in range(X.shape[1])]
+    return ["text"] * X.shape[1]
 
 
 __all__ = ["DaggerTreeClassifier", "TimeLimitWarning"]

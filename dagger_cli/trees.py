@@ -22,7 +22,7 @@ import numpy as np
 from .costs import COSTS, MAX, cost_record, evaluate
 from .errors import InputError
 from .fronts import pareto
-from .values import MISSING_MARKERS, cell_text
+from .values import MISSING_MARKERS, cell_text, parse_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,10 +234,14 @@ class Tree:
         :attr:`fills` says."""
         recs = _string_records(df, cols)
         fills = {c: f for c, f in self.fills.items() if c in cols}
+        # A threshold's column is numeric: a cell that is not a number reads as missing,
+        # as the training table read it (dagger_cli.data.table.stray_cells).
+        numeric = {s.column for s in self.splits.values()} & set(fills)
         if fills:
             for r in recs:
                 for c, f in fills.items():
-                    if r[c] in MISSING_MARKERS:
+                    v = r[c]
+                    if v in MISSING_MARKERS or (c in numeric and parse_number(v) is None):
                         r[c] = f
         return recs
 

@@ -616,6 +616,20 @@ def stray_cells(header, columns, *, skip, lines, source, option, missing):
         if name in skip:
             continue
         numbers, stray = numeric_column(col)
+        infinite = [i for i in stray if parse_number(col[i]) is not None]
+        if infinite:
+            words = [i for i in stray if i not in infinite]
+            if numbers + len(infinite) >= 2 and (
+                not words or mostly_numeric(numbers + len(infinite), words)
+            ):
+                i = infinite[0]
+                raise InputError(
+                    f"{source}, {where(i)}, column {name!r}: {col[i]!r} is infinite "
+                    f"({len(infinite)} such cell(s) in this column), in a column of numbers "
+                    f"that {option} splits, and no threshold can order infinity: replace it "
+                    "with a finite number, or empty the cell (a missing value, filled under "
+                    "--missing mode)"
+                )
         if not stray or numbers < 2:
             continue
         shown = ", ".join(f"{where(i)} {col[i]!r}" for i in stray[:3])
