@@ -47,8 +47,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
 from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
-from .values import cell_text, mostly_numeric, numeric_column, parse_number
 from .errors import LimitError
+from .values import cell_text, mostly_numeric, numeric_column, parse_number
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
