@@ -123,10 +123,12 @@ def test_identifier_warning_on_prepared_attributes_only(tmp_path):
         f"{i},{w:.3f},{'yn'[int(w > 0.5)]}" for i, w in enumerate(rng.random(60))
     ]
     nominal = notes(read(tmp_path, rows))
-    assert "column 'weight' looks like an identifier" in nominal
-    assert "Drop it with --drop 'Patient ID'" in nominal
+    # Numbers: a measurement or an identifier, the warning cannot tell; it offers both.
+    assert "column 'weight' has a distinct value in more than 90% of its 60 rows" in nominal
+    assert "If it is a measurement, --thresholds all|K reads it as numbers" in nominal
+    assert "if an identifier, --drop 'Patient ID'" in nominal
     prepared = notes(read(tmp_path, rows, thresholds=4, drop=["Patient ID"]))
-    assert "identifier" not in prepared
+    assert "identifier" not in prepared and "distinct value" not in prepared
 
 
 @pytest.mark.parametrize("reader", ["python", "columnar"])
@@ -147,3 +149,19 @@ def test_an_attribute_that_memorises_the_rows(tmp_path, monkeypatch, reader):
     ) in text
     assert "Drop it with --drop 'Full Name'" in text
     assert "'sex'" not in text
+
+
+def test_a_text_identifier_is_advised_to_be_dropped_only(tmp_path):
+    rows = ["name,a,d"] + [f"n{i}x,{i % 2},{(i // 2) % 2}" for i in range(40)]
+    text = notes(read(tmp_path, rows))
+    assert "column 'name' has a distinct value in more than 90% of its 40 rows" in text
+    assert "looks like an identifier" in text and "Drop it with --drop name" in text
+    assert "--thresholds" not in text.split("'name'")[1].split("warning")[0]
+
+
+def test_missing_value_under_thresholds_names_the_median(tmp_path):
+    from dagger_cli.errors import InputError
+
+    rows = ["x,d", "1,a", "?,b", "3,a", "4,b"]
+    with pytest.raises(InputError, match=r"--missing mode \(the column's median\)"):
+        read(tmp_path, rows, thresholds="all", missing="value")

@@ -177,7 +177,7 @@ class _Column:
 def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, duplicates, n):
     """:func:`dagger_cli.data.table._build` on codes (the table's keyword arguments); None
     where it would raise."""
-    from .discretize import wide_columns
+    from .discretize import numeric_values, wide_columns
 
     skip = (decision, *drop)
     distinct = [c.labels for c in columns]
@@ -189,7 +189,8 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     wide = wide_columns(header, distinct, skip=(*skip, *ids))
     notes = [decision_note(header, decision, defaulted)]
     notes += wide_notes(wide)
-    notes += identifier_notes(ids, n)
+    numeric = [h for h, labels in zip(header, distinct) if h in ids and numeric_values(labels)]
+    notes += identifier_notes(ids, n, numeric=numeric)
 
     dec = columns[header.index(decision)]
     if any(v in MISSING_MARKERS for v in dec.labels):

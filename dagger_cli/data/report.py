@@ -174,13 +174,35 @@ def drop_hint(column: str) -> str:
     return f"--drop {shlex.quote(column)}"
 
 
-def identifier_notes(names, n_rows: int) -> list[str]:
-    return [
-        f"warning: column {c!r} looks like an identifier (more than "
-        f"{IDENTIFIER_SHARE:.0%} of its {n_rows} values are distinct); a split on it "
-        f"classifies every row without learning anything. Drop it with {drop_hint(c)}"
-        for c in names
-    ]
+def identifier_notes(names, n_rows: int, numeric=()) -> list[str]:
+    """The warnings about the columns :func:`identifier_like` found; a ``numeric`` one (its
+    cells all numbers: a measurement, a price, more likely than a key) is advised
+    ``--thresholds``, which reads it as numbers split by ``col<=t``.
+
+    >>> print(identifier_notes(["price"], 100, numeric=["price"])[0])  # doctest: +ELLIPSIS
+    warning: column 'price' has a distinct value in more than 90% of its 100 rows, each \
+a value of its own: a split on it classifies every row without learning anything. If it \
+is a measurement, --thresholds all|K reads it as numbers ...; if an identifier, --drop price
+    """
+    out = []
+    for c in names:
+        head = (
+            f"warning: column {c!r} has a distinct value in more than {IDENTIFIER_SHARE:.0%} "
+            f"of its {n_rows} rows"
+        )
+        if c in numeric:
+            out.append(
+                f"{head}, each a value of its own: a split on it classifies every row without "
+                "learning anything. If it is a measurement, --thresholds all|K reads it as "
+                "numbers split by col<=t (or --bins K into intervals); if an identifier, "
+                f"{drop_hint(c)}"
+            )
+        else:
+            out.append(
+                f"{head} (it looks like an identifier): a split on it classifies every row "
+                f"without learning anything. Drop it with {drop_hint(c)}"
+            )
+    return out
 
 
 def wide_notes(wide) -> list[str]:

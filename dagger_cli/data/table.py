@@ -39,7 +39,7 @@ from ..values import (
 )
 from ..values import cell_text as _cell
 from .compression import stem
-from .discretize import discretize, wide_columns
+from .discretize import discretize, numeric_values, wide_columns
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
 from .report import (
     PreprocessReport,
@@ -522,7 +522,9 @@ def from_columns(
     if thresholds is None and bins is None:
         made = wide_notes(wide_columns(header, columns, skip=(*skip, *ids)))
     notes += made
-    notes += identifier_notes(ids, n_rows)
+    notes += identifier_notes(
+        ids, n_rows, numeric=[c for c in ids if numeric_values(columns[header.index(c)])]
+    )
     dec_col = columns[header.index(decision)]
     notes += memorising_notes(
         memorising(header, columns, dec_col, skip=(*skip, *ids, *ordered)), n_rows
@@ -560,7 +562,6 @@ def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     >>> cols[0], filled, rows
     (['3', '3', '1', '10'], {'x': (1, '3')}, {'x': 0})
     """
-    from .discretize import numeric_values
 
     out = list(columns)
     filled = {}
@@ -860,7 +861,7 @@ def _build(
                 f"{source}, {where(holes[0])}, column {attributes[j]!r}: missing value "
                 f"{col[holes[0]]!r} ({len(holes)} in this column) in a numeric column split by "
                 "thresholds; --missing value keeps a missing value as a value of its own, "
-                "which a threshold cannot order: use --missing mode (the most common number) "
+                "which a threshold cannot order: use --missing mode (the column's median) "
                 "or fill the column in"
             )
         if missing == "value":
