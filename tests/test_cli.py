@@ -113,7 +113,11 @@ def test_single_row(run, tmp_path):
         (None, [], "no such file"),
         ("a,d\n", [], "no rows"),
         ("a,d\n0,1\n", ["--decision", "zz"], "no column named 'zz'"),
-        ("a,d\n0,?\n", [], "missing value '?' in the decision column"),
+        (
+            "a,d\n0,?\n",
+            [],
+            "1 of 1 row(s) have no decision (a missing value in the decision column 'd': line 2)",
+        ),
         ('a,d\n"0,1\n', [], "line"),
     ],
 )

@@ -165,3 +165,37 @@ def test_missing_value_under_thresholds_names_the_median(tmp_path):
     rows = ["x,d", "1,a", "?,b", "3,a", "4,b"]
     with pytest.raises(InputError, match=r"--missing mode \(the column's median\)"):
         read(tmp_path, rows, thresholds="all", missing="value")
+
+
+def test_rows_without_a_decision_are_counted_named_and_may_be_dropped(tmp_path):
+    from click.testing import CliRunner
+
+    from dagger_cli.cli import main
+
+    rows = ["a,b,d"] + [f"{i % 3},{i % 2},{'' if i % 4 == 1 else 'xy'[i % 2]}" for i in range(30)]
+    (tmp_path / "t.csv").write_text("\n".join(rows) + "\n")
+    r = CliRunner().invoke(main, ["relate", str(tmp_path / "t.csv")])
+    assert r.exit_code == 2 and "Traceback" not in r.stderr
+    assert "8 of 30 row(s) have no decision" in r.stderr
+    assert "line 3, line 7, line 11, line 15, line 19, ..." in r.stderr
+    assert "--drop-unlabeled" in r.stderr
+    r = CliRunner().invoke(main, ["relate", str(tmp_path / "t.csv"), "--drop-unlabeled"])
+    assert r.exit_code == 0, r.stderr
+    assert "dropped 8 row(s) without a decision (--drop-unlabeled; line(s) 3, 7, 11" in r.stderr
+    assert r.stdout.startswith("t: 22 rows")
+    kept = [row for row in rows[1:] if not row.endswith(",")]
+    (tmp_path / "k.csv").write_text("\n".join([rows[0], *kept]) + "\n")
+    same = CliRunner().invoke(main, ["relate", str(tmp_path / "k.csv"), "-q"])
+    assert r.stdout.split("\n", 1)[1] == same.stdout.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("reader", ["python", "columnar"])
+def test_a_decision_of_many_numbers_is_warned_about(tmp_path, monkeypatch, reader):
+    monkeypatch.setenv(csvfast.ENV_READER, reader)
+    rng = np.random.default_rng(2)
+    rows = ["a,b,price"] + [f"{i % 3},{i % 5},{rng.integers(100, 999)}" for i in range(300)]
+    text = notes(read(tmp_path, rows))
+    assert "the decision column 'price' (the last column) holds" in text
+    assert "--decision COL" in text
+    few = ["a,b,grade"] + [f"{i % 3},{i % 5},{i % 4}" for i in range(300)]
+    assert "distinct numbers, each a class" not in notes(read(tmp_path, few, name="f.csv"))

@@ -410,7 +410,7 @@ def test_the_hinted_command_run_as_printed_gives_the_page_tree_of_every_point(he
     [
         dict(decision="the label", drop=("a b", "c"), missing="value", duplicates="merge", bins=3),
         dict(thresholds="all", missing="error"),
-        dict(thresholds=7, duplicates="keep"),
+        dict(thresholds=7, duplicates="keep", drop_unlabeled=True),
     ],
 )
 def test_the_hint_carries_every_recipe_field_and_the_query(here, monkeypatch, recipe):

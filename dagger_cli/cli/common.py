@@ -127,6 +127,7 @@ def table_options(func):
     def with_recipe(**kwargs):
         given = {k: kwargs.pop(k) for k in sorted(FIELDS & set(kwargs))}
         given["drop"] = tuple(given.get("drop") or ()) or None  # not given: the table's own
+        given["drop_unlabeled"] = given.get("drop_unlabeled") or None  # a flag: True or unset
         return func(recipe=Recipe.of(**given), **kwargs)
 
     opts = [
@@ -141,6 +142,12 @@ def table_options(func):
             metavar="COL",
             multiple=True,
             help="Drop this column before anything else (repeatable).",
+        ),
+        click.option(
+            "--drop-unlabeled",
+            is_flag=True,
+            help="Leave out the rows without a decision (a missing value in the decision "
+            "column); without it such rows are refused.",
         ),
         click.option(
             "--missing",

@@ -31,6 +31,7 @@ from .report import (
     identifier_notes,
     memorising,
     memorising_notes,
+    numeric_decision_notes,
     wide_notes,
 )
 
@@ -188,6 +189,7 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     ]
     wide = wide_columns(header, distinct, skip=(*skip, *ids))
     notes = [decision_note(header, decision, defaulted)]
+    notes += numeric_decision_notes(decision, columns[header.index(decision)].labels, defaulted)
     notes += wide_notes(wide)
     numeric = [h for h, labels in zip(header, distinct) if h in ids and numeric_values(labels)]
     notes += identifier_notes(ids, n, numeric=numeric)

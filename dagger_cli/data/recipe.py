@@ -52,6 +52,9 @@ class Recipe:
         (:mod:`dagger_cli.data.thresholds`): every midpoint between consecutive distinct values
         ("all") or at most K per column at quantiles (K, at least 1; text such as "16" is
         read as a number). Not together with ``bins``.
+    drop_unlabeled : bool, optional
+        Leave out the rows without a decision (a missing value in the decision column),
+        which are otherwise refused; the report says how many and which.
 
     Raises
     ------
@@ -75,6 +78,7 @@ class Recipe:
     duplicates: str | None = None
     bins: int | None = None
     thresholds: str | int | None = None
+    drop_unlabeled: bool | None = None
 
     def __post_init__(self) -> None:
         if self.decision is not None and not isinstance(self.decision, str):
@@ -101,6 +105,8 @@ class Recipe:
             raise InputError(
                 f"the number of bins must be an integer of at least 2, got {self.bins!r}"
             )
+        if self.drop_unlabeled is not None and not isinstance(self.drop_unlabeled, bool):
+            raise InputError(f"drop_unlabeled must be True or False, got {self.drop_unlabeled!r}")
         if self.thresholds is not None:
             from .thresholds import parse_spec
 

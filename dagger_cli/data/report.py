@@ -151,6 +151,31 @@ def decision_note(header, decision, defaulted: bool) -> str:
     return f"decision column: {decision!r}"
 
 
+#: A decision column of numbers with more distinct values than this gets a warning: a
+#: numeric target (a price, an age) more likely than classes.
+NUMERIC_DECISION_CLASSES = 20
+
+
+def numeric_decision_notes(decision: str, values, defaulted: bool) -> list[str]:
+    """A warning when the decision column's distinct ``values`` are many numbers.
+
+    >>> numeric_decision_notes("mpg", [str(v) for v in range(30)], True)[0][:72]
+    "warning: the decision column 'mpg' (the last column) holds 30 distinct n"
+    """
+    from ..values import MISSING_MARKERS, parse_number
+
+    present = [v for v in values if v not in MISSING_MARKERS]
+    if len(present) <= NUMERIC_DECISION_CLASSES or any(parse_number(v) is None for v in present):
+        return []
+    how = " (the last column)" if defaulted else ""
+    return [
+        f"warning: the decision column {decision!r}{how} holds {len(present):,} distinct "
+        "numbers, each a class of its own: dagger classifies, and a tree misclassifies every "
+        "row whose number it does not give exactly. If that is not the decision, --decision "
+        "COL names the column that is"
+    ]
+
+
 def identifier_like(header, columns, *, skip=()) -> list[str]:
     """Columns whose distinct values exceed :data:`IDENTIFIER_SHARE` of the rows (over
     :data:`IDENTIFIER_MIN_ROWS` rows): a tree splitting on one classifies every row without

@@ -48,6 +48,7 @@ from .report import (
     identifier_notes,
     memorising,
     memorising_notes,
+    numeric_decision_notes,
     wide_notes,
 )
 from .thresholds import NO, YES, Ordered, binary_codes, ordered_columns
@@ -488,6 +489,10 @@ def from_columns(
     median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
     notes = [decision_note(header, decision, defaulted)]
+    if recipe.drop_unlabeled:
+        columns, lines, note = _drop_unlabeled(columns, header.index(decision), lines)
+        notes += [note] if note else []
+    notes += numeric_decision_notes(decision, set(columns[header.index(decision)]), defaulted)
     if thresholds is not None or bins is not None:
         option = "--thresholds" if thresholds is not None else "--bins"
         columns, stray = stray_cells(
@@ -545,6 +550,22 @@ def from_columns(
         filled=filled_numbers,
         fills=fills,
     )
+
+
+def _drop_unlabeled(columns, j: int, lines):
+    """The columns (and line numbers) without the rows whose decision (column ``j``) is
+    missing, and the note that says so (None: there were none)."""
+    gone = [i for i, v in enumerate(columns[j]) if v in MISSING_MARKERS]
+    if not gone:
+        return columns, lines, None
+    out = set(gone)
+    keep = [i for i in range(len(columns[j])) if i not in out]
+    shown = ", ".join(str(lines[i] if lines else i + 1) for i in gone[:5])
+    shown += ", ..." if len(gone) > 5 else ""
+    where = "line(s)" if lines else "row(s)"
+    note = f"dropped {len(gone):,} row(s) without a decision (--drop-unlabeled; {where} {shown})"
+    columns = [[col[i] for i in keep] for col in columns]
+    return columns, None if lines is None else [lines[i] for i in keep], note
 
 
 def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
@@ -827,12 +848,15 @@ def _build(
     def where(i):
         return f"line {decision_lines[i]}" if decision_lines else f"row {i + 1}"
 
-    for i, d in enumerate(decision):
-        if d in MISSING_MARKERS:
-            raise InputError(
-                f"{source}, {where(i)}: missing value {d!r} in the decision column "
-                f"{decision_name!r}; every row needs a decision (remove the row or fill it in)"
-            )
+    unlabeled = [i for i, d in enumerate(decision) if d in MISSING_MARKERS]
+    if unlabeled:
+        shown = ", ".join(where(i) for i in unlabeled[:5])
+        shown += ", ..." if len(unlabeled) > 5 else ""
+        raise InputError(
+            f"{source}: {len(unlabeled):,} of {n:,} row(s) have no decision (a missing value "
+            f"in the decision column {decision_name!r}: {shown}); every row needs one. Fill "
+            "them in, or give --drop-unlabeled to leave those rows out"
+        )
 
     medians = {a: f for a, f in (filled or {}).items() if a in attributes}
     filled = {}
