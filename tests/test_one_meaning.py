@@ -385,3 +385,30 @@ def test_infinity_is_refused_alike_naming_the_column_and_the_row(tmp_path, cell)
     fitted = DaggerTreeClassifier(max_depth=2).fit(numbers[[0, 2]], [0, 1])
     with pytest.raises(ValueError, match=r"row 1 .*is infinite"):
         fitted.predict(numbers)
+
+
+def test_every_command_counts_a_tables_attributes_alike(tmp_path):
+    """relate keeps numeric columns whole, rules and optimize read their binary tests:
+    all say the same columns and thresholds (issue 39: 3 attributes in one, 99 in others)."""
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame(
+        {
+            "x": rng.random(30).round(3),
+            "y": rng.integers(0, 6, 30),
+            "z": rng.choice(list("abc"), 30),
+            "d": rng.choice(list("pq"), 30),
+        }
+    )
+    path = _csv(tmp_path, df)
+    thresholds = df["x"].nunique() - 1 + df["y"].nunique() - 1
+    line = f"30 rows, 3 attributes ({thresholds} thresholds); "
+    heads = []
+    for command in (["relate"], ["rules"], ["optimize", "--order", "misclassifications,depth"]):
+        r = invoke(*command, path, "--thresholds", "all", "-q")
+        heads.append(r.stdout.splitlines()[0])
+        assert line in heads[-1], heads[-1]
+        doc = json.loads(
+            invoke(*command, path, "--thresholds", "all", "-q", "--format", "json").stdout
+        )
+        table = doc["table"] if "table" in doc else doc
+        assert (table["attributes"], table["thresholds"]) == (3, thresholds), command
