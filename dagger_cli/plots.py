@@ -292,7 +292,8 @@ def plot_front(
     -----
     The Pareto points are one ``Line2D`` with markers only (gid and label
     ``"pareto points"``); of a front found within a time limit, the points not proven are
-    another (gid and label :data:`UNPROVEN_LABEL`, open circles). The step function is one ``Line2D`` drawn with
+    another (gid and label :data:`UNPROVEN_LABEL`, open circles). The step function is one
+    ``Line2D`` drawn with
     ``drawstyle="steps-post"`` (gid :data:`STEP_GID`, label :data:`F_LABEL` or
     :data:`G_LABEL`) whose data are the Pareto points in horizontal order followed by
     one point at the right edge of the axes with the last vertical value.
