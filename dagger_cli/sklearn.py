@@ -207,9 +207,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.table_ = self._table(X, y_codes)
         query = self._query()
         try:
-            rel = solve(self.table_, query)
-            if not len(rel.front):  # nothing within the bound: the message needs the least
-                rel = solve(self.table_, replace(query, max_x=None, max_y=None))
+            with _in_estimator_terms():
+                rel = solve(self.table_, query)
+                if not len(rel.front):  # nothing within the bound: the message needs the least
+                    rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
             raise LimitError(self._too_big(str(err))) from None
         self.solver_ = rel.engine
@@ -562,6 +563,34 @@ _TERMS = (
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
     (re.compile(r"--max-memory( SIZE)?"), "max_memory"),
 )
+
+
+class _in_estimator_terms:
+    """The engine's warnings before the work (:class:`dagger_cli.errors.CostWarning`,
+    which name command-line options) said again in the estimator's terms, at the caller
+    of ``fit``; other warnings pass unchanged."""
+
+    def __enter__(self):
+        import warnings
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._said = self._catch.__enter__()
+        warnings.simplefilter("always")
+        return self
+
+    def __exit__(self, *exc):
+        import warnings
+
+        from .errors import CostWarning
+
+        self._catch.__exit__(*exc)
+        for w in self._said:
+            if issubclass(w.category, CostWarning):
+                text = _estimator_terms(str(w.message))
+                warnings.warn(CostWarning(text), stacklevel=4)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return False
 
 
 def _estimator_terms(text: str) -> str:

@@ -230,9 +230,15 @@ def test_pipeline_cross_validation_and_grid_search():
 
 
 def test_too_big_a_table_stops_with_a_limit_error_that_suggests_max_depth():
+    from dagger_cli.errors import CostWarning
+
     X, y = load_iris(return_X_y=True)
-    with pytest.raises(LimitError, match="max_depth") as err:
+    with pytest.raises(LimitError, match="max_depth") as err, pytest.warns(CostWarning) as said:
         DaggerTreeClassifier(max_depth=None, thresholds="all", max_subtables=1000).fit(X, y)
+    # The warning before the work, too: the estimator's parameters, at the caller's line.
+    (w,) = [w for w in said if issubclass(w.category, CostWarning)]
+    assert "--" not in str(w.message) and "thresholds=K" in str(w.message)
+    assert w.filename == __file__
     # In the estimator's terms: its parameters, no command-line option, each way through.
     text = str(err.value)
     assert "--" not in text and "Try" not in text
