@@ -10,9 +10,10 @@ This is the only module that imports scikit-learn (``pip install dagger-cli[skle
 How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable` with
 every row kept (equal rows are not merged, so misclassifications count training rows): a
 numeric column becomes one ordered attribute split by thresholds ``col <= t``
-(:mod:`dagger_cli.data.thresholds`), a categorical column (pandas
-``category``/``object``/``string``/``bool``, or values that are not all numbers) stays a
-multiway nominal split on its values. The engine computes the exact front of ``x`` (default
+(:mod:`dagger_cli.data.thresholds`), a categorical column (pandas ``category``/``bool``)
+stays a multiway nominal split on its values; an ``object`` or ``string`` column is read as
+the command line reads a CSV column (numbers make it numeric; under ``thresholds`` a few stray
+words are missing values, with a warning; else categorical). Infinity is refused. The engine computes the exact front of ``x`` (default
 total path length) against misclassifications over every tree of depth at most
 ``max_depth`` (by the ordered solver, :mod:`dagger_cli.engine.ordered`, which sweeps the
 thresholds of each column; with ``max_depth=None`` by the DAG engine on the columns' binary
