@@ -7,19 +7,19 @@
 
 This is the only module that imports scikit-learn (``pip install dagger-cli[sklearn]``).
 
-How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable` with
-every row kept (equal rows are not merged, so misclassifications count training rows): a
-numeric column becomes one ordered attribute split by thresholds ``col <= t``
+How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable`
+with every row kept (equal rows are not merged, so misclassifications count training rows):
+a numeric column becomes one ordered attribute split by thresholds ``col <= t``
 (:mod:`dagger_cli.data.thresholds`), a categorical column (pandas ``category``/``bool``)
 stays a multiway nominal split on its values; an ``object`` or ``string`` column is read as
-the command line reads a CSV column (numbers make it numeric; under ``thresholds`` a few stray
-words are missing values, with a warning; else categorical). Infinity is refused. The engine computes the exact front of ``x`` (default
-total path length) against misclassifications over every tree of depth at most
-``max_depth`` (by the ordered solver, :mod:`dagger_cli.engine.ordered`, which sweeps the
-thresholds of each column; with ``max_depth=None`` by the DAG engine on the columns' binary
-expansion), and the estimator keeps the tree of one point: by default the least
-misclassifications (ties: the least ``x``); or G(K), F(N), or the least
-``misclassifications + alpha * x``.
+the command line reads a CSV column (numbers make it numeric; under ``thresholds`` a few
+stray words are missing values, with a warning; else categorical). Infinity is refused. The
+engine computes the exact front of ``x`` (default total path length) against
+misclassifications over every tree of depth at most ``max_depth`` (by the ordered solver,
+:mod:`dagger_cli.engine.ordered`, which sweeps the thresholds of each column; with
+``max_depth=None`` by the DAG engine on the columns' binary expansion), and the estimator
+keeps the tree of one point: by default the least misclassifications (ties: the least
+``x``); or G(K), F(N), or the least ``misclassifications + alpha * x``.
 
 Missing values (NaN, None) are filled as ``dagger relate --missing mode`` fills them: a
 numeric column's with its median over the training rows (the lower middle of its present
