@@ -38,10 +38,11 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .data.recipe import Recipe
 from .errors import DaggerError, InputError, LimitError
 
 if sys.version_info >= (3, 11):
@@ -82,9 +83,9 @@ STUDY_KEYS = (
 #: time limit (its points marked proven or not, :mod:`dagger_cli.engine.anytime`).
 WITH_CURVE = ("ok", "time_limit", "interrupted")
 #: The table options of a study's table entry: those of the command line's TABLE (the
-#: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``),
-#: with the same defaults.
-TABLE_OPTIONS = ("decision", "drop", "missing", "duplicates", "bins", "thresholds", "sep")
+#: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``,
+#: with the same defaults; a new field of the recipe is a table option here too).
+TABLE_OPTIONS = (*(f.name for f in fields(Recipe)), "sep")
 #: Keys of a table entry given as a TOML table; exactly one of the first three.
 TABLE_KEYS = ("name", "path", "suite", "label", *TABLE_OPTIONS)
 #: Retries of a task whose code raised (not a user error); a worker's death is retried by
@@ -344,7 +345,6 @@ def _table_options(entry: dict, where: _Where, source: str) -> tuple:
     """A table entry's options, checked as the command line checks them: the recipe's
     fields by :class:`~dagger_cli.data.recipe.Recipe` (the same messages), ``sep`` by
     :func:`~dagger_cli.data.table.parse_separator`."""
-    from .data.recipe import Recipe
     from .data.table import parse_separator
 
     options: dict[str, Any] = {k: entry[k] for k in TABLE_OPTIONS if k in entry}
