@@ -325,6 +325,7 @@ def test_study_report_has_a_page_per_table_and_an_index(here):
         assert sec["trees"] == {
             str(k): tree_data(extract_tree(rel, k)) for k in range(len(rel.front))
         }
+        assert_the_hint_gives_every_tree(sec)  # the command a point without its tree names
     first = page.encode()
     # A third run finds everything current, trees included, and writes the same page.
     r = run_cli("study", "study.toml", "-o", out, "--workers", "1", "-q", "--report")
