@@ -60,6 +60,9 @@ def _mean_label(cost: Cost) -> str:
 
 AVERAGE_DEPTH_LABEL = _mean_label(COSTS["total-path-length"])
 PARETO_LABEL = "pareto points"
+#: Label (and gid) of the points of a front found within a time limit that are not proven
+#: Pareto-optimal (open red circles; the proven ones stay :data:`PARETO_LABEL`'s).
+UNPROVEN_LABEL = "best found, not proven"
 F_LABEL = "F (least y with x ≤ n)"
 G_LABEL = "G (least x with y ≤ m)"
 #: Where an edge's value label sits in a tree drawing, from the parent (0) to the child (1).
@@ -305,7 +308,9 @@ def plot_front(
     Notes
     -----
     The Pareto points are one ``Line2D`` with markers only (gid and label
-    ``"pareto points"``). The step function is one ``Line2D`` drawn with
+    ``"pareto points"``); of a front found within a time limit, the points not proven are
+    another (gid and label :data:`UNPROVEN_LABEL`, open circles). The step function is one
+    ``Line2D`` drawn with
     ``drawstyle="steps-post"`` (gid :data:`STEP_GID`, label :data:`F_LABEL` or
     :data:`G_LABEL`) whose data are the Pareto points in horizontal order followed by
     one point at the right edge of the axes with the last vertical value.
@@ -316,13 +321,17 @@ def plot_front(
     xlabel, ylabel = (_weighted_label(label, mis_label, units) for label in (xlabel, ylabel))
 
     xs, ys = np.asarray(front.x), np.asarray(front.y)
+    # A front found within a time limit: its points not proven are drawn apart.
+    proven = np.ones(len(front), dtype=bool)
+    if getattr(front, "proven", None) is not None:
+        proven = np.asarray(front.proven, dtype=bool)
     if drop_base and len(front):
         keep = np.ones(len(front), dtype=bool)
         keep[_base_index(front)] = False
-        xs, ys = xs[keep], ys[keep]
+        xs, ys, proven = xs[keep], ys[keep], proven[keep]
     px, py = transform(xs, ys)
     order = np.argsort(px, kind="stable")
-    px, py = px[order], py[order]
+    px, py, proven = px[order], py[order], proven[order]
 
     overlays = []
     for i, item in enumerate(extra or ()):
@@ -365,8 +374,8 @@ def plot_front(
         )
     marker_size = 4 if px.size <= 200 else 2
     ax.plot(
-        px,
-        py,
+        px[proven],
+        py[proven],
         linestyle="none",
         marker="o",
         markersize=marker_size,
@@ -375,6 +384,19 @@ def plot_front(
         gid=PARETO_LABEL,
         zorder=3,
     )
+    if not proven.all():
+        ax.plot(
+            px[~proven],
+            py[~proven],
+            linestyle="none",
+            marker="o",
+            markersize=marker_size + 2,
+            color="C3",
+            markerfacecolor="none",
+            label=UNPROVEN_LABEL,
+            gid=UNPROVEN_LABEL,
+            zorder=3,
+        )
     for i, (label, hx, hy, marker) in enumerate(overlays):
         ax.plot(
             hx,

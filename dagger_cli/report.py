@@ -210,6 +210,58 @@ def section_of(
     )
 
 
+def tree_command(table: str | None, recipe, query, *, sep: str | None = None) -> str:
+    """The ``dagger tree`` command line that prints the tree of a point of a run's front,
+    ``{y}`` standing for the point's y (G(y): the least x among the trees of at most that y,
+    the point's own x): the table as the run named it (None: ``--example``), every option of
+    its recipe (:class:`~dagger_cli.data.recipe.Recipe`: each field is the option of its
+    name, so a new field is carried without a change here), ``--sep``, and the query's
+    options that choose the trees (the costs, ``--max-depth``, ``--exact-only``, the memory
+    and subtable ceilings). Every word is quoted for a POSIX shell (:func:`shlex.join`).
+
+    The one builder of every hint that names the command (the report's points whose tree
+    the page does not carry).
+
+    >>> from dagger_cli.data.recipe import Recipe
+    >>> from dagger_cli.engine.query import Query
+    >>> r = Recipe(decision="yes no", drop=["id"], thresholds=8)
+    >>> tree_command("my t.csv", r, Query(max_depth=3))
+    "dagger tree 'my t.csv' --decision 'yes no' --drop id --thresholds 8 --max-depth 3 --max-y {y}"
+    """
+    import shlex
+    from dataclasses import fields
+
+    from .costs import DEFAULT_X, DEFAULT_Y
+    from .engine.memory import AUTO
+
+    words = ["dagger", "tree", *(["--example"] if table is None else [str(table)])]
+    for f in fields(recipe):
+        value = getattr(recipe, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, tuple):
+            words += [w for v in value for w in (flag, str(v))]
+        else:
+            words += [flag, str(value)]
+    if sep is not None:
+        words += ["--sep", sep]
+    x, y = query.x_cost.name, query.y_cost.name
+    if (x, y) != (DEFAULT_X, DEFAULT_Y):
+        words += ["--x", x, "--y", y]
+    if query.max_depth is not None:
+        words += ["--max-depth", str(query.max_depth)]
+    if query.exact_only:
+        words.append("--exact-only")
+    if query.max_subtables is not None:
+        words += ["--max-subtables", str(query.max_subtables)]
+    if query.max_memory is None or str(query.max_memory).lower() != AUTO:
+        words += ["--max-memory", "none" if query.max_memory is None else str(query.max_memory)]
+    return shlex.join(words) + " --max-y {y}"
+
+
 def relation_section(
     relation,
     front: Front | None = None,

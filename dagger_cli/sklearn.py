@@ -7,18 +7,19 @@
 
 This is the only module that imports scikit-learn (``pip install dagger-cli[sklearn]``).
 
-How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable` with
-every row kept (equal rows are not merged, so misclassifications count training rows): a
-numeric column becomes one ordered attribute split by thresholds ``col <= t``
-(:mod:`dagger_cli.data.thresholds`), a categorical column (pandas
-``category``/``object``/``string``/``bool``, or values that are not all numbers) stays a
-multiway nominal split on its values. The engine computes the exact front of ``x`` (default
-total path length) against misclassifications over every tree of depth at most
-``max_depth`` (by the ordered solver, :mod:`dagger_cli.engine.ordered`, which sweeps the
-thresholds of each column; with ``max_depth=None`` by the DAG engine on the columns' binary
-expansion), and the estimator keeps the tree of one point: by default the least
-misclassifications (ties: the least ``x``); or G(K), F(N), or the least
-``misclassifications + alpha * x``.
+How a fit works: the columns of ``X`` become a :class:`~dagger_cli.data.table.DecisionTable`
+with every row kept (equal rows are not merged, so misclassifications count training rows):
+a numeric column becomes one ordered attribute split by thresholds ``col <= t``
+(:mod:`dagger_cli.data.thresholds`), a categorical column (pandas ``category``/``bool``)
+stays a multiway nominal split on its values; an ``object`` or ``string`` column is read as
+the command line reads a CSV column (numbers make it numeric; under ``thresholds`` a few
+stray words are missing values, with a warning; else categorical). Infinity is refused. The
+engine computes the exact front of ``x`` (default total path length) against
+misclassifications over every tree of depth at most ``max_depth`` (by the ordered solver,
+:mod:`dagger_cli.engine.ordered`, which sweeps the thresholds of each column; with
+``max_depth=None`` by the DAG engine on the columns' binary expansion), and the estimator
+keeps the tree of one point: by default the least misclassifications (ties: the least
+``x``); or G(K), F(N), or the least ``misclassifications + alpha * x``.
 
 Missing values (NaN, None) are filled as ``dagger relate --missing mode`` fills them: a
 numeric column's with its median over the training rows (the lower middle of its present
@@ -40,6 +41,7 @@ import re
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -48,6 +50,7 @@ from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
 from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
 from .errors import InputError, LimitError
+from .values import cell_text, mostly_numeric, numeric_column, parse_number
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications" and not COSTS[c].reads_decision)
@@ -76,10 +79,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         a complexity penalty to tune with ``GridSearchCV`` like ``ccp_alpha``.
     max_subtables : int, default=2_000_000
         Stop with :class:`dagger_cli.errors.LimitError` if the engine's DAG gets larger.
+    max_memory : int, str or None, default="auto"
+        Stop with :class:`dagger_cli.errors.LimitError` if the engine needs more bytes
+        (``"2G"``, ``"500M"``); ``"auto"``: 80 % of the memory available at the fit; None
+        (or ``"none"``): no ceiling.
     time_limit : float, str or None, default=None
         Seconds (or ``"90s"``, ``"5m"``): keep the tree chosen on the best front found in
         that time (:mod:`dagger_cli.engine.anytime`); ``optimal_`` says whether it is proven
-        optimal, ``gap_`` how far from the proven bound it may be. None: the exact front.
+        optimal, ``gap_`` how far from the proven bound it may be, and a fit whose tree is
+        not proven warns (:class:`TimeLimitWarning`, with the gap). None: the exact front.
     class_weight : dict, "balanced" or None, default=None
         scikit-learn's meaning: a class's weight multiplies its rows' weights (``"balanced"``:
         ``n_samples / (n_classes * rows of the class)``); misclassifications are then the
@@ -135,6 +143,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_x": [Interval(numbers.Integral, 0, None, closed="left"), None],
         "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_memory": [Interval(numbers.Integral, 1, None, closed="left"), str, None],
         "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "min_samples_leaf": [
@@ -153,6 +162,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         max_x=None,
         alpha=None,
         max_subtables=2_000_000,
+        max_memory="auto",
         time_limit=None,
         class_weight=None,
         min_samples_leaf=1,
@@ -164,6 +174,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_x = max_x
         self.alpha = alpha
         self.max_subtables = max_subtables
+        self.max_memory = max_memory
         self.time_limit = time_limit
         self.class_weight = class_weight
         self.min_samples_leaf = min_samples_leaf
@@ -173,6 +184,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.input_tags.allow_nan = True  # filled as fill_values_ says
+        tags.input_tags.sparse = True  # CSR/CSC, read as the dense array they stand for
         return tags
 
     # ------------------------------------------------------------------ fit
@@ -182,8 +194,9 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            Numeric and categorical columns (see the module docstring).
+        X : array-like, sparse matrix or DataFrame of shape (n_samples, n_features)
+            Numeric and categorical columns (see the module docstring); a CSR or CSC matrix
+            (``OneHotEncoder``'s output) is read as the dense array it stands for.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
             Row weights (>= 0): a row of weight k counts as k copies of it in
@@ -211,7 +224,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"give at most one of max_misclassifications, max_x and alpha, got {chosen}"
             )
         kinds = _column_kinds(X)
-        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
+        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, accept_sparse=SPARSE)
+        X = _dense(X)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         weighted = sample_weight is not None or self.class_weight is not None
@@ -230,6 +244,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("every sample_weight is 0: there is nothing to fit")
             X, y_codes, sample_weight = X[kept], y_codes[kept], sample_weight[kept]
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
+        self._kinds = self._read_text_columns(X, self._kinds)
         self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
         rows = None  # the rows' weights, for the thresholds' quantiles
         if weighted:
@@ -250,11 +265,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             self.table_ = self.table_.weighted(min_leaf=least)
         query = self._query()
         try:
-            rel = solve(self.table_, query)
-            if not len(rel.front):  # nothing within the bound: the message needs the least
-                rel = solve(self.table_, replace(query, max_x=None, max_y=None))
+            with _in_estimator_terms():
+                rel = solve(self.table_, query)
+                if not len(rel.front):  # nothing within the bound: the message needs the least
+                    rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
-            depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
             why = ""
             if self.table_.weighting is not None and self.table_.ordered:
                 from .engine.ordered import expandable
@@ -267,17 +282,18 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                         "copies: integer sample weights, or class weights that are small "
                         "integers, keep it."
                     )
-            raise LimitError(
-                f"{_estimator_terms(str(err))} The table is too big for an exact front over "
-                f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
-                f"thresholds (e.g. 8).{why}"
-            ) from None
+            raise LimitError(self._too_big(str(err)) + why) from None
         self.solver_ = rel.engine
         self.front_ = rel.front
         self.front_index_ = self._choose(rel.front)
         self.optimal_, self.gap_ = _certainty(
             rel, self.front_index_, self.max_misclassifications, self.max_x, self.alpha
         )
+        if not self.optimal_:
+            import warnings
+
+            # (3: past _fit_context, at the caller of fit)
+            warnings.warn(TimeLimitWarning(self._stopped_text(rel)), stacklevel=3)
         from .trees import extract_tree
 
         self.tree_ = extract_tree(rel, self.front_index_)
@@ -311,6 +327,40 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         assert out is not None
         return out
 
+    def _stopped_text(self, rel) -> str:
+        """What a fit cut short by ``time_limit`` says (:class:`TimeLimitWarning`)."""
+        x, y = (int(v[self.front_index_]) for v in (self.front_.x, self.front_.y))
+        proven = int(sum(self.front_.proven)) if self.front_.proven is not None else 0
+        return (
+            f"time_limit={self.time_limit!r} stopped the search before the chosen tree was "
+            f"proven optimal: it is the best found ({self.x} {x}, {y} training "
+            f"misclassification(s)), which an optimal tree may beat by up to {self.gap_} "
+            f"(gap_; {proven} of {len(self.front_)} point(s) of front_ proven). "
+            "Give a longer time_limit, a smaller max_depth or fewer thresholds for a proven "
+            "tree (optimal_ says whether a fit's tree is)"
+        )
+
+    def _too_big(self, message: str) -> str:
+        """A limit's message in the estimator's terms, with the parameters that would let
+        the fit through (the engine's command line advice left out)."""
+        if self.max_depth is None:
+            ways = ["max_depth=3 (or 2; now None: trees of any depth)"]
+        else:
+            ways = [f"a smaller max_depth (now {self.max_depth})"]
+        if self.thresholds != 1:
+            ways.append(f"fewer thresholds (e.g. thresholds=8; now {self.thresholds!r})")
+        if "--max-subtables" in message:
+            ways.append(f"a larger max_subtables (now {self.max_subtables:,})")
+        if "memory" in message:
+            ways.append(f"a larger max_memory if the machine has it (now {self.max_memory!r})")
+        depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
+        give = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+        text = re.sub(r"[:.;]?\s*[Tt]ry (a lower )?--max-depth.*$", ".", message.strip())
+        return (
+            f"{_estimator_terms(text)} The table is too big for an exact front over trees of "
+            f"{depth}: give {give}."
+        )
+
     def _query(self):
         """The query of the parameters (a :class:`~dagger_cli.engine.query.Query`): only
         the part of the front the choice reads (the engine computes less for it)."""
@@ -321,6 +371,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             "misclassifications",
             max_depth=self.max_depth,
             max_subtables=self.max_subtables,
+            max_memory=self.max_memory,
             max_y=self.max_misclassifications,
             max_x=self.max_x if self.max_misclassifications is None else None,
             least_y=self.alpha is None
@@ -355,11 +406,49 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             return [str(n) for n in names]
         return [f"x{j}" for j in range(self.n_features_in_)]
 
+    def _read_text_columns(self, X, kinds) -> list[str]:
+        """The kinds of the columns of text cells (an ``object`` column whose kind its
+        dtype does not say), read as the command line reads a CSV file's columns
+        (:func:`dagger_cli.data.table.stray_cells`): a column of numbers is numeric; under
+        ``thresholds``, one numeric but for a few cells (one present cell in twenty:
+        a stray word) is numeric too, those cells read as missing values (filled with the
+        median), with a warning naming the column and the rows; any other is categorical."""
+        import warnings
+
+        out = list(kinds)
+        names = self._names()
+        for j, kind in enumerate(kinds):
+            if kind != "text":
+                continue
+            texts = [cell_text(v) for v in X[:, j]]
+            count, stray = numeric_column(texts)
+            infinite = [i for i in stray if parse_number(texts[i]) is not None]
+            words = [i for i in stray if i not in infinite]
+            count += len(infinite)  # a number, refused as infinite when it is read
+            if count and not words:
+                out[j] = "numeric"
+            elif self.thresholds is not None and mostly_numeric(count, words):
+                out[j] = "numeric"
+                shown = ", ".join(f"row {i} {texts[i]!r}" for i in words[:3])
+                shown += ", ..." if len(words) > 3 else ""
+                warnings.warn(
+                    UserWarning(
+                        f"column {names[j]!r} is numeric but for {len(words)} cell(s) that are "
+                        f"not numbers ({shown}; rows counted from 0); thresholds reads them as "
+                        "missing values, filled with the column's median, as the command line "
+                        "reads such a column (dagger relate --thresholds)"
+                    ),
+                    stacklevel=4,
+                )
+            else:
+                out[j] = "categorical"
+        return out
+
     def _fill_value(self, column, j):
         """What fills column ``j``'s missing values: its median (numeric) or its most
         common value (categorical), over the training rows."""
         if self._kinds[j] == "numeric":
-            xs = np.asarray(column, dtype=np.float64)
+            xs = self._floats(column, j)
             xs = np.sort(xs[~np.isnan(xs)])
             if xs.size == 0:
                 raise ValueError(f"column {self._names()[j]!r} has no value, only NaN")
@@ -371,9 +460,30 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         best = [str(v) for v, c in zip(values, counts) if c == counts.max()]
         return value_order(best)[0]
 
+    def _floats(self, column, j) -> np.ndarray:
+        """Column ``j``'s cells as numbers: a missing value, or a cell that is not a number,
+        is NaN; infinity is refused, naming the column and the row."""
+        try:
+            xs = np.array(column, dtype=np.float64)
+        except (TypeError, ValueError):
+            xs = np.array(
+                [np.nan if (v := parse_number(cell_text(c))) is None else v for c in column],
+                dtype=np.float64,
+            )
+        bad = np.flatnonzero(np.isinf(xs))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"column {self._names()[j]!r}, row {i} (counted from 0): {column[i]!r} is "
+                f"infinite ({bad.size} such cell(s) in this column); a threshold cannot "
+                "order infinity: replace it with a finite number, or with NaN (a missing "
+                "value, filled with the column's median)"
+            )
+        return xs
+
     def _numbers_of(self, column, j) -> np.ndarray:
         """Column ``j``'s numbers, missing ones filled (:attr:`fill_values_`)."""
-        xs = np.array(column, dtype=np.float64)
+        xs = self._floats(column, j)
         xs[np.isnan(xs)] = self.fill_values_[j]
         return xs
 
@@ -414,6 +524,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             decisions=np.asarray(y_codes, dtype=np.int32).reshape(n),
             report=PreprocessReport(rows_read=n, rows_after=n),
             ordered=ordered,
+            # tree_.predict(df) reads a missing value as predict does
+            fills={
+                name: format_threshold(v) if self._kinds[j] == "numeric" else v
+                for j, (name, v) in enumerate(zip(self._names(), self.fill_values_))
+            },
         )
 
     def _keys(self, column, j) -> list[str]:
@@ -427,7 +542,10 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
     def _leaves(self, X) -> list:
         """The node where each row stops (a leaf, or a split that never saw its value)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=None, reset=False, ensure_all_finite="allow-nan")
+        X = validate_data(
+            self, X, dtype=None, reset=False, ensure_all_finite=False, accept_sparse=SPARSE
+        )
+        X = _dense(X)
         tree = self.tree_
         index = {name: j for j, name in enumerate(self._names())}
         numeric: dict[int, np.ndarray] = {}
@@ -517,15 +635,62 @@ def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:
     return proven, gap  # least errors: the anytime answer's own proof and gap
 
 
+#: The sparse formats ``fit`` and ``predict`` take (as scikit-learn's trees do).
+SPARSE = ("csr", "csc")
+
+
+class TimeLimitWarning(ConvergenceWarning):
+    """A fit stopped by ``time_limit`` before its tree was proven optimal: the tree is
+    the best found, ``gap_`` says how far from the proven bound it may be.
+
+    A :class:`sklearn.exceptions.ConvergenceWarning`, so that ``warnings.filterwarnings``
+    and scikit-learn's own handling of non-converged fits (``cross_validate``'s folds)
+    treat it as the same kind of news."""
+
+
+def _dense(X):
+    """A sparse matrix as the dense array it stands for (the engine reads every cell)."""
+    import scipy.sparse
+
+    return X.toarray() if scipy.sparse.issparse(X) else X
+
+
 #: The engine's messages name command-line options; the estimator's say its parameters.
 _TERMS = (
     (re.compile(r"--max-depth( D)?"), "max_depth"),
     (re.compile(r"--max-subtables( N)?"), "max_subtables"),
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
-    (re.compile(r"\(--max-memory\)"), "(the memory ceiling: 80 % of the memory available)"),
-    (re.compile(r"--max-memory( SIZE)?"), "the memory ceiling"),
+    (re.compile(r"--max-memory( SIZE)?"), "max_memory"),
     (re.compile(r"--min-leaf"), "min_samples_leaf"),
 )
+
+
+class _in_estimator_terms:
+    """The engine's warnings before the work (:class:`dagger_cli.errors.CostWarning`,
+    which name command-line options) said again in the estimator's terms, at the caller
+    of ``fit``; other warnings pass unchanged."""
+
+    def __enter__(self):
+        import warnings
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._said = self._catch.__enter__()
+        warnings.simplefilter("always")
+        return self
+
+    def __exit__(self, *exc):
+        import warnings
+
+        from .errors import CostWarning
+
+        self._catch.__exit__(*exc)
+        for w in self._said:
+            if issubclass(w.category, CostWarning):
+                text = _estimator_terms(str(w.message))
+                warnings.warn(CostWarning(text), stacklevel=4)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return False
 
 
 def _estimator_terms(text: str) -> str:
@@ -550,38 +715,32 @@ def _missing(value) -> bool:
 
 
 def _column_kinds(X) -> list[str] | None:
-    """``numeric``/``categorical`` per column of a DataFrame, from its dtypes (else None)."""
+    """``numeric``/``categorical`` per column of a DataFrame, from its dtypes (else None);
+    ``text`` for an ``object`` or ``string`` column, whose cells decide
+    (:meth:`DaggerTreeClassifier._read_text_columns`)."""
     dtypes = getattr(X, "dtypes", None)
     if dtypes is None or not hasattr(X, "columns"):
         return None
     import pandas as pd
 
     kinds = []
-    for j, dtype in enumerate(dtypes):
-        if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
-            if pd.api.types.is_object_dtype(dtype) and _all_numbers(X.iloc[:, j]):
-                kinds.append("numeric")
-            else:
-                kinds.append("categorical")
+    for dtype in dtypes:
+        if pd.api.types.is_object_dtype(dtype) or (
+            pd.api.types.is_string_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
+        ):
+            kinds.append("text")
+        elif pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+            kinds.append("categorical")
         else:
             kinds.append("numeric")
     return kinds
 
 
-def _all_numbers(values) -> bool:
-    """Whether every present value is a number (and one is): missing ones do not count."""
-    present = [v for v in values if not _missing(v)]
-    return bool(present) and all(
-        isinstance(v, (numbers.Real, np.number)) and not isinstance(v, (bool, np.bool_))
-        for v in present
-    )
-
-
 def _guess_kinds(X: np.ndarray) -> list[str]:
-    """For arrays: numeric dtype -> numeric; object columns -> numeric iff all numbers."""
+    """For arrays: numeric dtype -> numeric; an object column's cells decide (``text``)."""
     if X.dtype.kind in "iuf":
         return ["numeric"] * X.shape[1]
-    return ["numeric" if _all_numbers(X[:, j]) else "categorical" for j in range(X.shape[1])]
+    return ["text"] * X.shape[1]
 
 
-__all__ = ["DaggerTreeClassifier"]
+__all__ = ["DaggerTreeClassifier", "TimeLimitWarning"]

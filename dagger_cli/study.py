@@ -38,10 +38,11 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .data.recipe import Recipe
 from .errors import DaggerError, InputError, LimitError
 
 if sys.version_info >= (3, 11):
@@ -82,9 +83,9 @@ STUDY_KEYS = (
 #: time limit (its points marked proven or not, :mod:`dagger_cli.engine.anytime`).
 WITH_CURVE = ("ok", "time_limit", "interrupted")
 #: The table options of a study's table entry: those of the command line's TABLE (the
-#: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``),
-#: with the same defaults.
-TABLE_OPTIONS = ("decision", "drop", "missing", "duplicates", "bins", "thresholds", "sep")
+#: preprocessing recipe's fields, :class:`dagger_cli.data.recipe.Recipe`, and ``sep``,
+#: with the same defaults; a new field of the recipe is a table option here too).
+TABLE_OPTIONS = (*(f.name for f in fields(Recipe)), "sep")
 #: Keys of a table entry given as a TOML table; exactly one of the first three.
 TABLE_KEYS = ("name", "path", "suite", "label", *TABLE_OPTIONS)
 #: Retries of a task whose code raised (not a user error); a worker's death is retried by
@@ -344,7 +345,6 @@ def _table_options(entry: dict, where: _Where, source: str) -> tuple:
     """A table entry's options, checked as the command line checks them: the recipe's
     fields by :class:`~dagger_cli.data.recipe.Recipe` (the same messages), ``sep`` by
     :func:`~dagger_cli.data.table.parse_separator`."""
-    from .data.recipe import Recipe
     from .data.table import parse_separator
 
     options: dict[str, Any] = {k: entry[k] for k in TABLE_OPTIONS if k in entry}
@@ -1085,11 +1085,32 @@ def read_curve(path, x: str, y: str, n_rows: int):
     return Front(cx, cy, xs, ys, n_rows)
 
 
-def report_study(outcome: Outcome, out_dir) -> list[Path]:
+def report_study(outcome: Outcome, out_dir, study: Study | None = None) -> list[Path]:
     """The study's pages: ``DIR/report/<table>.html`` (every front of a table, with its
     points and trees, as ``dagger relate --report``) and ``DIR/report/index.html`` (every
-    task, linking to its table's page). Needs a run with ``report=True``."""
-    from .report import index_html, report_html, section_of
+    task, linking to its table's page). Needs a run with ``report=True``. With the
+    ``study``, a point whose tree a page does not carry names the ``dagger tree`` command
+    that prints it (:func:`dagger_cli.report.tree_command`)."""
+    from .engine.query import Query
+    from .report import index_html, report_html, section_of, tree_command
+
+    specs = {t.label: t for t in study.tables} if study is not None else {}
+
+    def command(row) -> str:
+        spec = specs.get(row["table"])
+        if spec is None:
+            return ""
+        options = dict(spec.options)
+        sep = options.pop("sep", None)
+        depth = None if row["max_depth"] == "" else int(row["max_depth"])
+        query = Query(
+            row["x"],
+            row["y"],
+            max_depth=depth,
+            exact_only=study.exact_only if study is not None else False,
+            max_subtables=study.max_subtables if study is not None else None,
+        )
+        return tree_command(spec.source, Recipe(**options), query, sep=sep)
 
     out = Path(out_dir)
     folder = out / "report"
@@ -1114,6 +1135,7 @@ def report_study(outcome: Outcome, out_dir) -> list[Path]:
                     [v for v, _ in summary.decisions],
                     trees=read_trees(out / row["curve"].replace(".csv", ".trees.json")),
                     why_no_trees="The trees of this front were not kept.",
+                    command=command(row),
                 )
                 entry["report"] = f"{page}#s{len(sections)}"
                 sections.append(sec)

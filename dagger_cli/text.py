@@ -69,10 +69,34 @@ def stats_text(stats) -> str:
     return text
 
 
+def attribute_counts(table) -> tuple[int, int]:
+    """The table's attributes as its columns, and the thresholds of its numeric columns:
+    the same whether the numeric columns are kept whole (``ordered``: ``relate``, ``tree``)
+    or read as their binary tests ``col<=t`` (``splits``: ``rules``, ``optimize``), so that
+    every command counts one table alike."""
+    ordered = getattr(table, "ordered", None) or {}
+    splits = getattr(table, "splits", None) or {}
+    plain = [a for a in table.attributes if a not in splits]
+    columns = len(plain) + len({s.column for s in splits.values()})
+    thresholds = len(splits) + sum(len(o.thresholds) for o in ordered.values())
+    return columns, thresholds
+
+
+def attributes_text(table) -> str:
+    """``M attributes`` (`` (T thresholds)`` when numeric columns are split by them)."""
+    columns, thresholds = attribute_counts(table)
+    text = f"{columns} attributes"
+    return text + (f" ({thresholds:,} thresholds)" if thresholds else "")
+
+
 def table_doc(table) -> dict:
-    """The table's summary in a JSON document: its name, rows and attributes, the rule
-    that applied to equal rows, and how it changed the counts."""
-    doc = {"name": table.name, "rows": table.n_rows, "attributes": table.n_attributes}
+    """The table's summary in a JSON document: its name, rows and attributes (and the
+    thresholds of its numeric columns), the rule that applied to equal rows, and how it
+    changed the counts."""
+    columns, thresholds = attribute_counts(table)
+    doc = {"name": table.name, "rows": table.n_rows, "attributes": columns}
+    if thresholds:
+        doc["thresholds"] = thresholds
     report = getattr(table, "report", None)
     if report is None:
         return doc
@@ -105,7 +129,7 @@ def table_doc(table) -> dict:
 def table_line(table) -> str:
     """``name: N rows (how equal rows counted), M attributes``: the head of a summary."""
     return (
-        f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} attributes"
+        f"{table.name}: {table.n_rows} rows{merge_text(table)}, {attributes_text(table)}"
         + weighting_text(table)
     )
 

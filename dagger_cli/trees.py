@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .costs import COSTS, MAX, cost_record, evaluate
 from .errors import InputError
 from .fronts import pareto
-from .values import cell_text
+from .values import MISSING_MARKERS, cell_text, parse_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +126,10 @@ class Tree:
     #: ``{attribute: Threshold}`` for attributes ``col<=t`` made from numeric columns: the tree
     #: prints ``col <= t`` / ``col > t`` and routes rows by their raw number in ``col``.
     splits: dict = field(default_factory=dict)
+    #: ``{column: text}``: what a missing value in a new row reads as, the value the
+    #: training table filled its missing values with
+    #: (:attr:`dagger_cli.data.table.DecisionTable.fills`); a column without one stops the row
+    fills: dict = field(default_factory=dict)
 
     @classmethod
     def for_table(cls, table, root: TreeNode) -> Tree:
@@ -139,6 +143,7 @@ class Tree:
             tuple(table.decision_values),
             tree_costs(root, table.weight_total),
             {**(getattr(table, "splits", {}) or {}), **_ordered_tests(table, root)},
+            dict(getattr(table, "fills", {}) or {}),
         )
 
     # ------------------------------------------------------------------ evaluation
@@ -173,7 +178,7 @@ class Tree:
         threshold attribute ``col<=t`` is read from the raw number in column ``col``.
         """
         self._check_columns(df, need_decision=False)
-        recs = _string_records(df, self.input_columns())
+        recs = self._records(df, self.input_columns())
         routes = [self._route(r) for r in recs]
         _warn_unseen(routes)
         return [node.decision for node, _, _ in routes]
@@ -190,7 +195,7 @@ class Tree:
         if df is None:
             return dict(self.table_costs)
         self._check_columns(df, need_decision=True)
-        recs = _string_records(df, self.input_columns() + (self.decision_name,))
+        recs = self._records(df, self.input_columns() + (self.decision_name,))
         _warn_unseen([self._route(r) for r in recs])
         passed: dict[int, int] = {}  # id(split node) -> rows that went on to a child
         missed: dict[int, int] = {}  # id(node) -> rows that stopped there misclassified
@@ -221,7 +226,7 @@ class Tree:
         split whose training subtable never had them (empty when every row reaches a leaf)."""
         self._check_columns(df, need_decision=False)
         found: dict = {}
-        for r in _string_records(df, self.input_columns()):
+        for r in self._records(df, self.input_columns()):
             stop = self._route(r)[2]
             if stop is not None:
                 found[stop] = found.get(stop, 0) + 1
@@ -240,6 +245,22 @@ class Tree:
             (v if split is None else split.branch(v)[len(split.column) + 1 :], c)
             for v, c in _branch_order(node, self.splits)
         ]
+
+    def _records(self, df, cols) -> list[dict]:
+        """``df``'s rows as the strings a walk compares, missing values read as
+        :attr:`fills` says."""
+        recs = _string_records(df, cols)
+        fills = {c: f for c, f in self.fills.items() if c in cols}
+        # A threshold's column is numeric: a cell that is not a number reads as missing,
+        # as the training table read it (dagger_cli.data.table.stray_cells).
+        numeric = {s.column for s in self.splits.values()} & set(fills)
+        if fills:
+            for r in recs:
+                for c, f in fills.items():
+                    v = r[c]
+                    if v in MISSING_MARKERS or (c in numeric and parse_number(v) is None):
+                        r[c] = f
+        return recs
 
     def input_columns(self) -> tuple:
         """The columns a row needs: the attributes, a threshold's numeric column in its place."""
@@ -331,20 +352,43 @@ def _num(v):
 
 
 class UnseenValueWarning(UserWarning):
-    """Some rows had a value a split never saw; they got that node's decision."""
+    """Some rows stopped at a split: a value its training rows never had, or a missing
+    value the tree has no fill for; they got that node's decision."""
+
+
+def unseen_text(stops, rows: int) -> str:
+    """What :class:`UnseenValueWarning` says of the ``stops`` (``(column, value)`` per row
+    that stopped early) among ``rows`` rows: missing values and new values apart, each
+    with its first column and value.
+
+    >>> print(unseen_text([("c", "purple"), ("c", "purple"), ("a", "")], 10))
+    1 of 10 row(s) have a missing value (first: column 'a') and 2 a value no training row of \
+the split had (first: c = 'purple'); each got the decision of the node where it stopped
+    """
+    missing = [s for s in stops if s[1] in MISSING_MARKERS]
+    new = [s for s in stops if s[1] not in MISSING_MARKERS]
+    parts = []
+    if missing:
+        parts.append(f"a missing value (first: column {missing[0][0]!r})")
+    if new:
+        parts.append(
+            f"a value no training row of the split had (first: {new[0][0]} = {new[0][1]!r})"
+        )
+    counts = [len(missing)] if missing else []
+    counts += [len(new)] if new else []
+    if len(parts) == 2:
+        head = f"{counts[0]} of {rows} row(s) have {parts[0]} and {counts[1]} {parts[1]}"
+    else:
+        head = f"{counts[0]} of {rows} row(s) have {parts[0]}"
+    return f"{head}; each got the decision of the node where it stopped"
 
 
 def _warn_unseen(routes) -> None:
     stops = [stop for _, _, stop in routes if stop is not None]
     if not stops:
         return
-    attribute, value = stops[0]
     warnings.warn(
-        UnseenValueWarning(
-            f"{len(stops)} of {len(routes)} row(s) have a value a split never saw in training "
-            f"(first: {attribute} = {value!r}); each got the decision of the node where it "
-            f"stopped. Tree.unseen(df) lists them"
-        ),
+        UnseenValueWarning(f"{unseen_text(stops, len(routes))}. Tree.unseen(df) lists them"),
         stacklevel=3,
     )
 
@@ -382,8 +426,11 @@ def extract_tree(relation, point: int) -> Tree:
     if not 0 <= point < len(front):
         raise InputError(f"no point {point}; the front has {len(front)} point(s)")
     if relation.solver is not None:
-        return relation.solver.tree(relation, point)
-    return dag_tree(relation, point)  # a relation made by the DAG engine's own driver
+        tree = relation.solver.tree(relation, point)
+    else:
+        tree = dag_tree(relation, point)  # a relation made by the DAG engine's own driver
+    fills = getattr(relation.table, "fills", None)
+    return replace(tree, fills=dict(fills)) if fills and not tree.fills else tree
 
 
 def dag_tree(relation, point: int) -> Tree:

@@ -5,9 +5,12 @@ and nothing on it says which point generalises. :func:`validate` splits the raw 
 stratified folds (or takes a separate test file); for every fold it prepares the training
 part with the user's recipe (so thresholds, bins, missing-value fills and merges see only
 training rows), computes its front, extracts the tree of every point and counts that tree's
-errors on the held-out rows, routed on their raw values (a value a split never saw in
-training, a missing one included, stops the row at that node, as in
-:meth:`dagger_cli.trees.Tree.predict`).
+errors on the held-out rows, routed on their raw values as
+:meth:`dagger_cli.trees.Tree.predict` routes them: a missing value reads as the value the
+training part's missing values were filled with (a numeric column's median, another
+column's most common value, ``?`` under ``--missing value``), as the estimator's
+``predict`` reads it; a value no training row of a split had stops the row at that node.
+Such stops are said once per column, over every fold and every point's tree.
 
 Folds (:func:`stratified_folds`) are made with numpy alone, so the command needs no
 scikit-learn: the rows of each decision value (in value order) are shuffled by a generator
@@ -110,6 +113,9 @@ class FoldResult:
     heldout_errors: np.ndarray  #: per front point
     #: "exact", or how the training front's search was cut short ("time_limit")
     status: str = "exact"
+    #: ``((column, value), rows)``: held-out cells that stopped rows at a split (the most
+    #: rows over the fold's trees)
+    unseen: tuple = ()
 
     def records(self) -> list[dict]:
         out = []
@@ -126,15 +132,68 @@ class FoldResult:
         return out
 
 
-def _heldout_errors(trees, raw: RawTable, rows) -> np.ndarray:
-    """Errors of every tree (one per front point) on the raw rows ``rows`` of ``raw``."""
+def _heldout_errors(trees, raw: RawTable, rows) -> tuple[np.ndarray, dict]:
+    """Errors of every tree (one per front point) on the raw rows ``rows`` of ``raw``, and
+    ``{(column, value): rows}``: the held-out cells that stopped a row at a split of some
+    tree (:meth:`dagger_cli.trees.Tree.unseen`; said once per column by :func:`validate`)."""
+    import warnings
+
     import pandas as pd
+
+    from .trees import UnseenValueWarning
 
     df = pd.DataFrame(
         {h: [raw.columns[j][i] for i in rows] for j, h in enumerate(raw.header)}, dtype=str
     )
-    errors = [tree.costs(df)["misclassifications"] if len(df) else 0 for tree in trees]
-    return np.array(errors, dtype=np.int64)
+    stopped: dict = {}
+    errors = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnseenValueWarning)
+        for tree in trees:
+            errors.append(tree.costs(df)["misclassifications"] if len(df) else 0)
+            for key, n in (tree.unseen(df) if len(df) else {}).items():
+                stopped[key] = max(stopped.get(key, 0), n)
+    return np.array(errors, dtype=np.int64), stopped
+
+
+def _warn_stopped(results) -> None:
+    """One warning per column whose held-out values stopped rows at a split (a value no
+    training row of the split had, or a missing value without a fill), over every fold
+    and every point's tree."""
+    import warnings
+
+    from .trees import UnseenValueWarning
+    from .values import MISSING_MARKERS
+
+    by_column: dict = {}
+    for r in results:
+        for (column, value), n in r.unseen:
+            counts = by_column.setdefault(column, {})
+            counts[value] = counts.get(value, 0) + n
+    held = sum(r.heldout_rows for r in results)
+    for column, counts in by_column.items():
+        new = {v: n for v, n in counts.items() if v not in MISSING_MARKERS}
+        missing = sum(n for v, n in counts.items() if v in MISSING_MARKERS)
+        parts = []
+        if new:
+            shown = sorted(new, key=lambda v: (-new[v], v))
+            values = ", ".join(map(repr, shown[:5])) + (", ..." if len(shown) > 5 else "")
+            parts.append(
+                f"{sum(new.values())} of {held} held-out row(s) have a value no training row "
+                f"of a split on it had ({values})"
+            )
+        if missing:
+            parts.append(
+                f"{missing} of {held} held-out row(s) have a missing value, which the "
+                "training table has no fill for (--missing error)"
+            )
+        warnings.warn(
+            UnseenValueWarning(
+                f"column {column!r}: {' and '.join(parts)}; each stopped at that split and "
+                "got its decision (counted once per fold, for the tree that stopped most)"
+            ),
+            stacklevel=3,
+        )
 
 
 def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto", time_limit=None):
@@ -170,13 +229,15 @@ def _fold(
         table, x, max_depth, max_subtables, max_memory, time_limit
     )
     held = test_raw if test_raw is not None else raw
+    errors, stopped = _heldout_errors(trees, held, test)
     return FoldResult(
         fold=label,
         front=front,
         train_rows=table.n_rows,
         heldout_rows=len(test),
-        heldout_errors=_heldout_errors(trees, held, test),
+        heldout_errors=errors,
         status=status,
+        unseen=tuple(sorted(stopped.items())),
     )
 
 
@@ -270,7 +331,9 @@ def validate(
         )
         everything = list(range(raw.n_rows))
         held = list(range(aligned.n_rows))
-        return [_fold(raw, everything, held, "test", test_raw=aligned, **opts)]
+        out = [_fold(raw, everything, held, "test", test_raw=aligned, **opts)]
+        _warn_stopped(out)
+        return out
     assert folds is not None
     decision = raw.decision
     if decision not in raw.header:
@@ -281,6 +344,7 @@ def validate(
         train = np.flatnonzero(fold_of != k).tolist()
         test_rows = np.flatnonzero(fold_of == k).tolist()
         out.append(_fold(raw, train, test_rows, str(k + 1), **opts))
+    _warn_stopped(out)
     return out
 
 

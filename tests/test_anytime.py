@@ -290,3 +290,35 @@ def test_the_progress_says_the_current_gap(monkeypatch):
     lines = [ln for ln in log.getvalue().splitlines() if ln.startswith("anytime")]
     assert lines and all("proven, the largest gap" in ln for ln in lines), log.getvalue()
     assert all("/s," not in ln for ln in lines)  # no rate of depth caps per second
+
+
+@pytest.mark.parametrize("name", ["t.txt", "t.json", "t.dot", "t.svg"])
+def test_a_tree_file_of_a_tree_not_proven_says_so(tmp_path, name):
+    rng = np.random.default_rng(9)
+    x = np.round(rng.random((150, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", np.where(x[:, 2] > 4.5, "b", "c"))
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(path, index=False)
+    out = tmp_path / name
+    args = ["tree", str(path), "--thresholds", "all", "--max-depth", "4", "--least-y", "-q"]
+    r = CliRunner().invoke(main, [*args, "--time-limit", "0", "-o", str(out)])
+    assert r.exit_code == 6 and r.stdout == ""
+    text = out.read_text()
+    if name.endswith(".json"):
+        doc = json.loads(text)
+        assert doc["proven"] is False and doc["gap"] > 0 and doc["status"] != "exact"
+        assert "tree" in doc  # the tree itself, unchanged
+    elif name.endswith(".svg"):  # the title (its text in a comment, "--" written "- -")
+        assert "<!-- not proven optimal: the best tree found within - -time-limit 0s" in text
+    else:
+        assert "not proven optimal: the best tree found within --time-limit 0s (gap" in text
+    if name.endswith(".txt"):
+        assert text.splitlines()[0].startswith("# total_path_length=")
+        assert text.splitlines()[1].startswith("# not proven optimal")
+    # A limit long enough: the file is the exact run's, byte for byte, with no note.
+    exact, limited = tmp_path / f"e.{name}", tmp_path / f"l.{name}"
+    shallow = [*args[:5], "2", *args[6:]]
+    assert CliRunner().invoke(main, [*shallow, "-o", str(exact)]).exit_code == 0
+    r = CliRunner().invoke(main, [*shallow, "--time-limit", "1h", "-o", str(limited)])
+    assert r.exit_code == 0 and limited.read_bytes() == exact.read_bytes()
+    assert "not proven" not in limited.read_text()

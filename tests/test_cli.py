@@ -113,7 +113,11 @@ def test_single_row(run, tmp_path):
         (None, [], "no such file"),
         ("a,d\n", [], "no rows"),
         ("a,d\n0,1\n", ["--decision", "zz"], "no column named 'zz'"),
-        ("a,d\n0,?\n", [], "missing value '?' in the decision column"),
+        (
+            "a,d\n0,?\n",
+            [],
+            "1 of 1 row(s) have no decision (a missing value in the decision column 'd': line 2)",
+        ),
         ('a,d\n"0,1\n', [], "line"),
     ],
 )
@@ -303,7 +307,7 @@ def test_warnings_are_dagger_lines_without_source(tmp_path):
     table = write(tmp_path, ZOOISH)
     r = CliRunner().invoke(main, ["validate", table, "--folds", "2", "--max-depth", "2", "-q"])
     assert r.exit_code == 0
-    warned = [ln for ln in r.stderr.splitlines() if "never saw in training" in ln]
+    warned = [ln for ln in r.stderr.splitlines() if "no training row of a split" in ln]
     assert warned and all(ln.startswith("dagger: warning: ") for ln in warned)
     assert "validate.py" not in r.stderr
 

@@ -34,6 +34,7 @@ def assert_same(a, b):
     assert a.decision_values == b.decision_values
     np.testing.assert_array_equal(a.decisions, b.decisions)
     assert a.report == b.report
+    assert a.fills == b.fills  # what a missing value reads as at prediction
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -123,10 +123,12 @@ def test_identifier_warning_on_prepared_attributes_only(tmp_path):
         f"{i},{w:.3f},{'yn'[int(w > 0.5)]}" for i, w in enumerate(rng.random(60))
     ]
     nominal = notes(read(tmp_path, rows))
-    assert "column 'weight' looks like an identifier" in nominal
-    assert "Drop it with --drop 'Patient ID'" in nominal
+    # Numbers: a measurement or an identifier, the warning cannot tell; it offers both.
+    assert "column 'weight' has a distinct value in more than 90% of its 60 rows" in nominal
+    assert "If it is a measurement, --thresholds all|K reads it as numbers" in nominal
+    assert "if an identifier, --drop 'Patient ID'" in nominal
     prepared = notes(read(tmp_path, rows, thresholds=4, drop=["Patient ID"]))
-    assert "identifier" not in prepared
+    assert "identifier" not in prepared and "distinct value" not in prepared
 
 
 @pytest.mark.parametrize("reader", ["python", "columnar"])
@@ -147,3 +149,53 @@ def test_an_attribute_that_memorises_the_rows(tmp_path, monkeypatch, reader):
     ) in text
     assert "Drop it with --drop 'Full Name'" in text
     assert "'sex'" not in text
+
+
+def test_a_text_identifier_is_advised_to_be_dropped_only(tmp_path):
+    rows = ["name,a,d"] + [f"n{i}x,{i % 2},{(i // 2) % 2}" for i in range(40)]
+    text = notes(read(tmp_path, rows))
+    assert "column 'name' has a distinct value in more than 90% of its 40 rows" in text
+    assert "looks like an identifier" in text and "Drop it with --drop name" in text
+    assert "--thresholds" not in text.split("'name'")[1].split("warning")[0]
+
+
+def test_missing_value_under_thresholds_names_the_median(tmp_path):
+    from dagger_cli.errors import InputError
+
+    rows = ["x,d", "1,a", "?,b", "3,a", "4,b"]
+    with pytest.raises(InputError, match=r"--missing mode \(the column's median\)"):
+        read(tmp_path, rows, thresholds="all", missing="value")
+
+
+def test_rows_without_a_decision_are_counted_named_and_may_be_dropped(tmp_path):
+    from click.testing import CliRunner
+
+    from dagger_cli.cli import main
+
+    rows = ["a,b,d"] + [f"{i % 3},{i % 2},{'' if i % 4 == 1 else 'xy'[i % 2]}" for i in range(30)]
+    (tmp_path / "t.csv").write_text("\n".join(rows) + "\n")
+    r = CliRunner().invoke(main, ["relate", str(tmp_path / "t.csv")])
+    assert r.exit_code == 2 and "Traceback" not in r.stderr
+    assert "8 of 30 row(s) have no decision" in r.stderr
+    assert "line 3, line 7, line 11, line 15, line 19, ..." in r.stderr
+    assert "--drop-unlabeled" in r.stderr
+    r = CliRunner().invoke(main, ["relate", str(tmp_path / "t.csv"), "--drop-unlabeled"])
+    assert r.exit_code == 0, r.stderr
+    assert "dropped 8 row(s) without a decision (--drop-unlabeled; line(s) 3, 7, 11" in r.stderr
+    assert r.stdout.startswith("t: 22 rows")
+    kept = [row for row in rows[1:] if not row.endswith(",")]
+    (tmp_path / "k.csv").write_text("\n".join([rows[0], *kept]) + "\n")
+    same = CliRunner().invoke(main, ["relate", str(tmp_path / "k.csv"), "-q"])
+    assert r.stdout.split("\n", 1)[1] == same.stdout.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("reader", ["python", "columnar"])
+def test_a_decision_of_many_numbers_is_warned_about(tmp_path, monkeypatch, reader):
+    monkeypatch.setenv(csvfast.ENV_READER, reader)
+    rng = np.random.default_rng(2)
+    rows = ["a,b,price"] + [f"{i % 3},{i % 5},{rng.integers(100, 999)}" for i in range(300)]
+    text = notes(read(tmp_path, rows))
+    assert "the decision column 'price' (the last column) holds" in text
+    assert "--decision COL" in text
+    few = ["a,b,grade"] + [f"{i % 3},{i % 5},{i % 4}" for i in range(300)]
+    assert "distinct numbers, each a class" not in notes(read(tmp_path, few, name="f.csv"))

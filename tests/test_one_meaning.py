@@ -319,3 +319,96 @@ def test_an_uncapped_query_on_many_thresholds_says_so_before_the_work():
         warnings.simplefilter("error")
         relate(table, max_depth=2)  # the ordered solver: no expansion, no warning
         relate(DecisionTable.from_dataframe(df, thresholds=8))  # 8 thresholds: small
+
+
+# ------------------------------------------------- one reading of a table (issue 39)
+def _engines_table(n=60, seed=4):
+    """Cars: a numeric column with one stray word (``'rotary'``, as in R's mtcars
+    variants), a categorical one, a decision that needs both."""
+    rng = np.random.default_rng(seed)
+    disp = rng.integers(70, 400, size=n).astype(object)
+    gear = rng.choice(["3", "4", "5"], size=n)
+    label = np.where((disp.astype(float) > 200) ^ (gear == "5"), "v", "s")
+    label = np.where(rng.random(n) < 0.2, "s", label)
+    disp[7] = "rotary"
+    return pd.DataFrame({"disp": disp, "gear": gear, "engine": label})
+
+
+def test_a_column_numeric_but_for_one_word_reads_alike_on_the_command_line_and_in_the_estimator(
+    tmp_path,
+):
+    pytest.importorskip("sklearn")
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    df = _engines_table()
+    path = tmp_path / "cars.csv"
+    df.to_csv(path, index=False)
+    r = invoke("relate", path, "--thresholds", "all", "--max-depth", "2", "--format", "json")
+    assert r.exit_code == 0
+    warned = [ln for ln in r.stderr.splitlines() if "'disp' is numeric but for 1 cell" in ln]
+    assert len(warned) == 1 and "line 9 'rotary'" in warned[0]
+    front = json.loads(r.stdout)["points"]
+    least = (front[-1]["total_path_length"], front[-1]["misclassifications"])
+    X = pd.read_csv(path)[["disp", "gear"]]
+    assert not pd.api.types.is_numeric_dtype(X["disp"])  # the word makes pandas read text
+    with pytest.warns(UserWarning, match=r"'disp' is numeric but for 1 cell.*row 7 'rotary'"):
+        clf = DaggerTreeClassifier(max_depth=2, thresholds="all").fit(X, df["engine"])
+    assert clf.front_.points()[clf.front_index_] == least
+    assert "disp" in clf.table_.ordered  # split by thresholds, not a category per number
+    # At prediction the word is a missing value too: filled with the median.
+    filled = X.assign(disp=pd.to_numeric(X["disp"], errors="coerce").fillna(clf.fill_values_[0]))
+    assert (clf.predict(X) == clf.predict(filled)).all()
+    assert (np.array(clf.tree_.predict(X)) == clf.predict(X)).all()
+
+
+@pytest.mark.parametrize("cell", ["inf", "-Infinity"])
+def test_infinity_is_refused_alike_naming_the_column_and_the_row(tmp_path, cell):
+    pytest.importorskip("sklearn")
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    df = _engines_table()
+    df.loc[7, "disp"] = cell
+    path = tmp_path / "cars.csv"
+    df.to_csv(path, index=False)
+    for command in ("relate", "validate"):
+        extra = ["--folds", "2"] if command == "validate" else []
+        args = [command, str(path), "--thresholds", "4", "--max-depth", "2", *extra]
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and r.stdout == "" and "Traceback" not in r.stderr
+        assert f"line 9, column 'disp': '{cell}' is infinite" in r.stderr
+    X = pd.read_csv(path)[["disp", "gear"]]
+    with pytest.raises(ValueError, match=r"column 'disp', row 7 .*is infinite"):
+        DaggerTreeClassifier(max_depth=2).fit(X, df["engine"])
+    numbers = np.array([[1.0, 2.0], [np.inf, 1.0], [3.0, 0.0]])
+    with pytest.raises(ValueError, match=r"column 'x0', row 1 .*is infinite"):
+        DaggerTreeClassifier(max_depth=2).fit(numbers, [0, 1, 0])
+    fitted = DaggerTreeClassifier(max_depth=2).fit(numbers[[0, 2]], [0, 1])
+    with pytest.raises(ValueError, match=r"row 1 .*is infinite"):
+        fitted.predict(numbers)
+
+
+def test_every_command_counts_a_tables_attributes_alike(tmp_path):
+    """relate keeps numeric columns whole, rules and optimize read their binary tests:
+    all say the same columns and thresholds (issue 39: 3 attributes in one, 99 in others)."""
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame(
+        {
+            "x": rng.random(30).round(3),
+            "y": rng.integers(0, 6, 30),
+            "z": rng.choice(list("abc"), 30),
+            "d": rng.choice(list("pq"), 30),
+        }
+    )
+    path = _csv(tmp_path, df)
+    thresholds = df["x"].nunique() - 1 + df["y"].nunique() - 1
+    line = f"30 rows, 3 attributes ({thresholds} thresholds); "
+    heads = []
+    for command in (["relate"], ["rules"], ["optimize", "--order", "misclassifications,depth"]):
+        r = invoke(*command, path, "--thresholds", "all", "-q")
+        heads.append(r.stdout.splitlines()[0])
+        assert line in heads[-1], heads[-1]
+        doc = json.loads(
+            invoke(*command, path, "--thresholds", "all", "-q", "--format", "json").stdout
+        )
+        table = doc["table"] if "table" in doc else doc
+        assert (table["attributes"], table["thresholds"]) == (3, thresholds), command

@@ -267,3 +267,36 @@ def test_module_does_not_import_pyplot_at_import_time():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("kind", ["lambda", "inverse"])
+def test_points_not_proven_are_drawn_apart(kind):
+    from dagger_cli.plots import UNPROVEN_LABEL
+
+    best = Front(
+        TPL,
+        MIS,
+        np.array([0, 148, 200, 290, 400]),
+        np.array([67, 20, 9, 3, 0]),
+        n_rows=148,
+        proven=(True, True, False, True, False),
+        gaps=(0, 0, 4, 0, 2),
+    )
+    ax = plot_front(best, kind=kind).axes[0]
+    shown, open_ = _line(ax, PARETO_LABEL), _line(ax, UNPROVEN_LABEL)
+    pairs = {(a, b) for a, b in zip(shown.get_xdata(), shown.get_ydata())}
+    unproven = {(a, b) for a, b in zip(open_.get_xdata(), open_.get_ydata())}
+    x, y = (0, 1) if kind == "lambda" else (1, 0)
+    points = [(p[x], p[y]) for p in [(0, 67), (148, 20), (200, 9), (290, 3), (400, 0)]]
+    if kind == "inverse":
+        points = [(a, b / 148) for a, b in points]  # y against average depth
+    assert unproven == {points[2], points[4]} and pairs == {points[0], points[1], points[3]}
+    assert open_.get_markerfacecolor() == "none"
+    assert UNPROVEN_LABEL in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_an_exact_front_has_no_unproven_points(front):
+    from dagger_cli.plots import UNPROVEN_LABEL
+
+    ax = plot_front(front).axes[0]
+    assert not [ln for ln in ax.get_lines() if ln.get_gid() == UNPROVEN_LABEL]

@@ -56,6 +56,8 @@ def test_recipe_normalizes_drop_and_is_hashable():
         "class_weight",
         "cost_matrix",
         "min_leaf",
+        "positive",
+        "drop_unlabeled",
     }
 
 

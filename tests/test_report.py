@@ -7,6 +7,7 @@ in a real browser.
 import json
 import os
 import re
+import shlex
 
 import numpy as np
 import pytest
@@ -275,6 +276,17 @@ def test_validate_report_adds_the_heldout_error_along_the_front(here):
     assert (here / "w.html").read_bytes() == (here / "v.html").read_bytes()
 
 
+def test_validate_reports_hint_gives_the_page_trees(here):
+    (here / "my shop.csv").write_text(SHAPED)
+    options = ["--decision", "label", "--drop", "id", "--drop", "noise", "--sep", ";"]
+    options += ["--thresholds", "all", "--max-depth", "2"]
+    r = invoke("validate", "my shop.csv", *options, "--folds", "2", "--report", "v.html", "-q")
+    assert r.exit_code == 0, r.output
+    (sec,) = page_data((here / "v.html").read_text(encoding="utf-8"))["sections"]
+    assert "--duplicates keep" in sec["command"]  # validate keeps equal rows: so does the hint
+    assert_the_hint_gives_every_tree(sec)
+
+
 def test_validate_report_path_is_checked_first(here):
     r = invoke("validate", "t.csv", "--folds", "2", "--report", "t.csv")
     assert r.exit_code == 2 and "input" in r.stderr
@@ -313,6 +325,7 @@ def test_study_report_has_a_page_per_table_and_an_index(here):
         assert sec["trees"] == {
             str(k): tree_data(extract_tree(rel, k)) for k in range(len(rel.front))
         }
+        assert_the_hint_gives_every_tree(sec)  # the command a point without its tree names
     first = page.encode()
     # A third run finds everything current, trees included, and writes the same page.
     r = run_cli("study", "study.toml", "-o", out, "--workers", "1", "-q", "--report")
@@ -339,3 +352,130 @@ def test_numeric_columns_report_their_threshold_splits(here):
     assert len(sec["trees"]) == len(sec["points"])
     root = sec["trees"][str(len(sec["points"]) - 1)]["root"]
     assert root["a"] in ("age", "w") and [e for e, _ in root["k"]][0].startswith("<= ")
+
+
+# ------------------------------------------------------------ the hint's command line
+def _page_tree_text(sec: dict, tree: dict) -> str:
+    """A page's tree as ``dagger tree`` prints it (the page's own text view, in Python)."""
+
+    def counts(node):
+        return ", ".join(f"{d}: {n}" for d, n in zip(sec["decisions"], node["c"]) if n)
+
+    def walk(node, indent, out):
+        for edge, child in node["k"]:
+            test = f"{node['a']} {edge}" if edge[:1] in "<>" else f"{node['a']} = {edge}"
+            head = "|   " * indent + test
+            if "k" in child:
+                out.append(head)
+                walk(child, indent + 1, out)
+            else:
+                out.append(f"{head}: {child['d']}  [{counts(child)}]")
+        return out
+
+    root = tree["root"]
+    if "k" not in root:
+        return f"{root['d']}  [{counts(root)}]\n"
+    return "\n".join(walk(root, 0, [])) + "\n"
+
+
+def assert_the_hint_gives_every_tree(sec: dict) -> None:
+    """The section's command, run as printed for each point, prints the page's tree."""
+    assert len(sec["trees"]) == len(sec["points"])
+    for k, (x, y) in enumerate(sec["points"]):
+        args = shlex.split(sec["command"].replace("{y}", str(y)))
+        assert args[:2] == ["dagger", "tree"]
+        r = invoke(*args[1:])
+        assert r.exit_code == 0, r.output
+        head, _, body = r.stdout.partition("\n")
+        costs = dict(kv.split("=") for kv in head.removeprefix("# ").split(", "))
+        assert (int(costs[sec["x"]]), int(costs[sec["y"]])) == (x, y)
+        assert body == _page_tree_text(sec, sec["trees"][str(k)])
+
+
+SHAPED = (
+    "id;size;colour;label;noise\n"
+    "1;3,5;red;yes;a\n2;1,0;blue;no;b\n3;2,5;red;yes;c\n4;?;green;no;d\n5;4,0;blue;yes;e\n"
+    "6;0,5;red;no;f\n7;3,0;green;yes;g\n8;1,5;blue;no;h\n9;2,0;red;no;i\n10;4,5;green;yes;j\n"
+    "11;3,5;red;no;k\n12;2,5;blue;yes;l\n"
+)
+
+
+def test_the_hinted_command_run_as_printed_gives_the_page_tree_of_every_point(here):
+    # A table whose front depends on every table option: the decision is not the last
+    # column, two columns are dropped, a numeric column (decimal commas, one missing cell)
+    # is split by thresholds, and the separator is given.
+    (here / "my shop.csv").write_text(SHAPED)
+    table_options = ["--decision", "label", "--drop", "id", "--drop", "noise"]
+    table_options += ["--thresholds", "all", "--missing", "mode", "--sep", ";"]
+    r = invoke("relate", "my shop.csv", *table_options, "--report", "r.html", "-q")
+    assert r.exit_code == 0, r.output
+    sec = page_data((here / "r.html").read_text(encoding="utf-8"))["sections"][0]
+    words = shlex.split(sec["command"])
+    assert words[:3] == ["dagger", "tree", "my shop.csv"]
+    for option in ("--decision", "--drop", "--thresholds", "--missing", "--sep"):
+        assert option in words
+    assert len(sec["points"]) > 2
+    assert_the_hint_gives_every_tree(sec)
+    # The hint without the table options (as it was) reads another table: its trees differ.
+    bare = [invoke("tree", "my shop.csv", "--max-y", y, "-q") for _, y in sec["points"]]
+    assert any(
+        b.stdout.partition("\n")[2] != _page_tree_text(sec, sec["trees"][str(k)])
+        for k, b in enumerate(bare)
+    )
+
+
+@pytest.mark.parametrize(
+    "recipe",
+    [
+        dict(decision="the label", drop=("a b", "c"), missing="value", duplicates="merge", bins=3),
+        dict(thresholds="all", missing="error"),
+        dict(thresholds=7, duplicates="keep", drop_unlabeled=True),
+        dict(weight="w t", class_weight="yes=2,no=0.5", cost_matrix="my prices.csv"),
+        dict(class_weight="balanced", min_leaf=3, positive="a b"),
+    ],
+)
+def test_the_hint_carries_every_recipe_field_and_the_query(here, monkeypatch, recipe):
+    from dagger_cli.cli import common
+    from dagger_cli.data.recipe import Recipe
+    from dagger_cli.data.table import example_table
+    from dagger_cli.engine import api
+    from dagger_cli.engine.query import Query
+    from dagger_cli.errors import InputError
+    from dagger_cli.report import tree_command
+
+    seen = []
+
+    def load(self, quiet=False):
+        seen.append(self)
+        return example_table()
+
+    def solve(table, query):
+        seen.append(query)
+        raise InputError("stop here")
+
+    monkeypatch.setattr(common.Source, "load", load)
+    monkeypatch.setattr(api, "solve", solve)
+    query = Query(
+        "nodes",
+        "misclassifications",
+        max_depth=4,
+        exact_only=True,
+        max_memory="3G",
+        max_subtables=9,
+    )
+    command = tree_command("a table.csv", Recipe(**recipe), query, sep="\t")
+    r = invoke(*shlex.split(command.replace("{y}", "5"))[1:])
+    assert r.exit_code == 2 and "stop here" in r.stderr
+    source, got = seen[:2]  # (tree tries the query again after an InputError)
+    assert (source.table, source.recipe, source.sep) == ("a table.csv", Recipe(**recipe), "\t")
+    for name in ("x", "y", "max_depth", "exact_only", "max_memory", "max_subtables"):
+        assert getattr(got, name) == getattr(query, name), name
+    assert got.max_y == 5
+
+
+def test_the_hint_tests_set_every_recipe_field():
+    """A new field of the recipe (a new table option) needs a value in the test above."""
+    from dagger_cli.data.recipe import FIELDS
+
+    params = test_the_hint_carries_every_recipe_field_and_the_query.pytestmark[0].args[1]
+    assert set().union(*params) == FIELDS

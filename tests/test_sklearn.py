@@ -241,11 +241,86 @@ def test_pipeline_cross_validation_and_grid_search():
 
 
 def test_too_big_a_table_stops_with_a_limit_error_that_suggests_max_depth():
+    from dagger_cli.errors import CostWarning
+
     X, y = load_iris(return_X_y=True)
-    with pytest.raises(LimitError, match="max_depth") as err:
+    with pytest.raises(LimitError, match="max_depth") as err, pytest.warns(CostWarning) as said:
         DaggerTreeClassifier(max_depth=None, thresholds="all", max_subtables=1000).fit(X, y)
-    # In the estimator's terms: its parameters, no command-line option.
-    assert "max_subtables" in str(err.value) and "--" not in str(err.value)
+    # The warning before the work, too: the estimator's parameters, at the caller's line.
+    (w,) = [w for w in said if issubclass(w.category, CostWarning)]
+    assert "--" not in str(w.message) and "thresholds=K" in str(w.message)
+    assert w.filename == __file__
+    # In the estimator's terms: its parameters, no command-line option, each way through.
+    text = str(err.value)
+    assert "--" not in text and "Try" not in text
+    assert "max_depth=3" in text and "thresholds=8" in text and "larger max_subtables" in text
+
+
+def test_a_memory_stop_names_max_memory_and_the_ways_through():
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(LimitError) as err:
+        DaggerTreeClassifier(max_depth=2, thresholds="all", max_memory="1K").fit(X, y)
+    text = str(err.value)
+    assert "--" not in text and "(max_memory)" in text and "1 KiB" in text
+    assert "a smaller max_depth (now 2)" in text and "larger max_memory" in text
+    assert "max_subtables" not in text  # not the limit that stopped it
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_sparse_input_is_read_as_the_dense_array_it_stands_for(fmt):
+    import scipy.sparse
+    from sklearn.preprocessing import OneHotEncoder
+
+    rng = np.random.default_rng(3)
+    raw = rng.integers(0, 4, size=(120, 3)).astype(str)
+    y = (raw[:, 0] == "1") | (raw[:, 1] == raw[:, 2])
+    pipe = make_pipeline(OneHotEncoder(), DaggerTreeClassifier(max_depth=2)).fit(raw, y)
+    dense = OneHotEncoder(sparse_output=False).fit_transform(raw)
+    on_dense = DaggerTreeClassifier(max_depth=2).fit(dense, y)
+    X = scipy.sparse.csr_matrix(dense) if fmt == "csr" else scipy.sparse.csc_matrix(dense)
+    on_sparse = DaggerTreeClassifier(max_depth=2).fit(X, y)
+    tree = on_dense.tree_.to_text()
+    assert on_sparse.tree_.to_text() == tree == pipe[-1].tree_.to_text()
+    assert (on_sparse.predict(X) == on_dense.predict(dense)).all()
+    assert (pipe.predict(raw) == on_dense.predict(dense)).all()
+    assert np.allclose(on_sparse.predict_proba(X), on_dense.predict_proba(dense))
+
+
+def _hard_table():
+    rng = np.random.default_rng(8)
+    X = np.round(rng.random((200, 6)) * 9, 2)
+    return X, (X[:, 0] * X[:, 1] > 20).astype(int) ^ (X[:, 2] > 7)
+
+
+def test_a_fit_stopped_by_its_time_limit_warns_with_its_gap():
+    from sklearn.exceptions import ConvergenceWarning
+
+    from dagger_cli.sklearn import TimeLimitWarning
+
+    X, y = _hard_table()
+    with pytest.warns(TimeLimitWarning) as caught:
+        quick = DaggerTreeClassifier(max_depth=4, thresholds="all", time_limit=0).fit(X, y)
+    assert not quick.optimal_ and quick.gap_ > 0
+    (w,) = [w for w in caught if issubclass(w.category, TimeLimitWarning)]
+    assert issubclass(w.category, ConvergenceWarning)
+    assert f"up to {quick.gap_} (gap_" in str(w.message) and "time_limit=0" in str(w.message)
+    assert w.filename == __file__  # points at the caller's fit
+    # Proven in time: no warning.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TimeLimitWarning)
+        slow = DaggerTreeClassifier(max_depth=2, thresholds="all", time_limit="1h").fit(X, y)
+    assert slow.optimal_
+
+
+def test_cross_validation_of_time_limited_fits_says_so():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _hard_table()
+    clf = DaggerTreeClassifier(max_depth=4, thresholds="all", time_limit=0)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        cross_val_score(clf, X, y, cv=2)
 
 
 def test_deterministic():

@@ -512,3 +512,11 @@ def test_a_bad_scheduler_address_exits_2_and_writes_no_curve(tmp_path):
     assert list((tmp_path / "out" / "curves").iterdir()) == []
     (row,) = read_results(tmp_path / "out")
     assert row["status"] == "interrupted" and "the study was stopped: cannot reach" in row["error"]
+
+
+def test_a_study_table_takes_every_table_option_of_the_command_line():
+    """Each field of the recipe is a study table option (a new one too), and ``sep``."""
+    from dagger_cli.data.recipe import FIELDS
+    from dagger_cli.study import TABLE_OPTIONS
+
+    assert set(TABLE_OPTIONS) == FIELDS | {"sep"}

@@ -89,7 +89,7 @@ def test_dataframe_equals_csv(tmp_path):
         ("a,d\n", {}, "no rows"),
         ("", {}, "empty"),
         ("a,d\n0,1\n", {"decision": "zz"}, "no column named 'zz'"),
-        ("a,d\n0,\n", {}, "line 2: missing value '' in the decision column"),
+        ("a,d\n0,\n", {}, r"no decision \(a missing value in the decision column 'd': line 2\)"),
         ("a,d\n0,1,2\n", {}, "line 2: 3 fields, expected 2"),
         ("a,a,d\n0,1,2\n", {}, "duplicate column"),
         ("a,b,d\n?,1,0\n?,2,1\n", {}, "every value is missing"),

@@ -164,3 +164,70 @@ def test_mean_curves_average_the_step_functions():
     assert grid.tolist() == [0.0, 0.5, 1.0, 2.0]
     assert np.allclose(train, [(0.5 + 0.4) / 2, (0.5 + 0.2) / 2, (0.1 + 0.2) / 2, (0.1 + 0) / 2])
     assert np.allclose(held, [(0.6 + 0.4) / 2, (0.6 + 0.4) / 2, (0.4 + 0.4) / 2, (0.4 + 0.2) / 2])
+
+
+def _holed(tmp_path, name, n, seed, holes):
+    """A table like :func:`_table` with missing cells: the first ``holes`` rows miss every
+    attribute, and a few more miss one."""
+    path = _table(tmp_path, n=n, seed=seed, name=name)
+    lines = path.read_text().split("\n")
+    for i in range(1, holes + 1):
+        lines[i] = ",,," + lines[i].split(",")[-1]
+    for i, col in ((holes + 3, 0), (holes + 5, 2), (holes + 8, 0)):
+        cells = lines[i].split(",")
+        cells[col] = "?"
+        lines[i] = ",".join(cells)
+    path.write_text("\n".join(lines))
+    return path
+
+
+def test_missing_values_at_prediction_read_as_the_estimator_reads_them(tmp_path):
+    """``validate --test`` and the estimator fill a held-out missing value alike (the
+    training part's fill: a numeric column's median, another's most common value), even
+    in a column whose training rows had none (``b``): the same held-out errors."""
+    pytest.importorskip("sklearn")
+    pd = pytest.importorskip("pandas")
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    train = _holed(tmp_path, "train.csv", 90, 5, 0)
+    test = _holed(tmp_path, "test.csv", 60, 9, 12)
+    res = _run([str(train), "--test", str(test), "--thresholds", "all", "--max-depth", "2"])
+    assert "missing value" not in res.stderr  # filled, not stopped
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    dtrain = pd.read_csv(train, na_values=["?"])
+    dtest = pd.read_csv(test, na_values=["?"])
+    assert dtest.isna().all(axis=1).sum() == 0 and dtest[["a", "b", "c"]].isna().all(axis=1).sum()
+    assert not dtrain["b"].isna().any() and dtest["b"].isna().any()
+    for r in rows:
+        clf = DaggerTreeClassifier(
+            max_depth=2, thresholds="all", max_x=int(r["total_path_length"])
+        ).fit(dtrain[["a", "b", "c"]], dtrain["d"])
+        assert [int(r["total_path_length"]), int(r["misclassifications"])] == list(
+            clf.front_.points()[clf.front_index_]
+        )
+        errors = int((clf.predict(dtest[["a", "b", "c"]]) != dtest["d"]).sum())
+        assert int(r["heldout_errors"]) == errors
+        # The tree's own predict on the raw columns: the same reading.
+        raw = dtest[["a", "b", "c"]].astype(object).where(dtest[["a", "b", "c"]].notna(), "")
+        assert (np.array(clf.tree_.predict(raw)) == clf.predict(dtest[["a", "b", "c"]])).all()
+
+
+def test_values_that_stop_rows_are_said_once_per_column(tmp_path):
+    train = _table(tmp_path, n=90, seed=5, name="train.csv")
+    test = _table(tmp_path, n=40, seed=9, name="test.csv")
+    lines = test.read_text().split("\n")
+    for i in (1, 4, 9):
+        cells = lines[i].split(",")
+        cells[2] = "zz"  # a category no training row had
+        lines[i] = ",".join(cells)
+    test.write_text("\n".join(lines))
+    for args in (["--test", str(test)], ["--folds", "3"]):
+        source = test if args[0] == "--folds" else train
+        if args[0] == "--folds":
+            args = [*args, "--seed", "1"]
+        res = _run([str(source), *args, "--thresholds", "4", "--max-depth", "3"])
+        warned = [ln for ln in res.stderr.splitlines() if "warning:" in ln and "column" in ln]
+        stops = [ln for ln in warned if "no training row of a split on it had" in ln]
+        assert len(stops) == 1, res.stderr
+        assert stops[0].startswith("dagger: warning: column 'c': ")
+        assert "held-out row(s)" in stops[0] and "never saw" not in res.stderr

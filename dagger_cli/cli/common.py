@@ -127,6 +127,7 @@ def table_options(func):
     def with_recipe(**kwargs):
         given = {k: kwargs.pop(k) for k in sorted(FIELDS & set(kwargs))}
         given["drop"] = tuple(given.get("drop") or ()) or None  # not given: the table's own
+        given["drop_unlabeled"] = given.get("drop_unlabeled") or None  # a flag: True or unset
         return func(recipe=Recipe.of(**given), **kwargs)
 
     opts = [
@@ -141,6 +142,12 @@ def table_options(func):
             metavar="COL",
             multiple=True,
             help="Drop this column before anything else (repeatable).",
+        ),
+        click.option(
+            "--drop-unlabeled",
+            is_flag=True,
+            help="Leave out the rows without a decision (a missing value in the decision "
+            "column); without it such rows are refused.",
         ),
         click.option(
             "--missing",
@@ -651,25 +658,49 @@ def check_tree_output(table, example, output, fmt) -> str:
     return TREE_FORMATS[extension(output, "")]
 
 
-def emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
+def emit_tree(
+    t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None, note=None
+) -> None:
     """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
     in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
-    replaces the tree's own renderings."""
+    replaces the tree's own renderings. ``note`` (``(text, {json fields})``, e.g. a tree
+    not proven optimal) goes into every format: a comment line under the costs (text), a
+    comment (DOT), fields (JSON), the title (a drawing)."""
     from ..safeio import write_file
 
     render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
+    if note is not None:
+        render = _with_note(render, *note)
     if output is None:
         click.echo(render[fmt](), nl=False)
         return
     if fmt in ("png", "svg", "pdf"):
         from ..plots import draw_tree, figure_bytes
 
-        data = figure_bytes(draw_tree(t, title=f"{name}: {_costs_line(t)}"), fmt)
+        title = f"{name}: {_costs_line(t)}" + (f"\n{note[0]}" if note is not None else "")
+        data = figure_bytes(draw_tree(t, title=title), fmt)
     else:
         data = render[fmt]()
     write_file(output, data)
     if not quiet and not is_stdout(output):
         echo_err(f"wrote {output}")
+
+
+def _with_note(render: dict, text: str, fields: dict) -> dict:
+    """The renderings of :func:`emit_tree` with a note in each."""
+    import json
+
+    def plain():
+        head, _, rest = render["text"]().partition("\n")
+        return f"{head}\n# {text}\n{rest}"
+
+    def doc():
+        return json.dumps({**json.loads(render["json"]()), **fields}, indent=2) + "\n"
+
+    def dot():
+        return f"// {text}\n{render['dot']()}"
+
+    return {**render, "text": plain, "json": doc, "dot": dot}
 
 
 def _costs_line(t) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -198,7 +197,7 @@ def relate(source, outputs, greedy, query, quiet):
         )
         written.append((Path(plot_path), figure_bytes(fig, extension(plot_path, "png"))))
     if outputs.report is not None:
-        page = _report(source, tab, rel, shown, points, comparison, queries)
+        page = _report(source, query, tab, rel, shown, points, comparison, queries)
         written.append((outputs.report, page))
     if outputs.trees_dir is not None:
         from ..safeio import make_folder
@@ -267,10 +266,10 @@ def _queries(front, max_x, max_y) -> dict:
     return queries
 
 
-def _report(source, tab, rel, shown, points, comparison, queries) -> str:
-    """The page of ``--report``: the table's summary and the shown front with its trees."""
-    from ..costs import DEFAULT_X, DEFAULT_Y
-    from ..report import relation_section, report_html, summary_of
+def _report(source, asked, tab, rel, shown, points, comparison, queries) -> str:
+    """The page of ``--report``: the table's summary and the shown front with its trees
+    (``asked``: the query of the command line, for the hint's command)."""
+    from ..report import relation_section, report_html, summary_of, tree_command
     from ..text import stats_text
 
     front, query = rel.front, rel.query
@@ -289,17 +288,10 @@ def _report(source, tab, rel, shown, points, comparison, queries) -> str:
     facts.append(("engine", query.engine))
     if rel.stats is not None:
         facts.append(("DAG", stats_text(rel.stats).removeprefix("DAG: ")))
-    command = ["dagger", "tree", "--example" if source.example else shlex.quote(source.table)]
-    if (front.x_cost.name, front.y_cost.name) != (DEFAULT_X, DEFAULT_Y):
-        command += ["--x", front.x_cost.name, "--y", front.y_cost.name]
-    if rel.max_depth is not None:
-        command += ["--max-depth", str(rel.max_depth)]
-    if query.exact_only:
-        command.append("--exact-only")
-    command += ["--max-y", "{y}"]
-    section = relation_section(
-        rel, shown, greedy=points, comparison=comparison, command=" ".join(command)
+    command = tree_command(
+        None if source.example else source.table, source.recipe, asked, sep=source.sep
     )
+    section = relation_section(rel, shown, greedy=points, comparison=comparison, command=command)
     title = f"{tab.name}: {front.x_cost.name} vs {front.y_cost.name}"
     return report_html(title, summary_of(tab, facts), [section])
 

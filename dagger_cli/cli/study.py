@@ -102,7 +102,7 @@ def study(
             if not quiet:
                 echo_err(f"wrote {path}")
     if report:
-        for path in report_study(outcome, output):
+        for path in report_study(outcome, output, spec):
             if not quiet:
                 echo_err(f"wrote {path}")
     if not quiet:

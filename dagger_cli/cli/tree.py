@@ -94,17 +94,29 @@ def tree(source, fmt, output, query, quiet, best):
             # No tree within the bound: the whole front says what the least is.
             rel = run(query.max_depth, bounded=False)
         t = tree_for(rel, max_x=max_x, max_y=max_y)
-    emit_tree(t, fmt, output, tab.name, quiet)
-    if rel.status != "exact" and not quiet:
+    note = None
+    if rel.status != "exact":
         c = t.costs()
         point = (c[rel.front.x_cost.column], c[rel.front.y_cost.column])
         k = rel.front.points().index(point)
         proven = rel.front.proven[k] if rel.front.proven is not None else True
         gap = rel.front.gaps[k] if rel.front.gaps is not None else 0
-        echo_err(
-            "this tree is the best found in time: "
-            + ("proven optimal" if proven else f"not proven (gap {gap} {rel.front.y_cost.name})")
-        )
+        said = "proven optimal" if proven else f"not proven (gap {gap} {rel.front.y_cost.name})"
+        if not proven:
+            # The file says it too: a tree file outlives the run's stderr.
+            when = (
+                f"within --time-limit {query.time_limit:g}s"
+                if query.time_limit is not None
+                else "before the run was interrupted"
+            )
+            note = (
+                f"not proven optimal: the best tree found {when} (gap {gap} "
+                f"{rel.front.y_cost.name}: an optimal tree may have that many fewer)",
+                {"proven": False, "gap": int(gap), "status": rel.status},
+            )
+        if not quiet:
+            echo_err(f"this tree is the best found in time: {said}")
+    emit_tree(t, fmt, output, tab.name, quiet, note=note)
     exit_if_partial(rel, quiet)
 
 

@@ -110,12 +110,15 @@ def validate(
     if report_path is not None:
         check_output(report_path, extensions=("html", "htm"), what="--report", inputs=inputs)
     check_distinct([output, plot, report_path])
-    sep = None if sep is None else parse_separator(sep)
+    given_sep, sep = sep, None if sep is None else parse_separator(sep)
     # Held-out rows are all counted, so training rows are too: equal rows stay unless the
     # user asks for merging (training error rates then compare with held-out ones).
     from ..data.recipe import Recipe
+    from ..engine.query import Query
+    from ..report import tree_command
 
-    raw = val.read_raw(table, Recipe.of(recipe, duplicates=recipe.duplicates or "keep"), sep=sep)
+    recipe = Recipe.of(recipe, duplicates=recipe.duplicates or "keep")
+    raw = val.read_raw(table, recipe, sep=sep)
     test = val.read_raw(test_file, file_only=True, sep=sep) if test_file is not None else None
     results = val.validate(
         raw,
@@ -130,7 +133,9 @@ def validate(
     )
     page = None
     if report_path is not None:
-        page = _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables)
+        asked = Query(x_cost, max_depth=max_depth, max_subtables=max_subtables)
+        command = tree_command(table, recipe, asked, sep=given_sep)
+        page = _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables, command)
     text = val.results_csv(results)
     if output is None:
         click.echo(text, nl=False)
@@ -166,8 +171,9 @@ def validate(
         sys.exit(EXIT_PARTIAL)
 
 
-def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables) -> str:
-    """The page of ``--report``: the whole table's front and trees, the held-out errors."""
+def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables, command) -> str:
+    """The page of ``--report``: the whole table's front and trees, the held-out errors
+    (``command``: :func:`dagger_cli.report.tree_command`'s, for a point without its tree)."""
     from .. import validate as val
     from ..report import heldout_of, report_html, section_of, summary_of
 
@@ -188,6 +194,7 @@ def _report(raw, results, folds, test_file, x_cost, max_depth, max_subtables) ->
         trees.__getitem__,
         table.decision_values,
         heldout=heldout_of(results, front, how),
+        command=command,
     )
     title = f"{table.name}: held-out error along the front"
     return report_html(title, summary_of(table, facts), [section])

@@ -31,6 +31,7 @@ from .report import (
     identifier_notes,
     memorising,
     memorising_notes,
+    numeric_decision_notes,
     wide_notes,
 )
 
@@ -177,7 +178,7 @@ class _Column:
 def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, duplicates, n):
     """:func:`dagger_cli.data.table._build` on codes (the table's keyword arguments); None
     where it would raise."""
-    from .discretize import wide_columns
+    from .discretize import numeric_values, wide_columns
 
     skip = (decision, *drop)
     distinct = [c.labels for c in columns]
@@ -188,8 +189,10 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     ]
     wide = wide_columns(header, distinct, skip=(*skip, *ids))
     notes = [decision_note(header, decision, defaulted)]
+    notes += numeric_decision_notes(decision, columns[header.index(decision)].labels, defaulted)
     notes += wide_notes(wide)
-    notes += identifier_notes(ids, n)
+    numeric = [h for h, labels in zip(header, distinct) if h in ids and numeric_values(labels)]
+    notes += identifier_notes(ids, n, numeric=numeric)
 
     dec = columns[header.index(decision)]
     if any(v in MISSING_MARKERS for v in dec.labels):
@@ -209,23 +212,26 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
     dec.write(np.array([dec_rank[v] for v in dec.labels], dtype=np.int64), decisions)
 
     filled = {}
+    fills = {}  # what a missing value reads as at prediction (DecisionTable.fills)
     values = []
     codes = np.empty((len(keep), n), dtype=np.int32)
     for row, j in enumerate(keep):
         col = columns[j]
         final = list(col.labels)
         holes = [g for g, v in enumerate(final) if v in MISSING_MARKERS]
+        present = Counter({v: int(col.counts[g]) for g, v in enumerate(final) if g not in holes})
+        if missing == "value":
+            fills[header[j]] = MISSING_LABEL
+        elif missing == "mode" and present:
+            best = max(present.values())
+            fills[header[j]] = value_order(v for v, c in present.items() if c == best)[0]
         if holes and missing == "value":
             for g in holes:
                 final[g] = MISSING_LABEL
         elif holes:
-            present = Counter(
-                {v: int(col.counts[g]) for g, v in enumerate(final) if g not in holes}
-            )
             if not present:
                 return None
-            best = max(present.values())
-            fill = value_order(v for v, c in present.items() if c == best)[0]
+            fill = fills[header[j]]
             for g in holes:
                 final[g] = fill
             filled[header[j]] = (int(col.counts[holes].sum()), fill)
@@ -272,6 +278,7 @@ def _prepare(columns, header, keep, decision, defaulted, drop, name, missing, du
         decision_values=tuple(dec_order),
         decisions=decisions,
         report=report,
+        fills=fills,
     )
 
 

@@ -67,6 +67,9 @@ class Recipe:
     positive : str, optional
         The positive class of the costs false positives and false negatives (the others are
         negative).
+    drop_unlabeled : bool, optional
+        Leave out the rows without a decision (a missing value in the decision column),
+        which are otherwise refused; the report says how many and which.
 
     Raises
     ------
@@ -95,6 +98,7 @@ class Recipe:
     cost_matrix: str | None = None
     min_leaf: int | None = None
     positive: str | None = None
+    drop_unlabeled: bool | None = None
 
     def __post_init__(self) -> None:
         if self.positive is not None:
@@ -139,6 +143,8 @@ class Recipe:
             raise InputError(
                 f"the number of bins must be an integer of at least 2, got {self.bins!r}"
             )
+        if self.drop_unlabeled is not None and not isinstance(self.drop_unlabeled, bool):
+            raise InputError(f"drop_unlabeled must be True or False, got {self.drop_unlabeled!r}")
         if self.thresholds is not None:
             from .thresholds import parse_spec
 

@@ -151,6 +151,31 @@ def decision_note(header, decision, defaulted: bool) -> str:
     return f"decision column: {decision!r}"
 
 
+#: A decision column of numbers with more distinct values than this gets a warning: a
+#: numeric target (a price, an age) more likely than classes.
+NUMERIC_DECISION_CLASSES = 20
+
+
+def numeric_decision_notes(decision: str, values, defaulted: bool) -> list[str]:
+    """A warning when the decision column's distinct ``values`` are many numbers.
+
+    >>> numeric_decision_notes("mpg", [str(v) for v in range(30)], True)[0][:72]
+    "warning: the decision column 'mpg' (the last column) holds 30 distinct n"
+    """
+    from ..values import MISSING_MARKERS, parse_number
+
+    present = [v for v in values if v not in MISSING_MARKERS]
+    if len(present) <= NUMERIC_DECISION_CLASSES or any(parse_number(v) is None for v in present):
+        return []
+    how = " (the last column)" if defaulted else ""
+    return [
+        f"warning: the decision column {decision!r}{how} holds {len(present):,} distinct "
+        "numbers, each a class of its own: dagger classifies, and a tree misclassifies every "
+        "row whose number it does not give exactly. If that is not the decision, --decision "
+        "COL names the column that is"
+    ]
+
+
 def identifier_like(header, columns, *, skip=()) -> list[str]:
     """Columns whose distinct values exceed :data:`IDENTIFIER_SHARE` of the rows (over
     :data:`IDENTIFIER_MIN_ROWS` rows): a tree splitting on one classifies every row without
@@ -174,13 +199,35 @@ def drop_hint(column: str) -> str:
     return f"--drop {shlex.quote(column)}"
 
 
-def identifier_notes(names, n_rows: int) -> list[str]:
-    return [
-        f"warning: column {c!r} looks like an identifier (more than "
-        f"{IDENTIFIER_SHARE:.0%} of its {n_rows} values are distinct); a split on it "
-        f"classifies every row without learning anything. Drop it with {drop_hint(c)}"
-        for c in names
-    ]
+def identifier_notes(names, n_rows: int, numeric=()) -> list[str]:
+    """The warnings about the columns :func:`identifier_like` found; a ``numeric`` one (its
+    cells all numbers: a measurement, a price, more likely than a key) is advised
+    ``--thresholds``, which reads it as numbers split by ``col<=t``.
+
+    >>> print(identifier_notes(["price"], 100, numeric=["price"])[0])  # doctest: +ELLIPSIS
+    warning: column 'price' has a distinct value in more than 90% of its 100 rows, each \
+a value of its own: a split on it classifies every row without learning anything. If it \
+is a measurement, --thresholds all|K reads it as numbers ...; if an identifier, --drop price
+    """
+    out = []
+    for c in names:
+        head = (
+            f"warning: column {c!r} has a distinct value in more than {IDENTIFIER_SHARE:.0%} "
+            f"of its {n_rows} rows"
+        )
+        if c in numeric:
+            out.append(
+                f"{head}, each a value of its own: a split on it classifies every row without "
+                "learning anything. If it is a measurement, --thresholds all|K reads it as "
+                "numbers split by col<=t (or --bins K into intervals); if an identifier, "
+                f"{drop_hint(c)}"
+            )
+        else:
+            out.append(
+                f"{head} (it looks like an identifier): a split on it classifies every row "
+                f"without learning anything. Drop it with {drop_hint(c)}"
+            )
+    return out
 
 
 def wide_notes(wide) -> list[str]:

@@ -39,7 +39,7 @@ from ..values import (
 )
 from ..values import cell_text as _cell
 from .compression import stem
-from .discretize import discretize, wide_columns
+from .discretize import discretize, numeric_values, wide_columns
 from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
 from .report import (
     PreprocessReport,
@@ -48,6 +48,7 @@ from .report import (
     identifier_notes,
     memorising,
     memorising_notes,
+    numeric_decision_notes,
     wide_notes,
 )
 from .thresholds import NO, YES, Ordered, binary_codes, ordered_columns
@@ -97,6 +98,13 @@ class DecisionTable:
         ``{attribute: Ordered}`` for the numeric columns that ``thresholds`` made ordered
         attributes (:mod:`dagger_cli.data.thresholds`): their codes are intervals between
         thresholds, and a split tests ``col <= t``; empty otherwise.
+    fills : dict
+        ``{column: text}``: what a missing value of a column reads as when a tree routes a
+        new row (:meth:`dagger_cli.trees.Tree.predict`, ``dagger validate``): the value its
+        missing training cells were filled with, whether the training rows had any or not
+        (``missing="mode"``: a numeric column's median, as the raw number, another
+        column's most common value; ``missing="value"``: ``?``). A column without an entry
+        (``missing="error"``) stops such a row at the split, as an unseen value does.
     """
 
     name: str
@@ -112,6 +120,7 @@ class DecisionTable:
     #: row weights and prices (:class:`dagger_cli.weights.Weighting`); None: every row
     #: counts once and a wrong decision costs 1
     weighting: Any = None
+    fills: dict = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -544,8 +553,15 @@ def from_columns(
     check_attributes(source, header, decision, drop, keep)
     ordered: dict[str, Ordered] = {}
     filled_numbers: dict = {}
+    median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
     notes = [decision_note(header, decision, defaulted)]
+    if recipe.drop_unlabeled:
+        columns, lines, note = _drop_unlabeled(columns, header.index(decision), lines)
+        notes += [note] if note else []
+        if weight_cells is not None:  # the weights of the rows kept
+            weight_cells = list(columns[header.index(recipe.weight)])
+    notes += numeric_decision_notes(decision, set(columns[header.index(decision)]), defaulted)
     if thresholds is not None or bins is not None:
         option = "--thresholds" if thresholds is not None else "--bins"
         columns, stray = stray_cells(
@@ -559,7 +575,8 @@ def from_columns(
         )
         notes += stray
         if recipe.missing == "mode":
-            columns, filled_numbers = fill_numbers(header, columns, skip=skip)
+            columns, filled_numbers, median_rows = fill_numbers(header, columns, skip=skip)
+    raw = columns
     if thresholds is not None:
         qw = _quantile_weights(header, columns, recipe, decision, weight_cells, lines, source)
         columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip, weights=qw)
@@ -567,6 +584,12 @@ def from_columns(
         columns, made = discretize(header, columns, bins, skip=skip)
     else:
         made = []
+    # A missing value at prediction reads as the median: a threshold split's raw number,
+    # an interval column's label of it.
+    fills = {
+        name: (raw if name in ordered else columns)[header.index(name)][i]
+        for name, i in median_rows.items()
+    }
     # Identifier-like and memorising attributes among the prepared ones (a threshold or an
     # interval column never is one).
     n_rows = len(columns[0]) if columns else 0
@@ -574,7 +597,9 @@ def from_columns(
     if thresholds is None and bins is None:
         made = wide_notes(wide_columns(header, columns, skip=(*skip, *ids)))
     notes += made
-    notes += identifier_notes(ids, n_rows)
+    notes += identifier_notes(
+        ids, n_rows, numeric=[c for c in ids if numeric_values(columns[header.index(c)])]
+    )
     dec_col = columns[header.index(decision)]
     notes += memorising_notes(
         memorising(header, columns, dec_col, skip=(*skip, *ids, *ordered)), n_rows
@@ -593,6 +618,7 @@ def from_columns(
         notes=tuple(notes),
         ordered=ordered,
         filled=filled_numbers,
+        fills=fills,
     )
     return _weigh(table, recipe, weight_cells, lines, source)
 
@@ -683,41 +709,61 @@ def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> D
     return _with_note(out, note)
 
 
-def fill_numbers(header, columns, *, skip) -> tuple[list, dict]:
+def _drop_unlabeled(columns, j: int, lines):
+    """The columns (and line numbers) without the rows whose decision (column ``j``) is
+    missing, and the note that says so (None: there were none)."""
+    gone = [i for i, v in enumerate(columns[j]) if v in MISSING_MARKERS]
+    if not gone:
+        return columns, lines, None
+    out = set(gone)
+    keep = [i for i in range(len(columns[j])) if i not in out]
+    shown = ", ".join(str(lines[i] if lines else i + 1) for i in gone[:5])
+    shown += ", ..." if len(gone) > 5 else ""
+    where = "line(s)" if lines else "row(s)"
+    note = f"dropped {len(gone):,} row(s) without a decision (--drop-unlabeled; {where} {shown})"
+    columns = [[col[i] for i in keep] for col in columns]
+    return columns, None if lines is None else [lines[i] for i in keep], note
+
+
+def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     """Fill each numeric column's missing cells with its median: the lower middle of its
     present numbers (so the fill is one of the column's own numbers, written as in the
     file). What ``--missing mode`` does to a numeric column that ``--thresholds`` or
     ``--bins`` splits (its most common value would be an arbitrary number where the
     numbers are all distinct); the estimator fills the same way
-    (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns and
-    ``{column: (cells filled, the median's text)}``.
+    (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns,
+    ``{column: (cells filled, the median's text)}`` and ``{column: the median's row}`` for
+    every numeric column, holes or not (what a missing value reads as at prediction).
 
-    >>> cols, filled = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")], skip=["d"])
-    >>> cols[0], filled
-    (['3', '3', '1', '10'], {'x': (1, '3')})
+    >>> cols, filled, rows = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")],
+    ...                                   skip=["d"])
+    >>> cols[0], filled, rows
+    (['3', '3', '1', '10'], {'x': (1, '3')}, {'x': 0})
     """
-    from .discretize import numeric_values
 
     out = list(columns)
     filled = {}
+    rows = {}
     for j, (name, col) in enumerate(zip(header, columns)):
-        if name in skip:
-            continue
-        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
-        if not holes or numeric_values(col) is None:
+        if name in skip or numeric_values(col) is None:
             continue
         present = sorted(
             (number, i)
             for i, v in enumerate(col)
             if v not in MISSING_MARKERS and (number := parse_number(v)) is not None
         )
-        text = col[present[(len(present) - 1) // 2][1]]
+        if not present:
+            continue
+        row = rows[name] = present[(len(present) - 1) // 2][1]
+        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        if not holes:
+            continue
         fixed = list(col)
         for i in holes:
-            fixed[i] = text
+            fixed[i] = col[row]
         out[j] = fixed
-        filled[name] = (len(holes), text)
-    return out, filled
+        filled[name] = (len(holes), col[row])
+    return out, filled, rows
 
 
 # ---------------------------------------------------------------------- honest input
@@ -749,6 +795,20 @@ def stray_cells(header, columns, *, skip, lines, source, option, missing):
         if name in skip:
             continue
         numbers, stray = numeric_column(col)
+        infinite = [i for i in stray if parse_number(col[i]) is not None]
+        if infinite:
+            words = [i for i in stray if i not in infinite]
+            if numbers + len(infinite) >= 2 and (
+                not words or mostly_numeric(numbers + len(infinite), words)
+            ):
+                i = infinite[0]
+                raise InputError(
+                    f"{source}, {where(i)}, column {name!r}: {col[i]!r} is infinite "
+                    f"({len(infinite)} such cell(s) in this column), in a column of numbers "
+                    f"that {option} splits, and no threshold can order infinity: replace it "
+                    "with a finite number, or empty the cell (a missing value, filled under "
+                    "--missing mode)"
+                )
         if not stray or numbers < 2:
             continue
         shown = ", ".join(f"{where(i)} {col[i]!r}" for i in stray[:3])
@@ -926,8 +986,10 @@ def _build(
     notes=(),
     ordered=None,
     filled=None,
+    fills=None,
 ):
     ordered = {a: o for a, o in (ordered or {}).items() if a in attributes}
+    fills = {a: f for a, f in (fills or {}).items() if a in attributes}
     if missing not in MISSING_POLICIES:
         raise InputError(
             f"unknown missing-value policy {missing!r}; expected one of {MISSING_POLICIES}"
@@ -943,18 +1005,29 @@ def _build(
     def where(i):
         return f"line {decision_lines[i]}" if decision_lines else f"row {i + 1}"
 
-    for i, d in enumerate(decision):
-        if d in MISSING_MARKERS:
-            raise InputError(
-                f"{source}, {where(i)}: missing value {d!r} in the decision column "
-                f"{decision_name!r}; every row needs a decision (remove the row or fill it in)"
-            )
+    unlabeled = [i for i, d in enumerate(decision) if d in MISSING_MARKERS]
+    if unlabeled:
+        shown = ", ".join(where(i) for i in unlabeled[:5])
+        shown += ", ..." if len(unlabeled) > 5 else ""
+        raise InputError(
+            f"{source}: {len(unlabeled):,} of {n:,} row(s) have no decision (a missing value "
+            f"in the decision column {decision_name!r}: {shown}); every row needs one. Fill "
+            "them in, or give --drop-unlabeled to leave those rows out"
+        )
 
     medians = {a: f for a, f in (filled or {}).items() if a in attributes}
     filled = {}
     columns = [list(c) for c in columns]
     for j, col in enumerate(columns):
         holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        attribute = attributes[j]
+        if attribute not in fills and attribute not in ordered and missing != "error":
+            # What a missing value reads as at prediction, holes in training or not.
+            present = Counter(v for v in col if v not in MISSING_MARKERS)
+            if missing == "value":
+                fills[attribute] = MISSING_LABEL
+            elif present:
+                fills[attribute] = _most_common(present)
         if not holes:
             continue
         if missing == "error":
@@ -969,7 +1042,7 @@ def _build(
                 f"{source}, {where(holes[0])}, column {attributes[j]!r}: missing value "
                 f"{col[holes[0]]!r} ({len(holes)} in this column) in a numeric column split by "
                 "thresholds; --missing value keeps a missing value as a value of its own, "
-                "which a threshold cannot order: use --missing mode (the most common number) "
+                "which a threshold cannot order: use --missing mode (the column's median) "
                 "or fill the column in"
             )
         if missing == "value":
@@ -1052,6 +1125,7 @@ def _build(
         decisions=dec_codes,
         report=report,
         ordered=ordered,
+        fills=fills,
     )
     return with_kept_duplicates(table) if duplicates == "keep" else table
 

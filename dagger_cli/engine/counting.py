@@ -50,7 +50,7 @@ import numpy as np
 from .. import _core
 from ..costs import COSTS, MAX, SUM, Cost, get_cost
 from ..errors import InputError, LimitError
-from ..text import abbreviate, size_text
+from ..text import abbreviate, size_text, table_doc, table_line
 from .kernels import Status
 
 #: No tree (a depth bound below the least depth under ``exact_only``).
@@ -552,7 +552,7 @@ class Optimum:
     def as_dict(self) -> dict:
         t = self.table
         doc = {
-            "table": {"name": t.name, "rows": t.n_rows, "attributes": t.n_attributes},
+            "table": table_doc(t),
             "order": list(self.order),
             "exact_only": self.exact_only,
             "max_depth": self.max_depth,
@@ -569,10 +569,7 @@ class Optimum:
         over = "trees without avoidable misclassifications" if self.exact_only else "all trees"
         if self.max_depth is not None:
             over += f" of depth <= {self.max_depth}"
-        lines = [
-            f"{t.name}: {t.n_rows} rows, {t.n_attributes} attributes; staged optimisation "
-            f"over {over}"
-        ]
+        lines = [f"{table_line(t)}; staged optimisation over {over}"]
         cells = [["stage", "cost", "least", "trees left"]] + [
             [str(k + 1), s.cost, str(s.value), abbreviate(s.trees)]
             for k, s in enumerate(self.stages)
