@@ -51,8 +51,6 @@ def with_positive(table, query: Query):
             ("--exact-only", query.exact_only),
             ("--count", query.count),
             ("--time-limit", query.time_limit is not None),
-            ("--engine paper", query.engine == "paper"),
-            ("--engine ordered", query.engine == "ordered"),
         )
         if on
     ]
@@ -93,8 +91,6 @@ def solve(table, query: Query) -> Relation:
                 )
             if query.exact_only:
                 raise InputError("--min-leaf and --exact-only do not go together yet")
-            if query.engine == "paper":
-                raise InputError("the paper engine has no minimum leaf size; use the fast engine")
     if query.time_limit is not None:
         from .anytime import solve_within
 

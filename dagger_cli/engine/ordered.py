@@ -64,8 +64,17 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
-        and not (query.x_cost.reads_decision or query.y_cost.reads_decision)
+        and not _reads_decision(query)
         and (getattr(table, "weighting", None) is None or expandable(table))
+    )
+
+
+def _reads_decision(query) -> bool:
+    """Whether one of the query's costs reads a leaf's decision (false positives or
+    negatives)."""
+    return any(
+        getattr(getattr(query, name, None), "reads_decision", False)
+        for name in ("x_cost", "y_cost")
     )
 
 
@@ -102,7 +111,7 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
-    if query.x_cost.reads_decision or query.y_cost.reads_decision:
+    if _reads_decision(query):
         return "it gives a leaf one decision, not a choice (false positives and negatives)"
     if getattr(table, "weighting", None) is not None:
         return (
