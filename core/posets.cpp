@@ -15,6 +15,8 @@
 // they take is checked against a limit after every parent. sizes: every order's number of
 // linear extensions, in parallel pieces. extension_rows: the table rows of one order's
 // linear extensions (depth-first), for tree extraction.
+#include <array>
+
 #include "py.hpp"
 
 namespace dagger {
@@ -80,9 +82,97 @@ struct Discovered {
     std::vector<i32> child;
 };
 
+// The canonical form of the order p of n elements (its isomorphism class's representative)
+// and the labelling that gives it: pos[x] is x's label in the representative, which has
+// "pos[x] before pos[y]" wherever p has "x before y".
+//
+// The elements are first coloured by colour refinement: a colour is (the colour before,
+// how many predecessors and successors of each colour), numbered by the order of these
+// signatures, until the number of colours stays (refinement only splits colours); the
+// first round gives the numbers of predecessors and successors. The colours are
+// invariants, so an isomorphism maps each colour onto itself, and the least key over the
+// labellings that give the colours' elements consecutive labels, colour by colour (any
+// order inside a colour), is the same for every member of a class: the representative.
+// A labelling's key lists, for l = 0, 1, ..., the relations between label l and the
+// labels below it (2l bits: "l before b", "b before l" for b < l), so the labels given
+// first decide a prefix of the key: the search is depth-first over the orders inside the
+// colours (their factorials' product: 40,320 for the empty order of 8 elements, few for
+// most orders) and leaves a prefix already above the best key's.
+u64 canonical(u64 p, i64 n, i64 *pos) {
+    i64 pred[8], succ[8], colour[8] = {0};
+    for (i64 x = 0; x < n; ++x) {
+        pred[x] = 0;
+        succ[x] = static_cast<i64>((p >> (8 * x)) & 0xFF);
+        for (i64 y = 0; y < n; ++y)
+            if (before(p, y, x)) pred[x] |= i64{1} << y;
+    }
+    i64 colours = 1;
+    for (;;) {
+        std::array<std::array<i32, 17>, 8> sig{}, sorted{};
+        for (i64 x = 0; x < n; ++x) {
+            sig[x][0] = static_cast<i32>(colour[x]);
+            for (i64 y = 0; y < n; ++y) {
+                if ((pred[x] >> y) & 1) ++sig[x][1 + colour[y]];
+                if ((succ[x] >> y) & 1) ++sig[x][9 + colour[y]];
+            }
+            sorted[x] = sig[x];
+        }
+        std::sort(sorted.begin(), sorted.begin() + n);
+        const i64 distinct = std::unique(sorted.begin(), sorted.begin() + n) - sorted.begin();
+        for (i64 x = 0; x < n; ++x)
+            colour[x] = std::lower_bound(sorted.begin(), sorted.begin() + distinct, sig[x]) -
+                        sorted.begin();
+        if (distinct == colours) break;
+        colours = distinct;
+    }
+    i64 label_colour[8];
+    {
+        i64 at = 0;
+        for (i64 c = 0; c < colours; ++c)
+            for (i64 x = 0; x < n; ++x)
+                if (colour[x] == c) label_colour[at++] = c;
+    }
+    const i64 bits = n * (n - 1);
+    u64 best = 0;
+    bool found = false;
+    i64 elem[8], best_elem[8];
+    // Level l gives label l to an unused element of its colour; key holds l(l - 1) bits.
+    auto rec = [&](auto &&self, i64 l, i64 used, u64 key) -> void {
+        if (found && key > (best >> (bits - l * (l - 1)))) return;
+        if (l == n) {
+            if (!found || key < best) {
+                best = key;
+                found = true;
+                std::copy(elem, elem + n, best_elem);
+            }
+            return;
+        }
+        for (i64 x = 0; x < n; ++x) {
+            if (((used >> x) & 1) || colour[x] != label_colour[l]) continue;
+            elem[l] = x;
+            u64 k = key;
+            for (i64 b = 0; b < l; ++b) {
+                const i64 y = elem[b];
+                k = (k << 2) | static_cast<u64>(((succ[x] >> y) & 1) << 1) |
+                    static_cast<u64>((pred[x] >> y) & 1);
+            }
+            self(self, l + 1, used | (i64{1} << x), k);
+        }
+    };
+    rec(rec, 0, 0, 0);
+    u64 word = 0;
+    for (i64 l = 0; l < n; ++l) pos[best_elem[l]] = l;
+    for (i64 x = 0; x < n; ++x)
+        for (i64 y = 0; y < n; ++y)
+            if ((succ[x] >> y) & 1) word |= u64{1} << (8 * pos[x] + pos[y]);
+    return word;
+}
+
 // Breadth-first from the empty order: status 0 done, 3 more than `limit` subtables, 4 more
-// than `mem_limit` bytes of arrays (counted as the numba kernel counted them).
-Discovered discover(i64 n, Span<const i64> pi, Span<const i64> pj, i64 limit, i64 mem_limit) {
+// than `mem_limit` bytes of arrays (counted as the numba kernel counted them). With
+// `classes` a child is its canonical form (one node per isomorphism class).
+Discovered discover(i64 n, Span<const i64> pi, Span<const i64> pj, i64 limit, i64 mem_limit,
+                    bool classes) {
     const i64 m = pi.size();
     const i64 cap = 1024;
     Discovered d;
@@ -108,8 +198,14 @@ Discovered discover(i64 n, Span<const i64> pi, Span<const i64> pj, i64 limit, i6
             const i64 i = pi[a], j = pj[a];
             if (before(p, i, j) || before(p, j, i)) continue;
             attrs[k / 2] = static_cast<i32>(a);
-            keys[k] = static_cast<i64>(add(p, j, i, n) + 1);      // value 0: x_j < x_i
-            keys[k + 1] = static_cast<i64>(add(p, i, j, n) + 1);  // value 1: x_i < x_j
+            u64 lo = add(p, j, i, n), hi = add(p, i, j, n);  // value 0: x_j < x_i; 1: x_i < x_j
+            if (classes) {
+                i64 pos[8];
+                lo = canonical(lo, n, pos);
+                hi = canonical(hi, n, pos);
+            }
+            keys[k] = static_cast<i64>(lo + 1);
+            keys[k + 1] = static_cast<i64>(hi + 1);
             prefetch(&ht[2 * hash_slot(keys[k], slots - 1)]);
             prefetch(&ht[2 * hash_slot(keys[k + 1], slots - 1)]);
             k += 2;
@@ -239,7 +335,7 @@ namespace py {
 void bind_posets(nb::module_ &m) {
     m.def(
         "posets_discover",
-        [](i64 n, nb::handle pi, nb::handle pj, i64 limit, i64 mem_limit) {
+        [](i64 n, nb::handle pi, nb::handle pj, i64 limit, i64 mem_limit, bool classes) {
             check_n(n);
             auto a = span<const i64>(pi, "pi"), b = span<const i64>(pj, "pj");
             if (a.size() != b.size()) throw nb::value_error("pi, pj: not of one length");
@@ -249,7 +345,7 @@ void bind_posets(nb::module_ &m) {
             Discovered d;
             {
                 nb::gil_scoped_release free;
-                d = discover(n, a, b, limit, mem_limit);
+                d = discover(n, a, b, limit, mem_limit, classes);
             }
             d.poset.resize(static_cast<std::size_t>(d.nn));
             d.level.resize(static_cast<std::size_t>(d.nn));
@@ -266,10 +362,33 @@ void bind_posets(nb::module_ &m) {
                                   to_numpy<i32>(std::move(d.child)));
         },
         nb::arg("n"), nb::arg("pi"), nb::arg("pj"), nb::arg("limit"), nb::arg("mem_limit"),
+        nb::arg("classes"),
         "Breadth-first from the empty order of n elements, the attributes comparing pi[a] "
         "with pj[a]: (status, nodes, bundles, edges, nodes processed, orders, levels, "
         "node -> first bundle, bundle attributes, bundle -> first edge, edge children); "
-        "status 0 done, 3 more than limit nodes, 4 more than mem_limit bytes.");
+        "status 0 done, 3 more than limit nodes, 4 more than mem_limit bytes. With classes "
+        "every child is its canonical form: one node per isomorphism class.");
+
+    m.def(
+        "posets_canonical",
+        [](nb::handle poset, i64 n) {
+            check_n(n);
+            auto ps = span<const i64>(poset, "poset");
+            const i64 k = ps.size();
+            std::vector<i64> canon(static_cast<std::size_t>(k));
+            std::vector<i64> labels(static_cast<std::size_t>(k * n));
+            {
+                nb::gil_scoped_release free;
+                for (i64 v = 0; v < k; ++v)
+                    canon[v] = static_cast<i64>(
+                        canonical(static_cast<u64>(ps[v]), n, labels.data() + v * n));
+            }
+            return nb::make_tuple(to_numpy<i64>(std::move(canon)),
+                                  to_numpy<i64>(std::move(labels), {static_cast<std::size_t>(k), static_cast<std::size_t>(n)}));
+        },
+        nb::arg("poset"), nb::arg("n"),
+        "Each order's canonical form (int64) and the labelling giving it (int64, n per "
+        "order: element x of the order is element labels[x] of the canonical form).");
 
     m.def(
         "posets_sizes",

@@ -408,7 +408,7 @@ def dag_tree(relation, point: int) -> Tree:
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
 
     root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
-    return Tree.for_table(table, root)
+    return Tree.for_table(table, dag.mapped(table, root))
 
 
 def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:

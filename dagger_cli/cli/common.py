@@ -615,10 +615,11 @@ def check_tree_output(table, example, output, fmt) -> str:
 def emit_tree(t, fmt: str, output: Path | None, name: str, quiet: bool, formats=None) -> None:
     """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
     in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
-    replaces the tree's own renderings."""
+    replaces the tree's own renderings (``t`` None: only those)."""
     from ..safeio import write_file
 
-    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
+    own = {} if t is None else {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
+    render = {**own, **(formats or {})}
     if output is None:
         click.echo(render[fmt](), nl=False)
         return

@@ -127,6 +127,11 @@ def allow_long_counts() -> None:
         sys.set_int_max_str_digits(0)
 
 
+#: The final tree of staged optimisation is built up to this many rows: every node of a
+#: tree holds its rows per decision, and a sorting table has one decision per row (8
+#: elements: 40,320 rows in each of 80,639 nodes).
+MAX_TREE_CELLS = 1 << 26
+
 #: Bytes that counting's Python passes may allocate between two readings of the memory
 #: guard (besides its reading every ``GUARD_EVERY`` steps): an allocation announced to
 #: :meth:`_Watch.step` this big, or many smaller ones adding up to it, read it at once.
@@ -527,11 +532,15 @@ class Optimum:
     exact_only: bool
     stages: list
     least: dict  #: cost name -> its least value over all trees
-    tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`)
+    tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`), or None
     stats: Any = None
     seconds: float = 0.0
     max_depth: int | None = None
     extra: dict = field(default_factory=dict)
+    #: which DAG answered when it is not the table's subtables' (:attr:`Dag.route`)
+    route: str | None = None
+    #: why there is no tree (``tree`` None)
+    no_tree: str | None = None
 
     @property
     def total_optimality(self) -> list[dict]:
@@ -558,8 +567,12 @@ class Optimum:
             "max_depth": self.max_depth,
             "stages": [s.as_dict() for s in self.stages],
             "total_optimality": self.total_optimality,
-            "tree": self.tree.to_dict(),
+            "tree": None if self.tree is None else self.tree.to_dict(),
         }
+        if self.route is not None:
+            doc["route"] = self.route
+        if self.no_tree is not None:
+            doc["no_tree"] = self.no_tree
         if self.stats is not None:
             doc["stats"] = self.stats.as_dict()
         return doc
@@ -595,6 +608,10 @@ class Optimum:
             from ..text import stats_text
 
             lines.append(stats_text(self.stats))
+        if self.route is not None:
+            lines.append(f"route: {self.route}")
+        if self.no_tree is not None:
+            lines.append(f"no tree: {self.no_tree}")
         return "\n".join(lines) + "\n"
 
 
@@ -665,13 +682,16 @@ def optimize(
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:
+        # A sorting table without a depth cap: one node per class of partial orders.
         dag = build_dag(
             table,
             max_depth=max_depth,
             max_subtables=max_subtables,
             max_memory=ceiling,
             progress=prog,
+            classes=max_depth is None,
         )
+        route = dag.route
         stats = dag.stats
         if max_depth is not None:
             # Every tree of depth <= max_depth is in the capped DAG, whose nodes at the cap
@@ -753,7 +773,16 @@ def optimize(
                 cx_, cy_, _ = cf.front(0)
                 least[c.name] = int(cy_[cx_ <= max_depth][-1])
         top_bound = d_star if d_star is not None else max_depth
-        tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
+        leaves = table.n_rows
+        no_tree = None
+        if 2 * leaves * len(table.decision_values) > MAX_TREE_CELLS:
+            tree = None
+            no_tree = (
+                f"a tree of this table holds {len(table.decision_values):,} decisions' row "
+                f"counts in each of up to {2 * leaves - 1:,} nodes; not built"
+            )
+        else:
+            tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
     finally:
         prog.close()
     return Optimum(
@@ -766,6 +795,8 @@ def optimize(
         stats=stats,
         seconds=time.perf_counter() - t0,
         max_depth=max_depth,
+        route=route,
+        no_tree=no_tree,
     )
 
 
@@ -803,7 +834,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         raise AssertionError("no minimiser at a node (a bug in dagger)")
 
     root = build(0, UNBOUNDED if d_star is None else d_star)
-    return Tree.for_table(table, root)
+    return Tree.for_table(table, dag.mapped(table, root))
 
 
 __all__ = ["Optimum", "Stage", "abbreviate", "front_counts", "optimize"]

@@ -170,6 +170,18 @@ class Dag:
         s = self.node_start[node]
         return self.row_pool[s : s + self.node_size[node]]
 
+    @property
+    def route(self) -> str | None:
+        """Which DAG answered, in words, when it is not built from the table's rows (see
+        :class:`dagger_cli.engine.posets.PosetDag`); None: the DAG of its subtables."""
+        return None
+
+    def mapped(self, table, root):
+        """A tree extracted on this DAG (its root :class:`dagger_cli.trees.TreeNode`) as a
+        tree of ``table``: itself here; a DAG whose nodes stand for classes of subtables
+        maps it back."""
+        return root
+
     def bundles(self, node: int) -> range:
         return range(int(self.node_bundle_start[node]), int(self.node_bundle_start[node + 1]))
 
