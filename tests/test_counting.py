@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -322,19 +323,21 @@ def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
     t = sorting(n)
     special, generic = build_dag(t), build_dag(t, special=False)
     assert isinstance(special, PosetDag) and not isinstance(generic, PosetDag)
-    assert special.stats == generic.stats
+    assert special.stats == replace(generic.stats, route=special.route)
     assert sorted(special.node_size.tolist()) == sorted(generic.node_size.tolist())
     pairs = [("total-path-length", "misclassifications"), ("depth", "total-path-length")]
     orders = [["total-path-length", "depth"], ["misclassifications", "nodes", "depth"]]
+    _labelled(monkeypatch)  # relate's and optimize's own route is the DAG of classes
     got = [
         [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
         for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
     ]
 
     def doc(o):  # all but the route, which says which DAG answered
-        return {k: v for k, v in o.as_dict().items() if k != "route"}, o.tree.to_text()
+        out = o.as_dict()
+        out["stats"].pop("route", None)
+        return out, o.tree.to_text()
 
-    _labelled(monkeypatch)  # staged optimisation's own route is the DAG of classes
     opt = [doc(o) for o in (optimize(t, od) for od in orders)]
     _generic(monkeypatch)
     want = [
@@ -628,7 +631,7 @@ def test_poset_classes_same_optimum_as_labelled_orders(n, orders, monkeypatch):
     for order in orders:
         for exact in (True, False):
             res = optimize(t, order, exact_only=exact)
-            assert res.route is not None and "isomorphism classes" in res.route
+            assert "isomorphism classes" in res.stats.route
             assert res.tree.costs(df) == res.tree.costs()
             doc = res.as_dict()
             got.append((doc["stages"], doc["total_optimality"], _staged(res, order)))
@@ -637,7 +640,7 @@ def test_poset_classes_same_optimum_as_labelled_orders(n, orders, monkeypatch):
     for order in orders:
         for exact in (True, False):
             res = optimize(t, order, exact_only=exact)
-            assert res.route is not None and "labelled" in res.route
+            assert "labelled" in res.stats.route
             doc = res.as_dict()
             want.append((doc["stages"], doc["total_optimality"], _staged(res, order)))
     assert got == want
@@ -648,11 +651,11 @@ def test_cli_optimize_sorting_says_its_route(run, tmp_path):
     assert run("example", "sorting", "4", "-o", str(csv_path)).exit_code == 0
     r = run("optimize", str(csv_path), "--order", "misclassifications,total-path-length", "-q")
     assert r.exit_code == 0
-    assert "route: sorting table: the DAG of isomorphism classes" in r.stdout
+    assert "edges (sorting table: the DAG of isomorphism classes" in r.stdout
     doc = json.loads(
         run("optimize", str(csv_path), "--order", "total-path-length", "--format", "json").stdout
     )
-    assert "isomorphism classes" in doc["route"] and doc["stats"]["subtables"] < 24
+    assert "isomorphism classes" in doc["stats"]["route"] and doc["stats"]["subtables"] < 24
 
 
 def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
@@ -671,3 +674,43 @@ def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
     assert doc["tree"] is None and "not built" in doc["no_tree"]
     r = run("optimize", str(csv_path), "--order", "total-path-length", "--format", "dot")
     assert r.exit_code == 2 and "no tree to write as dot" in r.stderr
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_poset_classes_same_fronts_as_labelled_orders(n, monkeypatch):
+    # relate on the DAG of classes against the labelled DAG: the same fronts and counts for
+    # pairs of sum costs and with depth, with and without --exact-only; the tree of every
+    # point (mapped back) has the point's costs and keeps them on the rows.
+    from dagger_cli.trees import extract_tree
+
+    t, df = sorting(n), _frame(n)
+    pairs = [
+        ("total-path-length", "misclassifications"),
+        ("depth", "total-path-length"),
+        ("nodes", "depth"),
+    ]
+
+    def fronts(check_trees):
+        out = []
+        for x, y in pairs:
+            for exact in (True, False):
+                rel = relate(t, x, y, exact_only=exact, count=n < 6)
+                out.append((rel.front.points(), rel.front.counts))
+                points = list(enumerate(rel.front.points())) if check_trees else []
+                if n > 4 and points:  # the first, a middle and the last point
+                    points = [points[k] for k in sorted({0, len(points) // 2, len(points) - 1})]
+                for k, (px, py) in points:
+                    tree = extract_tree(rel, k)
+                    costs = tree.costs(df)
+                    assert costs == tree.costs()
+                    assert (costs[rel.front.x_cost.column], costs[rel.front.y_cost.column]) == (
+                        px,
+                        py,
+                    )
+        return out
+
+    assert "isomorphism classes" in relate(t).stats.route
+    got = fronts(True)
+    _labelled(monkeypatch)
+    assert "labelled" in relate(t).stats.route
+    assert got == fronts(False)

@@ -537,8 +537,6 @@ class Optimum:
     seconds: float = 0.0
     max_depth: int | None = None
     extra: dict = field(default_factory=dict)
-    #: which DAG answered when it is not the table's subtables' (:attr:`Dag.route`)
-    route: str | None = None
     #: why there is no tree (``tree`` None)
     no_tree: str | None = None
 
@@ -569,8 +567,6 @@ class Optimum:
             "total_optimality": self.total_optimality,
             "tree": None if self.tree is None else self.tree.to_dict(),
         }
-        if self.route is not None:
-            doc["route"] = self.route
         if self.no_tree is not None:
             doc["no_tree"] = self.no_tree
         if self.stats is not None:
@@ -608,8 +604,6 @@ class Optimum:
             from ..text import stats_text
 
             lines.append(stats_text(self.stats))
-        if self.route is not None:
-            lines.append(f"route: {self.route}")
         if self.no_tree is not None:
             lines.append(f"no tree: {self.no_tree}")
         return "\n".join(lines) + "\n"
@@ -691,7 +685,6 @@ def optimize(
             progress=prog,
             classes=max_depth is None,
         )
-        route = dag.route
         stats = dag.stats
         if max_depth is not None:
             # Every tree of depth <= max_depth is in the capped DAG, whose nodes at the cap
@@ -795,7 +788,6 @@ def optimize(
         stats=stats,
         seconds=time.perf_counter() - t0,
         max_depth=max_depth,
-        route=route,
         no_tree=no_tree,
     )
 

@@ -564,6 +564,7 @@ def solve_fast(table, query) -> Relation:
             and not query.exact_only
             and not query.count,
             limits=_limits(cx, cy, push_x, push_y),
+            classes=True,  # a sorting table: one node per class of partial orders
         )
         store = compute_fronts(
             dag,

@@ -36,9 +36,11 @@ class DagStats:
     max_depth: int | None = None
     #: subproblems solved by the depth-two layer (from class counts, no subtables built)
     depth_two: int | None = None
+    #: which DAG answered when it is not built from the table's rows (:attr:`Dag.route`)
+    route: str | None = None
 
     def as_dict(self) -> dict:
-        out = {
+        out: dict[str, int | str] = {
             "subtables": self.subtables,
             "terminal": self.terminal,
             "bundles": self.bundles,
@@ -49,6 +51,8 @@ class DagStats:
             out["max_depth"] = self.max_depth
         if self.depth_two is not None:
             out["depth_two"] = self.depth_two
+        if self.route is not None:
+            out["route"] = self.route
         return out
 
 
@@ -142,6 +146,7 @@ class Dag:
             int(self.edge_child.size),
             int(self.node_size.size),
             self.max_depth,
+            route=self.route,
         )
 
     def subproblem_counts(self) -> np.ndarray:
