@@ -42,8 +42,9 @@ from ..errors import LimitError
 from ..text import size_text
 from .structures import Dag
 
-#: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements.
-MAX_N = 8
+#: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements, and two
+#: (a 128-bit word, bit 9x + y, low word first) for 9; see :func:`stride`.
+MAX_N = 9
 #: What :func:`_discover` returns first: done, more than ``limit`` subtables, more than
 #: ``mem_limit`` bytes.
 DISCOVERED, TOO_MANY, TOO_BIG = 0, 3, 4
@@ -66,36 +67,65 @@ def _discover(n, pi, pj, limit, mem_limit, classes=False):
     return _core.posets_discover(int(n), pi, pj, int(limit), int(mem_limit), bool(classes))
 
 
-def canonical(posets, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each order's canonical form (int64) and the labelling that gives it (int64, ``(k,
-    n)``: element x of order k is element ``labels[k, x]`` of its canonical form).
+def canonical(orders, n: int) -> tuple[list[int], np.ndarray]:
+    """Each order's canonical form (Python ints) and the labelling that gives it (int64,
+    ``(k, n)``: element x of order k is element ``labels[k, x]`` of its canonical form).
 
     >>> forms, labels = canonical([0b10, 0b1 << 8], 2)  # "0 before 1" and "1 before 0"
     >>> forms[0] == forms[1], labels.tolist()
     (True, [[0, 1], [1, 0]])
     """
-    return _core.posets_canonical(np.ascontiguousarray(posets, dtype=np.int64), int(n))
+    forms, labels = _core.posets_canonical(words(orders, n), int(n))
+    return [order_of(w) for w in forms], labels
 
 
 def add_relation(p: int, a: int, b: int, n: int) -> int:
     """The transitive closure of the order ``p`` (closed) plus "a before b" (``add`` in
     ``core/posets.cpp``)."""
-    up = ((p >> (8 * b)) & 0xFF) | (1 << b)
+    s = stride(n)
+    up = ((p >> (s * b)) & ((1 << s) - 1)) | (1 << b)
     out = p
     for x in range(n):
-        if x == a or (p >> (8 * x + a)) & 1:
-            out |= up << (8 * x)
+        if x == a or (p >> (s * x + a)) & 1:
+            out |= up << (s * x)
     return out
 
 
 def relabelled(p: int, labels, n: int) -> int:
     """The order ``p`` with element x renamed ``labels[x]``."""
+    s = stride(n)
     out = 0
     for x in range(n):
         for y in range(n):
-            if (p >> (8 * x + y)) & 1:
-                out |= 1 << (8 * int(labels[x]) + int(labels[y]))
+            if (p >> (s * x + y)) & 1:
+                out |= 1 << (s * int(labels[x]) + int(labels[y]))
     return out
+
+
+def stride(n: int) -> int:
+    """Bits per element's row in an order's word: 8 up to 8 elements, 9 for 9."""
+    return 8 if n <= 8 else 9
+
+
+def words(orders, n: int) -> np.ndarray:
+    """Orders (Python ints) as the kernels take them: int64, two per order (low word
+    first) for 9 elements.
+
+    >>> words([1 << 64 | 5], 9).tolist()
+    [[5, 1]]
+    """
+    if n <= 8:
+        return np.array([int(p) for p in orders], dtype=np.int64).reshape(-1)
+    low = [int(p) & (2**64 - 1) for p in orders]
+    return np.array([[w, int(p) >> 64] for w, p in zip(low, orders)], dtype=np.uint64).view(
+        np.int64
+    )
+
+
+def order_of(word) -> int:
+    """An order as a Python int from its row of :func:`words` (one int64, or two)."""
+    parts = np.atleast_1d(np.asarray(word, dtype=np.int64)).view(np.uint64).tolist()
+    return sum(int(w) << (64 * k) for k, w in enumerate(parts))
 
 
 def _sizes(poset, n):
@@ -103,10 +133,10 @@ def _sizes(poset, n):
     return _core.posets_sizes(np.ascontiguousarray(poset, dtype=np.int64), int(n))
 
 
-def _extension_rows(p, n, count, row_of_rank):
+def _extension_rows(p: int, n, count, row_of_rank):
     """The rows of the linear extensions of ``p`` (depth-first, ``count`` of them): an
     extension lists the elements in increasing order; its row is that of its ranks."""
-    return _core.posets_extension_rows(int(p), int(n), int(count), row_of_rank)
+    return _core.posets_extension_rows(words([p], n), int(n), int(count), row_of_rank)
 
 
 @dataclass(eq=False)
@@ -127,10 +157,10 @@ class PosetDag(Dag):
 
     def rows(self, node: int) -> np.ndarray:
         """The table rows of node ``node``: the linear extensions of its order."""
-        return self._order_rows(int(self.posets[node]), int(self.node_size[node]))
+        return self._order_rows(order_of(self.posets[node]), int(self.node_size[node]))
 
     def _order_rows(self, p: int, size: int) -> np.ndarray:
-        return np.sort(_extension_rows(np.int64(p), self.n, size, self.row_of_rank))
+        return np.sort(_extension_rows(p, self.n, size, self.row_of_rank))
 
     def mapped(self, table, root):
         """The tree ``root`` extracted on this DAG as a tree of ``table``: itself, or on
@@ -148,7 +178,7 @@ class PosetDag(Dag):
 
         def walk(node, rep: int, sigma: list[int]):
             actual = relabelled(rep, sigma, n)
-            size = int(_sizes(np.array([actual], dtype=np.int64), n)[0])
+            size = int(_sizes(words([actual], n), n)[0])
             counts, decision = rows_labels(table, self._order_rows(actual, size))
             if node.is_leaf:
                 return TreeNode(counts, decision)
@@ -169,28 +199,31 @@ class PosetDag(Dag):
                     down[int(labels[0, x])] = sigma[x]
                 # in the table's labels the value says whether sigma(i) < sigma(j) there
                 v = value if si < sj else ("1" if value == "0" else "0")
-                kids.append((v, walk(child, int(form[0]), down)))
+                kids.append((v, walk(child, form[0], down)))
             kids.sort(key=lambda vc: values.index(vc[0]))
             return TreeNode(counts, decision, table.attributes[a], tuple(kids))
 
         return walk(root, 0, list(range(n)))
 
 
-def _lex_rank(perm) -> int:
-    """Rank of a permutation of 0..n-1 in lexicographic order (itertools.permutations')."""
-    n = len(perm)
-    rank = 0
-    left = list(range(n))
-    for k, v in enumerate(perm):
-        i = left.index(v)
-        rank += i * math.factorial(n - 1 - k)
-        left.pop(i)
+def _lex_ranks(perms: np.ndarray) -> np.ndarray:
+    """Rank of each permutation (a column of ``perms``, of 0..n-1) in lexicographic order
+    (itertools.permutations'): its Lehmer code, the later entries below each entry.
+
+    >>> _lex_ranks(np.array([[0, 0, 2], [1, 2, 1], [2, 1, 0]])).tolist()
+    [0, 1, 5]
+    """
+    n = perms.shape[0]
+    rank = np.zeros(perms.shape[1], dtype=np.int64)
+    for k in range(n):
+        below = (perms[k + 1 :] < perms[k]).sum(axis=0)
+        rank += below * math.factorial(n - 1 - k)
     return rank
 
 
 def sorting_rows(table) -> np.ndarray | None:
     """If ``table`` is a sorting table (attributes ``xi<xj`` for all i < j in column order,
-    0/1 values, one row per order of n <= 8 elements with its own decision), the row of
+    0/1 values, one row per order of n <= 9 elements with its own decision), the row of
     each order (indexed by the lexicographic rank of its ranks tuple); else None."""
     m = table.n_attributes
     n = int(round((1 + math.sqrt(1 + 8 * m)) / 2))
@@ -214,12 +247,14 @@ def sorting_rows(table) -> np.ndarray | None:
     for a, (i, j) in enumerate(pairs):
         ranks[j] += bits[a]  # x_i < x_j
         ranks[i] += 1 - bits[a]
-    if not all(sorted(ranks[:, r].tolist()) == list(range(n)) for r in range(rows)):
+    if not np.array_equal(
+        np.sort(ranks, axis=0), np.broadcast_to(np.arange(n)[:, None], ranks.shape)
+    ):
         return None  # a row is not a consistent total order
     for a, (i, j) in enumerate(pairs):
         if not np.array_equal(bits[a], (ranks[i] < ranks[j]).astype(np.int64)):
             return None
-    lex = np.array([_lex_rank(ranks[:, r].tolist()) for r in range(rows)], dtype=np.int64)
+    lex = _lex_ranks(ranks)
     if np.unique(lex).size != rows:
         return None
     out = np.empty(rows, dtype=np.int64)
