@@ -714,3 +714,29 @@ def test_poset_classes_same_fronts_as_labelled_orders(n, monkeypatch):
     _labelled(monkeypatch)
     assert "labelled" in relate(t).stats.route
     assert got == fronts(False)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_poset_classes_least_path_length_by_the_plain_recurrence(n):
+    # On the DAG of classes, the least total path length of a sort and how many sorts reach
+    # it by the recurrence written out (a class's least = its size + the least sum over its
+    # splits; its count, the sum over those splits of the products), against optimize.
+    import numpy as np
+
+    dag = build_dag(sorting(n), classes=True)
+    least = [0] * dag.node_size.size
+    count = [0] * dag.node_size.size
+    for v in np.argsort(dag.node_size, kind="stable").tolist():
+        sums = {b: sum(least[c] for c in dag.children(b)) for b in dag.bundles(v)}
+        if not sums:
+            count[v] = 1
+            continue
+        best = min(sums.values())
+        least[v] = int(dag.node_size[v]) + best
+        for b in (b for b, s in sums.items() if s == best):
+            prod = 1
+            for c in dag.children(b):
+                prod *= count[c]
+            count[v] += prod
+    res = optimize(sorting(n), "total-path-length", exact_only=True)
+    assert [(s.value, s.trees) for s in res.stages] == [(least[0], count[0])]

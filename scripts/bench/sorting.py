@@ -7,7 +7,7 @@ misclassifications,total-path-length,depth`` without ``--exact-only``, timed the
 Both run on the DAG of isomorphism classes of partial orders (the classes and their edges
 are the ``subtables`` and ``edges`` recorded).
 
-    python -m scripts.bench run --only sorting [--sorting 6,7,8] [--max-memory 6G]
+    python -m scripts.bench run --only sorting [--sorting 6,7,8,9] [--max-memory 6G]
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ HELP = "counting on the sorting tables: least total path length, its count (issu
 
 
 def add_arguments(group) -> None:
-    group.add_argument("--sorting", default="6,7,8", metavar="N,...", help="sorting tables (6,7,8)")
+    group.add_argument(
+        "--sorting", default="6,7,8,9", metavar="N,...", help="sorting tables (6,7,8,9)"
+    )
     group.add_argument("--max-memory", metavar="SIZE", help="--max-memory for the sorting runs")
 
 
@@ -32,6 +34,7 @@ SORTING_TARGETS = [
     ("", 7, 60, 14, "least total path length, its count and the least depth"),
     ("natural_", 7, 30, 45, "misclassifications, total path length, depth"),
     ("natural_", 8, 600, 45, "misclassifications, total path length, depth"),
+    ("natural_", 9, 3600, 45, "misclassifications, total path length, depth"),
 ]
 
 
