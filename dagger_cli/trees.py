@@ -381,6 +381,9 @@ def dag_tree(relation, point: int) -> Tree:
         raise InputError("tree extraction needs the fast engine (--engine fast)")
     table, dag, store = relation.table, relation.dag, relation.store
     cx, cy = front.x_cost, front.y_cost
+    refusal = dag.tree_refusal(table)
+    if refusal is not None:
+        raise InputError(f"no tree: {refusal}")
 
     def node_for(i, r, tx, ty):
         fx, fy, fch = store.front(i, r)

@@ -660,10 +660,10 @@ def test_cli_optimize_sorting_says_its_route(run, tmp_path):
 
 def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
     # Past MAX_TREE_CELLS (8 elements: 40,320 rows per node) the stages come without a
-    # tree, and a format that is only a tree is refused.
-    from dagger_cli.engine import counting
+    # tree, a format that is only a tree is refused, and so is extracting one.
+    from dagger_cli.engine import posets
 
-    monkeypatch.setattr(counting, "MAX_TREE_CELLS", 10)
+    monkeypatch.setattr(posets, "MAX_TREE_CELLS", 10)
     csv_path = tmp_path / "s3.csv"
     assert run("example", "sorting", "3", "-o", str(csv_path)).exit_code == 0
     r = run("optimize", str(csv_path), "--order", "total-path-length", "--exact-only", "-q")
@@ -674,6 +674,10 @@ def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
     assert doc["tree"] is None and "not built" in doc["no_tree"]
     r = run("optimize", str(csv_path), "--order", "total-path-length", "--format", "dot")
     assert r.exit_code == 2 and "no tree to write as dot" in r.stderr
+    r = run("tree", str(csv_path), "--exact-only", "--least-y", "-q")
+    assert r.exit_code == 2 and "no tree: a tree of this table holds 6 decisions'" in r.stderr
+    r = run("relate", str(csv_path), "--exact-only", "-q")  # the front needs no tree
+    assert r.exit_code == 0
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])

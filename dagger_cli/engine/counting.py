@@ -127,11 +127,6 @@ def allow_long_counts() -> None:
         sys.set_int_max_str_digits(0)
 
 
-#: The final tree of staged optimisation is built up to this many rows: every node of a
-#: tree holds its rows per decision, and a sorting table has one decision per row (8
-#: elements: 40,320 rows in each of 80,639 nodes).
-MAX_TREE_CELLS = 1 << 26
-
 #: Bytes that counting's Python passes may allocate between two readings of the memory
 #: guard (besides its reading every ``GUARD_EVERY`` steps): an allocation announced to
 #: :meth:`_Watch.step` this big, or many smaller ones adding up to it, read it at once.
@@ -766,15 +761,9 @@ def optimize(
                 cx_, cy_, _ = cf.front(0)
                 least[c.name] = int(cy_[cx_ <= max_depth][-1])
         top_bound = d_star if d_star is not None else max_depth
-        leaves = table.n_rows
-        no_tree = None
-        if 2 * leaves * len(table.decision_values) > MAX_TREE_CELLS:
-            tree = None
-            no_tree = (
-                f"a tree of this table holds {len(table.decision_values):,} decisions' row "
-                f"counts in each of up to {2 * leaves - 1:,} nodes; not built"
-            )
-        else:
+        no_tree = dag.tree_refusal(table)
+        tree = None
+        if no_tree is None:
             tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
     finally:
         prog.close()

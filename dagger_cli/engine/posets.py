@@ -45,6 +45,10 @@ from .structures import Dag
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements, and two
 #: (a 128-bit word, bit 9x + y, low word first) for 9; see :func:`stride`.
 MAX_N = 9
+#: Trees of a sorting table are extracted up to this many row counts in all: every node of
+#: a tree holds its rows per decision, and each row has its own decision (8 elements:
+#: 40,320 counts in each of 80,639 nodes).
+MAX_TREE_CELLS = 1 << 26
 #: What :func:`_discover` returns first: done, more than ``limit`` subtables, more than
 #: ``mem_limit`` bytes.
 DISCOVERED, TOO_MANY, TOO_BIG = 0, 3, 4
@@ -161,6 +165,16 @@ class PosetDag(Dag):
 
     def _order_rows(self, p: int, size: int) -> np.ndarray:
         return np.sort(_extension_rows(p, self.n, size, self.row_of_rank))
+
+    def tree_refusal(self, table) -> str | None:
+        """A tree of a sorting table of 8 or more elements is too big to extract."""
+        rows, decisions = table.n_rows, len(table.decision_values)
+        if 2 * rows * decisions <= MAX_TREE_CELLS:
+            return None
+        return (
+            f"a tree of this table holds {decisions:,} decisions' row counts in each of "
+            f"{2 * rows - 1:,} nodes; not built"
+        )
 
     def mapped(self, table, root):
         """The tree ``root`` extracted on this DAG as a tree of ``table``: itself, or on

@@ -181,6 +181,10 @@ class Dag:
         :class:`dagger_cli.engine.posets.PosetDag`); None: the DAG of its subtables."""
         return None
 
+    def tree_refusal(self, table) -> str | None:
+        """Why no tree of ``table`` is extracted on this DAG (None: one is)."""
+        return None
+
     def mapped(self, table, root):
         """A tree extracted on this DAG (its root :class:`dagger_cli.trees.TreeNode`) as a
         tree of ``table``: itself here; a DAG whose nodes stand for classes of subtables
