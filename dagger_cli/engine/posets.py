@@ -189,10 +189,12 @@ class PosetDag(Dag):
 
         n = self.n
         attr_of = {pair: a for a, pair in enumerate(combinations(range(n), 2))}
+        # an order's size is its class's (relabelling keeps the linear extensions' number)
+        size_of = {order_of(w): int(k) for w, k in zip(self.posets, self.node_size)}
 
         def walk(node, rep: int, sigma: list[int]):
             actual = relabelled(rep, sigma, n)
-            size = int(_sizes(words([actual], n), n)[0])
+            size = size_of[rep]
             counts, decision = rows_labels(table, self._order_rows(actual, size))
             if node.is_leaf:
                 return TreeNode(counts, decision)
