@@ -66,6 +66,8 @@ def stats_text(stats) -> str:
             f", {stats.depth_two:,} of them solved by the depth-two layer "
             "(the last two levels, from class counts)"
         )
+    if getattr(stats, "route", None):
+        text += f" ({stats.route})"
     return text
 
 

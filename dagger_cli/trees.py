@@ -446,6 +446,9 @@ def dag_tree(relation, point: int) -> Tree:
         raise InputError("tree extraction needs the fast engine (--engine fast)")
     table, dag, store = relation.table, relation.dag, relation.store
     cx, cy = front.x_cost, front.y_cost
+    refusal = dag.tree_refusal(table)
+    if refusal is not None:
+        raise InputError(f"no tree: {refusal}")
 
     def node_for(i, r, tx, ty):
         fx, fy, fch = store.front(i, r)
@@ -476,7 +479,7 @@ def dag_tree(relation, point: int) -> Tree:
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids), price)
 
     root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
-    return Tree.for_table(table, root)
+    return Tree.for_table(table, dag.mapped(table, root))
 
 
 def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:

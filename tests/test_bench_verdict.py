@@ -60,13 +60,24 @@ def test_scaling_target_only_near_the_point():
 
 
 def test_sorting_against_knuth():
+    from scripts.bench.sorting import sorting_verdicts
+
     assert verdict.sorting_check(5, 832, 7) == " (known)"
     assert verdict.sorting_check(5, 832, 8) == " WRONG"
     assert verdict.sorting_check(9, 1, 1) == ""
     ok = {"n": 7, "code": 0, "wall_s": 60.0, "peak_mib": 2585}
-    assert [v.ok for v in verdict.sorting_verdicts([ok, dict(ok, n=6)])] == [True]
-    assert not verdict.sorting_verdicts([dict(ok, wall_s=60.5)])[0].ok
-    assert verdict.sorting_verdicts([dict(ok, code=3)]) == []  # stopped: no figure to judge
+    assert [v.ok for v in sorting_verdicts([ok, dict(ok, n=6)])] == [True]
+    assert not sorting_verdicts([dict(ok, wall_s=60.5)])[0].ok
+    assert sorting_verdicts([dict(ok, code=3)]) == []  # stopped: no figure to judge
+    natural = {"natural_code": 0, "natural_wall_s": 30.0, "natural_peak_mib": 8000}
+    assert [v.ok for v in sorting_verdicts([dict(ok, **natural)])] == [True, True]
+    late = dict(ok, **dict(natural, natural_wall_s=31))
+    assert [v.ok for v in sorting_verdicts([late])] == [True, False]
+    eight = dict(ok, n=8, **dict(natural, natural_wall_s=500))
+    (v,) = sorting_verdicts([eight])
+    assert v.ok and "(<= 600 s, <= 8 GiB; issue 45)" in v.text
+    assert not sorting_verdicts([dict(eight, natural_peak_mib=8200)])[0].ok
+    assert verdict.sorting_check(8, 620160, 16) == " (known)"
 
 
 def test_load_read_study():

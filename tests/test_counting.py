@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -322,22 +323,29 @@ def test_poset_dag_same_results_as_row_sets(n, monkeypatch):
     t = sorting(n)
     special, generic = build_dag(t), build_dag(t, special=False)
     assert isinstance(special, PosetDag) and not isinstance(generic, PosetDag)
-    assert special.stats == generic.stats
+    assert special.stats == replace(generic.stats, route=special.route)
     assert sorted(special.node_size.tolist()) == sorted(generic.node_size.tolist())
     pairs = [("total-path-length", "misclassifications"), ("depth", "total-path-length")]
     orders = [["total-path-length", "depth"], ["misclassifications", "nodes", "depth"]]
+    _labelled(monkeypatch)  # relate's and optimize's own route is the DAG of classes
     got = [
         [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
         for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
     ]
-    opt = [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+
+    def doc(o):  # all but the route, which says which DAG answered
+        out = o.as_dict()
+        out["stats"].pop("route", None)
+        return out, o.tree.to_text()
+
+    opt = [doc(o) for o in (optimize(t, od) for od in orders)]
     _generic(monkeypatch)
     want = [
         [(r.front.points(), r.front.counts, extract_tree(r, 0).to_text()) for r in rels]
         for rels in [[relate(t, x, y, exact_only=True, count=True) for x, y in pairs]]
     ]
     assert got == want
-    assert opt == [(o.as_dict(), o.tree.to_text()) for o in (optimize(t, od) for od in orders)]
+    assert opt == [doc(o) for o in (optimize(t, od) for od in orders)]
 
 
 def test_poset_rows_and_detection():
@@ -523,3 +531,216 @@ def test_cli_count_stops_in_its_python_passes(monkeypatch, tmp_path, phase, pair
     assert r.exit_code == 3, r.stderr
     assert "counting the trees needs more than 64 MiB (--max-memory)" in r.stderr
     assert what in r.stderr and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------------------ poset classes
+def _labelled(monkeypatch):
+    """Make every build_dag of a sorting table use the labelled partial orders."""
+    from dagger_cli.engine import dag as engine
+
+    real = engine.build_dag
+    monkeypatch.setattr(engine, "build_dag", lambda t, **kw: real(t, **{**kw, "classes": False}))
+
+
+def _brute_form(p: int, n: int) -> int:
+    """The least word over all n! relabellings (the class's identity, by brute force)."""
+    from itertools import permutations
+
+    from dagger_cli.engine.posets import relabelled
+
+    return min(relabelled(p, perm, n) for perm in permutations(range(n)))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_poset_classes_are_the_isomorphism_classes(n):
+    # Every labelled order of the sorting DAG: its canonical form is a relabelling of it
+    # (by the labels returned), and two orders share a form iff brute force says they are
+    # isomorphic; the class DAG has one node per class.
+    from dagger_cli.engine.posets import canonical, relabelled
+
+    t = sorting(n)
+    labelled = build_dag(t).posets.tolist()
+    forms, labels = canonical(labelled, n)
+    for p, f, lab in zip(labelled, forms, labels.tolist()):
+        assert sorted(lab) == list(range(n)) and relabelled(p, lab, n) == f
+    brute = [_brute_form(p, n) for p in labelled]
+    assert len(set(zip(forms, brute))) == len(set(brute)) == len(set(forms))
+    classes = build_dag(t, classes=True)
+    assert sorted(classes.posets.tolist()) == sorted(set(forms))
+
+
+def test_poset_canonical_forms_of_relabelled_orders():
+    # Random orders of up to 9 elements, relabelled at random: one form, reached by the
+    # labels returned; orders of the same size that are not relabellings differ.
+    import random
+
+    from dagger_cli.engine.posets import add_relation, canonical, relabelled
+
+    rng = random.Random(45)
+    for n in range(1, 10):
+        for _ in range(60):
+            p, rank = 0, rng.sample(range(n), n)
+            for _ in range(rng.randrange(2 * n)):
+                a, b = sorted(rng.sample(range(n), 2), key=rank.index) if n > 1 else (0, 0)
+                if a != b:
+                    p = add_relation(p, a, b, n)
+            sigma = rng.sample(range(n), n)
+            q = relabelled(p, sigma, n)
+            forms, labels = canonical([p, q], n)
+            assert forms[0] == forms[1]
+            assert relabelled(q, labels[1], n) == forms[1]
+    # A chain of 4 and an antichain of 4 elements: different forms.
+    chain = add_relation(add_relation(add_relation(0, 0, 1, 4), 1, 2, 4), 2, 3, 4)
+    assert len(set(canonical([chain, 0], 4)[0])) == 2
+    with pytest.raises(ValueError, match="1 to 9 elements"):
+        canonical([0], 10)
+
+
+def _frame(n):
+    import pandas as pd
+
+    from dagger_cli.data.families import sorting_header
+
+    return pd.DataFrame(sorting_records(n), columns=sorting_header(n))
+
+
+def _staged(res, order):
+    """The final tree's costs that the stages fix (other costs may differ between trees)."""
+    from dagger_cli.costs import get_cost
+
+    costs = res.tree.costs()
+    return {c: costs[get_cost(c).column] for c in order.split(",")}
+
+
+@pytest.mark.parametrize(
+    "n, orders",
+    [
+        (3, ["total-path-length,depth", "misclassifications,total-path-length,depth"]),
+        (4, ["total-path-length,depth", "depth,total-path-length", "misclassifications,nodes"]),
+        (5, ["total-path-length,depth", "misclassifications,depth,total-path-length"]),
+        (6, ["misclassifications,total-path-length,depth"]),
+    ],
+)
+def test_poset_classes_same_optimum_as_labelled_orders(n, orders, monkeypatch):
+    # Staged optimisation on the DAG of classes against the labelled DAG: the same stages
+    # (least values, counts), least values and total optimality; its tree (mapped back to
+    # the table's elements, possibly another tree of the final set) has the staged costs,
+    # and re-evaluated on the rows it keeps all its costs.
+    t, df = sorting(n), _frame(n)
+    got = []
+    for order in orders:
+        for exact in (True, False):
+            res = optimize(t, order, exact_only=exact)
+            assert "isomorphism classes" in res.stats.route
+            assert res.tree.costs(df) == res.tree.costs()
+            doc = res.as_dict()
+            got.append((doc["stages"], doc["total_optimality"], _staged(res, order)))
+    _labelled(monkeypatch)
+    want = []
+    for order in orders:
+        for exact in (True, False):
+            res = optimize(t, order, exact_only=exact)
+            assert "labelled" in res.stats.route
+            doc = res.as_dict()
+            want.append((doc["stages"], doc["total_optimality"], _staged(res, order)))
+    assert got == want
+
+
+def test_cli_optimize_sorting_says_its_route(run, tmp_path):
+    csv_path = tmp_path / "s4.csv"
+    assert run("example", "sorting", "4", "-o", str(csv_path)).exit_code == 0
+    r = run("optimize", str(csv_path), "--order", "misclassifications,total-path-length", "-q")
+    assert r.exit_code == 0
+    assert "edges (sorting table: the DAG of isomorphism classes" in r.stdout
+    doc = json.loads(
+        run("optimize", str(csv_path), "--order", "total-path-length", "--format", "json").stdout
+    )
+    assert "isomorphism classes" in doc["stats"]["route"] and doc["stats"]["subtables"] < 24
+
+
+def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
+    # Past MAX_TREE_CELLS (8 elements: 40,320 rows per node) the stages come without a
+    # tree, a format that is only a tree is refused, and so is extracting one.
+    from dagger_cli.engine import posets
+
+    monkeypatch.setattr(posets, "MAX_TREE_CELLS", 10)
+    csv_path = tmp_path / "s3.csv"
+    assert run("example", "sorting", "3", "-o", str(csv_path)).exit_code == 0
+    r = run("optimize", str(csv_path), "--order", "total-path-length", "--exact-only", "-q")
+    assert r.exit_code == 0 and "no tree: " in r.stdout and "x1<x2 =" not in r.stdout
+    doc = json.loads(
+        run("optimize", str(csv_path), "--order", "total-path-length", "--format", "json").stdout
+    )
+    assert doc["tree"] is None and "not built" in doc["no_tree"]
+    r = run("optimize", str(csv_path), "--order", "total-path-length", "--format", "dot")
+    assert r.exit_code == 2 and "no tree to write as dot" in r.stderr
+    r = run("tree", str(csv_path), "--exact-only", "--least-y", "-q")
+    assert r.exit_code == 2 and "no tree: a tree of this table holds 6 decisions'" in r.stderr
+    r = run("relate", str(csv_path), "--exact-only", "-q")  # the front needs no tree
+    assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_poset_classes_same_fronts_as_labelled_orders(n, monkeypatch):
+    # relate on the DAG of classes against the labelled DAG: the same fronts and counts for
+    # pairs of sum costs and with depth, with and without --exact-only; the tree of every
+    # point (mapped back) has the point's costs and keeps them on the rows.
+    from dagger_cli.trees import extract_tree
+
+    t, df = sorting(n), _frame(n)
+    pairs = [
+        ("total-path-length", "misclassifications"),
+        ("depth", "total-path-length"),
+        ("nodes", "depth"),
+    ]
+
+    def fronts(check_trees):
+        out = []
+        for x, y in pairs:
+            for exact in (True, False):
+                rel = relate(t, x, y, exact_only=exact, count=n < 6)
+                out.append((rel.front.points(), rel.front.counts))
+                points = list(enumerate(rel.front.points())) if check_trees else []
+                if n > 4 and points:  # the first, a middle and the last point
+                    points = [points[k] for k in sorted({0, len(points) // 2, len(points) - 1})]
+                for k, (px, py) in points:
+                    tree = extract_tree(rel, k)
+                    costs = tree.costs(df)
+                    assert costs == tree.costs()
+                    assert (costs[rel.front.x_cost.column], costs[rel.front.y_cost.column]) == (
+                        px,
+                        py,
+                    )
+        return out
+
+    assert "isomorphism classes" in relate(t).stats.route
+    got = fronts(True)
+    _labelled(monkeypatch)
+    assert "labelled" in relate(t).stats.route
+    assert got == fronts(False)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_poset_classes_least_path_length_by_the_plain_recurrence(n):
+    # On the DAG of classes, the least total path length of a sort and how many sorts reach
+    # it by the recurrence written out (a class's least = its size + the least sum over its
+    # splits; its count, the sum over those splits of the products), against optimize.
+    import numpy as np
+
+    dag = build_dag(sorting(n), classes=True)
+    least = [0] * dag.node_size.size
+    count = [0] * dag.node_size.size
+    for v in np.argsort(dag.node_size, kind="stable").tolist():
+        sums = {b: sum(least[c] for c in dag.children(b)) for b in dag.bundles(v)}
+        if not sums:
+            count[v] = 1
+            continue
+        best = min(sums.values())
+        least[v] = int(dag.node_size[v]) + best
+        for b in (b for b, s in sums.items() if s == best):
+            prod = 1
+            for c in dag.children(b):
+                prod *= count[c]
+            count[v] += prod
+    res = optimize(sorting(n), "total-path-length", exact_only=True)
+    assert [(s.value, s.trees) for s in res.stages] == [(least[0], count[0])]

@@ -663,12 +663,13 @@ def emit_tree(
 ) -> None:
     """A tree to stdout in ``fmt``, or to ``output``: .png/.svg/.pdf drawn, .json/.dot/.txt
     in that format, any other name in ``fmt``. ``formats`` ({"text": function, ...})
-    replaces the tree's own renderings. ``note`` (``(text, {json fields})``, e.g. a tree
-    not proven optimal) goes into every format: a comment line under the costs (text), a
-    comment (DOT), fields (JSON), the title (a drawing)."""
+    replaces the tree's own renderings (``t`` None: only those). ``note`` (``(text, {json
+    fields})``, e.g. a tree not proven optimal) goes into every format: a comment line under
+    the costs (text), a comment (DOT), fields (JSON), the title (a drawing)."""
     from ..safeio import write_file
 
-    render = {"text": t.to_text, "json": t.to_json, "dot": t.to_dot, **(formats or {})}
+    own = {} if t is None else {"text": t.to_text, "json": t.to_json, "dot": t.to_dot}
+    render = {**own, **(formats or {})}
     if note is not None:
         render = _with_note(render, *note)
     if output is None:

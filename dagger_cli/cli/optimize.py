@@ -76,6 +76,7 @@ def optimize(
 
     from ..engine.counting import check_order
     from ..engine.counting import optimize as run
+    from ..errors import InputError
 
     check_order(order)
     if output is not None:
@@ -91,9 +92,11 @@ def optimize(
         max_depth=max_depth,
     )
     t = res.tree
+    if t is None and fmt not in ("text", "json"):
+        raise InputError(f"no tree to write as {fmt}: {res.no_tree}")
 
     def text():
-        return res.to_text() + "\n" + t.to_text()
+        return res.to_text() + ("" if t is None else "\n" + t.to_text())
 
     def as_json():
         from ..engine.counting import allow_long_counts

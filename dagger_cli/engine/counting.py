@@ -527,11 +527,13 @@ class Optimum:
     exact_only: bool
     stages: list
     least: dict  #: cost name -> its least value over all trees
-    tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`)
+    tree: Any  #: one tree of the final set (a :class:`dagger_cli.trees.Tree`), or None
     stats: Any = None
     seconds: float = 0.0
     max_depth: int | None = None
     extra: dict = field(default_factory=dict)
+    #: why there is no tree (``tree`` None)
+    no_tree: str | None = None
 
     @property
     def total_optimality(self) -> list[dict]:
@@ -558,8 +560,10 @@ class Optimum:
             "max_depth": self.max_depth,
             "stages": [s.as_dict() for s in self.stages],
             "total_optimality": self.total_optimality,
-            "tree": self.tree.to_dict(),
+            "tree": None if self.tree is None else self.tree.to_dict(),
         }
+        if self.no_tree is not None:
+            doc["no_tree"] = self.no_tree
         if self.stats is not None:
             doc["stats"] = self.stats.as_dict()
         return doc
@@ -592,6 +596,8 @@ class Optimum:
             from ..text import stats_text
 
             lines.append(stats_text(self.stats))
+        if self.no_tree is not None:
+            lines.append(f"no tree: {self.no_tree}")
         return "\n".join(lines) + "\n"
 
 
@@ -671,12 +677,14 @@ def optimize(
     t0 = time.perf_counter()
     prog = Progress(progress)
     try:
+        # A sorting table without a depth cap: one node per class of partial orders.
         dag = build_dag(
             table,
             max_depth=max_depth,
             max_subtables=max_subtables,
             max_memory=ceiling,
             progress=prog,
+            classes=max_depth is None,
         )
         stats = dag.stats
         if max_depth is not None:
@@ -759,7 +767,10 @@ def optimize(
                 cx_, cy_, _ = cf.front(0)
                 least[c.name] = int(cy_[cx_ <= max_depth][-1])
         top_bound = d_star if d_star is not None else max_depth
-        tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
+        no_tree = dag.tree_refusal(table)
+        tree = None
+        if no_tree is None:
+            tree = _final_tree(table, dag, graph, store, s_cost, top_bound, exact_only)
     finally:
         prog.close()
     return Optimum(
@@ -772,6 +783,7 @@ def optimize(
         stats=stats,
         seconds=time.perf_counter() - t0,
         max_depth=max_depth,
+        no_tree=no_tree,
     )
 
 
@@ -809,7 +821,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         raise AssertionError("no minimiser at a node (a bug in dagger)")
 
     root = build(0, UNBOUNDED if d_star is None else d_star)
-    return Tree.for_table(table, root)
+    return Tree.for_table(table, dag.mapped(table, root))
 
 
 __all__ = ["Optimum", "Stage", "abbreviate", "front_counts", "optimize"]

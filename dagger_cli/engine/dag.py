@@ -59,6 +59,7 @@ def build_dag(
     depth2: bool = False,
     limits: np.ndarray | None = None,
     initial_room: int | None = None,
+    classes: bool = False,
 ) -> Dag:
     """Discover Δ(T) with the compiled kernel (see :mod:`dagger_cli.engine.kernels.discovery`); with
     ``max_depth`` D, only the subtables reachable within D splits (those at depth D are
@@ -71,7 +72,9 @@ def build_dag(
 
     A sorting table (``dagger example sorting``) is discovered from partial orders
     instead of row sets (:mod:`dagger_cli.engine.posets`; the same graph) unless ``special`` is
-    False or a depth cap is given."""
+    False or a depth cap is given; with ``classes`` its DAG has one node per isomorphism
+    class of partial orders (the same least values, fronts and counts; its trees mapped
+    back by :meth:`Dag.mapped`)."""
     from .kernels import discovery as disc
 
     if getattr(table, "weighting", None) is not None:
@@ -82,7 +85,7 @@ def build_dag(
     if special and max_depth is None:
         from .posets import poset_dag
 
-        dag = poset_dag(table, max_subtables=max_subtables, max_memory=max_memory)
+        dag = poset_dag(table, max_subtables=max_subtables, max_memory=max_memory, classes=classes)
         if dag is not None:
             return dag
     progress = progress or Progress(False)
@@ -576,6 +579,7 @@ def solve_fast(table, query) -> Relation:
             and not query.exact_only
             and not query.count,
             limits=_limits(cx, cy, push_x, push_y),
+            classes=True,  # a sorting table: one node per class of partial orders
         )
         dag.decide(table, cx, cy)
         store = compute_fronts(

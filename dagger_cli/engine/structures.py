@@ -36,9 +36,11 @@ class DagStats:
     max_depth: int | None = None
     #: subproblems solved by the depth-two layer (from class counts, no subtables built)
     depth_two: int | None = None
+    #: which DAG answered when it is not built from the table's rows (:attr:`Dag.route`)
+    route: str | None = None
 
     def as_dict(self) -> dict:
-        out = {
+        out: dict[str, int | str] = {
             "subtables": self.subtables,
             "terminal": self.terminal,
             "bundles": self.bundles,
@@ -49,6 +51,8 @@ class DagStats:
             out["max_depth"] = self.max_depth
         if self.depth_two is not None:
             out["depth_two"] = self.depth_two
+        if self.route is not None:
+            out["route"] = self.route
         return out
 
 
@@ -197,6 +201,7 @@ class Dag:
             int(self.edge_child.size),
             int(self.node_size.size),
             self.max_depth,
+            route=self.route,
         )
 
     def subproblem_counts(self) -> np.ndarray:
@@ -224,6 +229,22 @@ class Dag:
     def rows(self, node: int) -> np.ndarray:
         s = self.node_start[node]
         return self.row_pool[s : s + self.node_size[node]]
+
+    @property
+    def route(self) -> str | None:
+        """Which DAG answered, in words, when it is not built from the table's rows (see
+        :class:`dagger_cli.engine.posets.PosetDag`); None: the DAG of its subtables."""
+        return None
+
+    def tree_refusal(self, table) -> str | None:
+        """Why no tree of ``table`` is extracted on this DAG (None: one is)."""
+        return None
+
+    def mapped(self, table, root):
+        """A tree extracted on this DAG (its root :class:`dagger_cli.trees.TreeNode`) as a
+        tree of ``table``: itself here; a DAG whose nodes stand for classes of subtables
+        maps it back."""
+        return root
 
     def bundles(self, node: int) -> range:
         return range(int(self.node_bundle_start[node]), int(self.node_bundle_start[node + 1]))
