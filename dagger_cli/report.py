@@ -12,9 +12,10 @@ all inline, and nothing is fetched. The page shows
 * every Pareto point in a table (x, y, the per-row mean, the trees' count with
   ``--count``, the held-out error from ``validate``); clicking a row draws its tree too.
 
-The trees come from the engine (:func:`dagger_cli.trees.extract_tree`). A front of more
-than :data:`MAX_TREES` points carries the trees of :data:`MAX_TREES` of them, evenly
-spaced and always both ends (the page says which; ``dagger tree`` gives any other).
+The trees come from the engine, all in one pass (:func:`dagger_cli.trees.extract_trees`).
+A front of more than :data:`MAX_TREES` points carries the trees of :data:`MAX_TREES` of
+them, evenly spaced and always both ends (the page says which; ``dagger tree`` gives any
+other).
 
 Same input, same bytes: no timestamp, no random identifier, JSON with sorted keys.
 Only this module imports plotly, and only inside functions.
@@ -223,20 +224,27 @@ def relation_section(
 ) -> Section:
     """The :class:`Section` of a :class:`~dagger_cli.engine.Relation`: ``front`` (default:
     the relation's; a restriction of it, e.g. to the bounds' points) with the trees that
-    :func:`~dagger_cli.trees.extract_tree` finds behind its points."""
-    from .trees import extract_tree
+    :func:`~dagger_cli.trees.extract_trees` finds behind its points, in one pass, showing
+    its progress when the relation's query does."""
+    from .trees import extract_trees
 
     whole = relation.front
     front = whole if front is None else front
     index = {p: k for k, p in enumerate(whole.points())}
     ks = [index[p] for p in front.points()]
-    tree_of = None
+    trees = None
     why = ""
     if relation.keeps_trees:
+        from .engine.progress import Progress
 
-        def tree_of(j: int):
-            return extract_tree(relation, ks[j])
-
+        js = picked_points(len(front), cap)
+        query = relation.query
+        progress = Progress(bool(query is not None and query.progress))
+        try:
+            made = extract_trees(relation, [ks[j] for j in js], progress)
+        finally:
+            progress.close()
+        trees = {j: tree_data(t) for j, t in zip(js, made)}
     else:
         why = f"The {relation.engine} engine keeps no trees: the trees need the fast engine."
     if title is None:
@@ -252,9 +260,10 @@ def relation_section(
     return section_of(
         title,
         front,
-        tree_of,
+        None,
         table.decision_values,
         cap=cap,
+        trees=trees,
         greedy=greedy,
         comparison=comparison,
         heldout=heldout,

@@ -107,6 +107,22 @@ class _Found:
                 return extract_tree(self.inner, index[p])
         return Tree.for_table(self.table, self.greedy[p]())
 
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        """The trees of many points: the finished relation's in one pass
+        (:func:`~dagger_cli.trees.extract_trees`), the greedy ones from their sweeps."""
+        from ..trees import Tree, extract_trees
+
+        index = {}
+        if self.inner is not None:
+            index = {q: k for k, q in enumerate(self.inner.front.points())}
+        xy = [(int(relation.front.x[k]), int(relation.front.y[k])) for k in points]
+        inner = [index[p] for p in xy if p in index]
+        found = dict(zip(inner, extract_trees(self.inner, inner, progress))) if inner else {}
+        return [
+            found[index[p]] if p in index else Tree.for_table(self.table, self.greedy[p]())
+            for p in xy
+        ]
+
 
 def solve_within(table, query, exact_solve) -> Relation:
     """The best front of ``query`` within ``query.time_limit`` seconds (see the module
