@@ -28,6 +28,7 @@ from . import (
     odt,
     procs,
     read,
+    report,
     rules,
     scaling,
     sorting,
@@ -50,6 +51,7 @@ SECTIONS = [
     study,
     firstcall,
     anytime,
+    report,
 ]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 
