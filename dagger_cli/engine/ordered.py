@@ -226,18 +226,20 @@ class _Arrays:
             for a in range(self.order.shape[0]):
                 self.buf[0, a, :m] = rows[np.argsort(self.codes[a][rows], kind="stable")]
             return m
-        self.buf[0, :, :m] = self.sorted_rows(rows, self.order)
+        self.buf[0, :, :m] = self.sorted_rows([rows], self.order)[0]
         return m
 
-    def sorted_rows(self, rows: np.ndarray, by: np.ndarray) -> np.ndarray:
-        """The subtable ``rows`` sorted per attribute (an A x |rows| array: each attribute's
-        rows by code, ties by row, as the kernels read them), from ``by``, a table of
-        more rows sorted so (the whole table's order, or a parent subtable's): a pass over
-        ``by`` keeps the rows of ``rows`` in their order."""
-        mask = np.zeros(self.order.shape[1], dtype=bool)
-        mask[rows] = True
-        # every attribute keeps the same rows, so the kept ones are A rows of |rows|
-        return by[mask[by]].reshape(by.shape[0], rows.size)
+    def sorted_rows(self, parts: list, by: np.ndarray) -> list:
+        """Each subtable of ``parts`` (disjoint row arrays) sorted per attribute (an A x
+        |rows| array: each attribute's rows by code, ties by row, as the kernels read
+        them), from ``by``, a table of more rows sorted so (the whole table's order, or a
+        parent subtable's): one pass over ``by`` keeps each part's rows in their order."""
+        part = np.full(self.order.shape[1], -1, dtype=np.int32)
+        for j, rows in enumerate(parts):
+            part[rows] = j
+        of = part[by]
+        # every attribute keeps the same rows, so a part's are A rows of its size
+        return [by[of == j].reshape(by.shape[0], rows.size) for j, rows in enumerate(parts)]
 
 
 def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
@@ -680,23 +682,28 @@ class _Extractor:
             name, children = self._split(rows, attr, code)
             fixed = self.other.split_const + self.other.split_rows * rows.size
             top_x, top_y = max(t[0] for t in ts) - fixed, max(t[1] for t in ts)
-            # each child's rows sorted per attribute, from its parent's: one pass over them
-            bys = [self.arrays.sorted_rows(sub, by) for _, sub in children]
+            # each child's rows sorted per attribute, from its parent's (one pass over them),
+            # for its searches (none at depth 0)
+            subs = [sub for _, sub in children]
+            bys = self.arrays.sorted_rows(subs, by) if d > 1 else [by] * len(subs)
             shared = [
                 self._shared_front(sub, d - 1, top_x, top_y, b)
                 for (_, sub), b in zip(children, bys)
             ]
-            below: list[dict] = [{} for _ in children]  # per child: its targets
+            # per child: its targets, each with its root as the child's front says
+            below: list[dict] = [{} for _ in children]
             picks = {}
             for t in ts:
                 room = t[0] - fixed
                 own = []
-                for gx, gy in shared:
+                for gx, gy, *_ in shared:
                     keep = (gx <= room) & (gy <= t[1])
                     own.append((gx[keep], gy[keep]))
                 picks[t] = pick_children(self.other, mis, rows.size, own, t[0], t[1])
                 for j, p in enumerate(picks[t]):
-                    below[j][p] = None
+                    gx, gy, gk, ga, gc = shared[j]
+                    h = int(np.flatnonzero((gx == p[0]) & (gy == p[1]))[0])
+                    below[j][p] = (int(gk[h]), int(ga[h]), int(gc[h]))
             kids = [
                 self._nodes(sub, d - 1, want, b) for (_, sub), want, b in zip(children, below, bys)
             ]
@@ -756,16 +763,20 @@ class _Extractor:
         return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
 
     def _shared_front(self, rows, r: int, max_x: int, max_y: int, by):
-        """The front's points (x, y) of ``rows`` at depth <= r, x <= max_x, y <= max_y; at
-        r = 0 the leaf's, without a search."""
+        """The front of ``rows`` at depth <= r, x <= max_x, y <= max_y, as :meth:`_fronts`
+        gives it (x, y, and each point's root: kind, attribute, code); at r = 0 the leaf's,
+        without a search."""
         if r > 0:
-            return self._fronts(rows, r, max_x, max_y, by)[:2]
+            return self._fronts(rows, r, max_x, max_y, by)
+        from .kernels import ordered as k
+
         counts, _ = rows_labels(self.table, rows)
         mis = int(rows.size - max(counts, default=0))
-        x, ok = self.other.leaf(mis), mis <= max_y and self.other.leaf(mis) <= max_x
-        return np.array([x] if ok else [], dtype=np.int64), np.array(
-            [mis] if ok else [], dtype=np.int64
-        )
+        x = self.other.leaf(mis)
+        n = int(mis <= max_y and x <= max_x)
+        none = np.full(n, -1, dtype=np.int64)
+        leaf = np.full(n, k.LEAF, dtype=np.int64)
+        return np.full(n, x, dtype=np.int64), np.full(n, mis, dtype=np.int64), leaf, none, none
 
     def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
         """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its
