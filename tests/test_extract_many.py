@@ -5,6 +5,7 @@ oracle), tree for tree."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -68,8 +69,6 @@ def test_the_dag_engine_one_pass_equals_one_by_one(df, depth, pair):
 
 def test_a_long_numeric_front_and_a_point_out_of_range():
     rng = np.random.default_rng(7)
-    import pandas as pd
-
     n = 400
     x = rng.normal(size=(n, 3)).round(2)
     d = np.where(x[:, 0] + x[:, 1] * x[:, 2] + 0.4 * rng.normal(size=n) > 0, "p", "q")
@@ -90,3 +89,40 @@ def test_an_anytime_answer_gives_its_trees_in_one_pass(t, calls):
     table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
     rel = solve_within(table, Query(time_limit=60), stopped_after(calls))
     same_trees(rel, list(range(len(rel.front))))
+
+
+def test_a_report_under_a_time_limit_keeps_the_trees_made_in_time(monkeypatch):
+    import dagger_cli.trees as trees
+    from dagger_cli.engine.progress import TimeLimitReached
+    from dagger_cli.report import TREES_AT_ONCE, relation_section, tree_data
+
+    rng = np.random.default_rng(8)
+    n = 300
+    x = rng.normal(size=(n, 3)).round(2)
+    d = np.where(x[:, 0] + x[:, 1] * x[:, 2] + 0.4 * rng.normal(size=n) > 0, "p", "q")
+    df = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "c": x[:, 2], "d": d})
+    from dagger_cli.engine.api import solve
+    from dagger_cli.engine.query import Query
+
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    rel = solve(table, Query(max_depth=3, time_limit=3600))
+    assert rel.status == "exact" and len(rel.front) > TREES_AT_ONCE
+    full = relation_section(rel)
+    assert len(full.trees) == len(rel.front) and "time limit" not in full.note
+    calls = []
+    real = trees.extract_trees
+
+    def late(relation, points, progress=None):
+        calls.append(list(points))
+        if len(calls) > 1:
+            raise TimeLimitReached  # the limit passes during the second batch
+        return real(relation, points, progress)
+
+    monkeypatch.setattr(trees, "extract_trees", late)
+    sec = relation_section(rel)
+    first = calls[0]
+    assert len(first) <= TREES_AT_ONCE and first[-1] - first[0] > len(rel.front) // 2  # spread
+    assert sorted(sec.trees) == sorted(first)
+    for k in first:
+        assert sec.trees[k] == tree_data(extract_tree(rel, k))
+    assert f"room for the trees of {len(first)} of the {len(rel.front)} points" in sec.note

@@ -137,18 +137,27 @@ class _Found:
         ]
 
 
+def limit_at(limit: float, now: float | None = None) -> float:
+    """When the work of a run with a time limit of ``limit`` seconds must stop
+    (:func:`time.perf_counter`'s clock): the limit counted from the command's start when a
+    command marked it (:func:`~dagger_cli.engine.progress.mark_start`), else from ``now``,
+    less what the answer still needs after it (its outputs, the exit)."""
+    from .progress import started
+
+    now = time.perf_counter() if now is None else now
+    return started(now) + limit - min(MARGIN, MARGIN_SHARE * limit)
+
+
 def solve_within(table, query, exact_solve) -> Relation:
     """The best front of ``query`` within ``query.time_limit`` seconds (see the module
     docstring); ``exact_solve(table, query)`` solves a query without a limit."""
     from ..data.report import equal_rows
     from ..greedy import greedy_trees
-    from .progress import check_deadline, started
+    from .progress import check_deadline
 
     t0 = time.perf_counter()
-    start = started(t0)  # the command's start, when a command set it
     limit = float(query.time_limit)
-    # What the answer still needs after the limit (its outputs, the exit) comes off it.
-    at = start + limit - min(MARGIN, MARGIN_SHARE * limit)
+    at = limit_at(limit, t0)
     exact = query.exact
     progress = Progress(query.progress)
     cx, cy = query.x_cost, query.y_cost
@@ -192,6 +201,7 @@ def solve_within(table, query, exact_solve) -> Relation:
                     capped(d)
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
+            rel.query = query  # what it answers: the time limit holds for its trees too
             return rel
     except TimeLimitReached:
         status = TIME_LIMIT
