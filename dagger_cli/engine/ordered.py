@@ -549,7 +549,9 @@ def _schedule(
             if running:
                 next(iter(running.values()))[1].join(0.05)
             done = base + sum(int(st[k.S_EVALUATED]) for st in own)
-            progress.update("ordered solver", done, None, unit="splits")
+            # the root's steps are the one total known beforehand: how far the search is
+            steps = f", the root's attributes {merged:,} of {n:,} done" if n > 1 else ""
+            progress.update("ordered solver", done, None, unit=f"splits{steps}")
     except KeyboardInterrupt:
         for st in own:
             st[k.S_ABORT] = 1
