@@ -14,7 +14,7 @@ inline fronts::DagView dag_view(nb::handle d) {
         field<const i32>(d, "node_mis"),          field<const i8>(d, "node_split"),
         field<const i32>(d, "node_level"),        field<const i64>(d, "node_bundle_start"),
         field<const i64>(d, "bundle_edge_start"), field<const i32>(d, "edge_child"),
-        field<const i32>(d, "row_pool"),
+        field<const i32>(d, "row_pool"),          field<const i32>(d, "node_weight"),
     };
 }
 

@@ -370,6 +370,9 @@ struct DagView {
     Span<const i32> node_level;
     Span<const i64> node_bundle_start, bundle_edge_start;
     Span<const i32> edge_child, row_pool;
+    // A subtable's weight, the n of the split costs (dagger_cli.weights: its rows' weights
+    // summed; node_size itself when the rows are unweighted).
+    Span<const i32> node_weight;
 };
 
 // The point pool the kernels append to (the driver's arrays, grown on MUST_GROW): fref

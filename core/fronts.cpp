@@ -155,7 +155,7 @@ void front_piece(const Kernel &K, i64 pc, i64 pieces, const Chunk &ch) {
         }
         i64 cnt;
         while (true) {
-            cnt = node_front(d.node_size[i], d.node_mis[i], d.node_split[i], d.node_level[i],
+            cnt = node_front(d.node_weight[i], d.node_mis[i], d.node_split[i], d.node_level[i],
                              ch.cb0[t], ch.cb1[t], bes, eb[t], K.params, kids, *scr, pb);
             if (cnt >= 0) break;
             cap = std::max(-cnt, 2 * cap);

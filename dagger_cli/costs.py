@@ -153,10 +153,10 @@ def cost_record(values: Mapping[str, int], n_rows: int, x: str = DEFAULT_X, y: s
 def evaluate(cost: Cost, node) -> int:
     """``cost`` of a tree, bottom-up by the cost's rule.
 
-    ``node`` is any tree node with ``is_leaf``, ``rows``, ``counts`` (rows per decision, so
-    ``rows - max(counts)`` are the leaf's misclassifications) and ``children`` (pairs
+    ``node`` is any tree node with ``is_leaf``, ``rows`` (its rows, or their weight),
+    ``mis`` (what its leaf misclassifies: rows, weight or price) and ``children`` (pairs
     ``(value, child)``), as :class:`dagger_cli.trees.TreeNode`.
     """
     if node.is_leaf:
-        return cost.leaf(node.rows - max(node.counts))
+        return cost.leaf(node.mis)
     return cost.split(node.rows, [evaluate(cost, c) for _, c in node.children])

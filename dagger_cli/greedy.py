@@ -79,7 +79,7 @@ from .costs import COSTS, DEFAULT_X, DEFAULT_Y, MAX, Cost, check_pair
 from .data.thresholds import NO, YES
 from .errors import InputError
 from .fronts import Front, pareto
-from .trees import TreeNode
+from .trees import TreeNode, leaf_price
 
 CRITERIA = ("error", "entropy", "gini", "gain-ratio")
 SWEEPS = ("threshold", "depth")
@@ -197,6 +197,20 @@ class _Grown:
         self.n, self.mis, self.depth, self.major, self.attr = [], [], [], [], []
         self.counts, self.kids, self.parent = [], [], []
         self.cut: list[int] = []  # an ordered split's code j (col <= t_j); -1: nominal
+        weighting = getattr(table, "weighting", None)
+        # Row weights (:mod:`dagger_cli.weights`): every count below is the rows' weight
+        # (exact in float64 below 2^53; the weights total below 2^31).
+        wts = None if weighting is None else weighting.rows.astype(np.float64)
+        # A minimum leaf size: a split is a candidate only when every child keeps that many
+        # rows (as scikit-learn's min_samples_leaf), so every swept tree respects it.
+        least = 1 if weighting is None else weighting.min_leaf
+
+        def count(keys, idx, size, times=1):
+            if wts is None:
+                return np.bincount(keys, minlength=size)
+            w = wts[idx] if times == 1 else np.tile(wts[idx], times)
+            return np.rint(np.bincount(keys, weights=w, minlength=size)).astype(np.int64)
+
         #: the threshold tests of the tree's ordered splits: name -> Threshold
         self.splits: dict = {}
 
@@ -207,18 +221,25 @@ class _Grown:
             if nom.size:
                 sub = codes[nom][:, idx]
                 keys = ((base + sub) * k + dec[idx][None, :]).ravel()
-                cont = np.bincount(keys, minlength=nom.size * vmax * k)
+                cont = count(keys, idx, nom.size * vmax * k, nom.size)
                 sc, ok = split_scores(cont.reshape(nom.size, vmax, k), criterion, cnt)
+                if least > 1:
+                    sizes = np.bincount((base + sub).ravel(), minlength=nom.size * vmax)
+                    sizes = sizes.reshape(nom.size, vmax)
+                    ok = ok & ((sizes == 0) | (sizes >= least)).all(axis=1)
                 for j, i in enumerate(nom.tolist()):
                     where.append((i, -1, sc[j : j + 1], ok[j : j + 1]))
             for i, o in enumerate(ordered):
                 if o is None:
                     continue
                 kk = len(o.thresholds)
-                c = np.bincount(codes[i, idx] * k + dec[idx], minlength=(kk + 1) * k)
+                c = count(codes[i, idx] * k + dec[idx], idx, (kk + 1) * k)
                 left = np.cumsum(c.reshape(kk + 1, k), axis=0)[:-1]  # codes <= j
                 cont = np.stack([left, cnt[None, :] - left], axis=1)
                 sc, ok = split_scores(cont, criterion, cnt)
+                if least > 1:
+                    below = np.cumsum(np.bincount(codes[i, idx], minlength=kk + 1))[:-1]
+                    ok = ok & (below >= least) & (idx.size - below >= least)
                 where.append((i, 0, sc, ok))
             where.sort(key=lambda w: w[0])
             for _, _, sc, ok in where:
@@ -240,10 +261,13 @@ class _Grown:
             if check is not None:
                 check()
             v = len(self.n)
-            cnt = np.bincount(dec[idx], minlength=k)
-            n = int(idx.size)
-            major = int(np.argmax(cnt))
-            mis = n - int(cnt[major])
+            cnt = count(dec[idx], idx, k)
+            n = int(cnt.sum())
+            if weighting is None:
+                major = int(np.argmax(cnt))
+                mis = n - int(cnt[major])
+            else:
+                major, mis = weighting.leaf(cnt)
             self.n.append(n)
             self.mis.append(mis)
             self.depth.append(depth)
@@ -305,15 +329,15 @@ class _Grown:
 
         def build(v):
             decision = t.decision_values[self.major[v]]
+            price = leaf_price(t, self.counts[v])
             if self.attr[v] < 0 or leaf(v):
-                return TreeNode(self.counts[v], decision)
+                return TreeNode(self.counts[v], decision, price=price)
             a = self.attr[v]
             name = t.attributes[a]
             if self.cut[v] >= 0:
                 name = t.ordered[name].split(self.cut[v]).name
-            return TreeNode(
-                self.counts[v], decision, name, tuple((val, build(u)) for val, u in self.kids[v])
-            )
+            kids = tuple((val, build(u)) for val, u in self.kids[v])
+            return TreeNode(self.counts[v], decision, name, kids, price)
 
         return build(0)
 

@@ -193,6 +193,15 @@ def check_view(kind: str, x: str, y: str) -> None:
         )
 
 
+def _weighted_label(label: str, mis_label: str | None, units: dict[str, int] | None) -> str:
+    """An axis label with what a weighted table's costs count (unchanged unweighted)."""
+    for name, unit in (units or {}).items():
+        if unit != 1 and label == COSTS[name].label:
+            label = f"{label} (units of 1/{unit:,})"
+    plain = COSTS["misclassifications"].label
+    return label if mis_label is None else label.replace(plain, mis_label)
+
+
 def _step_label(front, xlabel: str, ylabel: str, front_x_horizontal: bool) -> str:
     """The step line's legend: the paper's F or G for its pair, else in the axes' words.
 
@@ -232,6 +241,8 @@ def plot_front(
     ax=None,
     extra: Iterable[tuple[str, Sequence[float], Sequence[float]]] | None = None,
     max_depth: int | None = None,
+    mis_label: str | None = None,
+    units: dict[str, int] | None = None,
 ):
     """Draw a computed Pareto front.
 
@@ -266,6 +277,12 @@ def plot_front(
     max_depth : int, optional
         The depth cap the front is over, shown in the default title
         (``"..., trees of depth <= 3"``).
+    mis_label : str, optional
+        What the cost misclassifications counts when the rows are weighted or the
+        errors priced (:func:`dagger_cli.text.weighting_text`), in its axis labels.
+    units : dict, optional
+        Units per row of weight 1 of the costs that count rows, when not 1
+        (:func:`dagger_cli.text.cost_units`), said in their axis labels.
     ax : matplotlib.axes.Axes, optional
         Axes to draw into; a new figure of 6.4 x 4.8 inches is created when None.
     extra : iterable of (label, xs, ys), optional
@@ -296,6 +313,7 @@ def plot_front(
     from matplotlib.ticker import MaxNLocator
 
     transform, xlabel, ylabel, x_integer, y_integer, front_x_horizontal = _view(front, kind)
+    xlabel, ylabel = (_weighted_label(label, mis_label, units) for label in (xlabel, ylabel))
 
     xs, ys = np.asarray(front.x), np.asarray(front.y)
     if drop_base and len(front):

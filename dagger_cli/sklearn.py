@@ -34,6 +34,7 @@ numeric column that was not there) stops at that node and gets its most common t
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 
@@ -41,12 +42,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
 from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
-from .errors import LimitError
+from .errors import InputError, LimitError
 
 #: The costs ``x`` can be (misclassifications is always the other one).
 X_COSTS = tuple(c for c in COSTS if c != "misclassifications")
@@ -79,6 +80,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         Seconds (or ``"90s"``, ``"5m"``): keep the tree chosen on the best front found in
         that time (:mod:`dagger_cli.engine.anytime`); ``optimal_`` says whether it is proven
         optimal, ``gap_`` how far from the proven bound it may be. None: the exact front.
+    class_weight : dict, "balanced" or None, default=None
+        scikit-learn's meaning: a class's weight multiplies its rows' weights (``"balanced"``:
+        ``n_samples / (n_classes * rows of the class)``); misclassifications are then the
+        weighted sum and a leaf predicts the class of greatest weight (see ``fit``'s
+        ``sample_weight``). Not with ``time_limit``.
+    min_samples_leaf : int or float, default=1
+        Only trees whose every leaf holds at least this many training rows (a float in
+        (0, 1): that fraction of the rows, rounded up), scikit-learn's meaning; exact
+        (:mod:`dagger_cli.weights`). Not with ``time_limit``.
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -126,6 +136,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         "alpha": [Interval(numbers.Real, 0, None, closed="left"), None],
         "max_subtables": [Interval(numbers.Integral, 1, None, closed="left")],
         "time_limit": [Interval(numbers.Real, 0, None, closed="left"), str, None],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "min_samples_leaf": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(numbers.Real, 0.0, 1.0, closed="neither"),
+        ],
     }
 
     def __init__(
@@ -139,6 +154,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         alpha=None,
         max_subtables=2_000_000,
         time_limit=None,
+        class_weight=None,
+        min_samples_leaf=1,
     ):
         self.max_depth = max_depth
         self.x = x
@@ -148,6 +165,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.max_subtables = max_subtables
         self.time_limit = time_limit
+        self.class_weight = class_weight
+        self.min_samples_leaf = min_samples_leaf
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -158,7 +177,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Compute the exact front on (X, y) and keep the tree of the chosen point.
 
         Parameters
@@ -166,6 +185,13 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         X : array-like or DataFrame of shape (n_samples, n_features)
             Numeric and categorical columns (see the module docstring).
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Row weights (>= 0): a row of weight k counts as k copies of it in
+            misclassifications and total path length; a row of weight 0 is left out. The
+            weights are read exactly (:mod:`dagger_cli.weights`: a float is the fraction it
+            was computed as, e.g. 2/3, when that fraction reads back as the same float and
+            its denominator is at most 10^6; weights that need a common denominator above
+            10^9 are refused). ``front_`` then counts in units of ``1 / table_.weighting.unit``.
 
         Returns
         -------
@@ -188,9 +214,40 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
+        weighted = sample_weight is not None or self.class_weight is not None
+        least = self._least_leaf(y.shape[0])
+        if (weighted or least > 1) and self.time_limit is not None:
+            raise ValueError(
+                "time_limit with sample_weight, class_weight or min_samples_leaf is not "
+                "supported yet; drop time_limit (the exact front) or them"
+            )
+        # "balanced" counts every row of y, as scikit-learn's does (weight 0 included).
+        cw = self._class_weights(y_codes) if self.class_weight is not None else None
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            kept = sample_weight > 0
+            if not kept.any():
+                raise ValueError("every sample_weight is 0: there is nothing to fit")
+            X, y_codes, sample_weight = X[kept], y_codes[kept], sample_weight[kept]
         self._kinds = kinds if kinds is not None else _guess_kinds(X)
         self.fill_values_ = [self._fill_value(X[:, j], j) for j in range(X.shape[1])]
-        self.table_ = self._table(X, y_codes)
+        rows = None  # the rows' weights, for the thresholds' quantiles
+        if weighted:
+            rows = np.ones(y_codes.size) if sample_weight is None else sample_weight
+            if cw is not None:
+                rows = rows * np.array([float(c) for c in cw])[y_codes]
+        self.table_ = self._table(X, y_codes, rows)
+        if weighted:
+            labels = self.table_.decision_values
+            try:
+                self.table_ = self.table_.weighted(
+                    None if sample_weight is None else sample_weight.tolist(),
+                    class_weight=None if cw is None else dict(zip(labels, cw)),
+                )
+            except InputError as err:
+                raise ValueError(str(err).replace("row ", "sample ")) from None
+        if least > 1:
+            self.table_ = self.table_.weighted(min_leaf=least)
         query = self._query()
         try:
             rel = solve(self.table_, query)
@@ -198,10 +255,22 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 rel = solve(self.table_, replace(query, max_x=None, max_y=None))
         except LimitError as err:
             depth = "any depth" if self.max_depth is None else f"depth <= {self.max_depth}"
+            why = ""
+            if self.table_.weighting is not None and self.table_.ordered:
+                from .engine.ordered import expandable
+
+                if not expandable(self.table_):
+                    why = (
+                        " The weights (over a common denominator of "
+                        f"{self.table_.weighting.scale:,}) are too fine for the solver that "
+                        "keeps numeric columns whole, which reads a row of weight k as k "
+                        "copies: integer sample weights, or class weights that are small "
+                        "integers, keep it."
+                    )
             raise LimitError(
                 f"{_estimator_terms(str(err))} The table is too big for an exact front over "
                 f"trees of {depth}: give a smaller max_depth (e.g. 2 or 3) or fewer "
-                "thresholds (e.g. 8)."
+                f"thresholds (e.g. 8).{why}"
             ) from None
         self.solver_ = rel.engine
         self.front_ = rel.front
@@ -213,6 +282,34 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
         self.tree_ = extract_tree(rel, self.front_index_)
         return self
+
+    def _least_leaf(self, n: int) -> int:
+        """``min_samples_leaf`` in rows (a fraction of ``n`` rounded up, as scikit-learn)."""
+        k = self.min_samples_leaf
+        if isinstance(k, numbers.Integral):
+            return int(k)
+        return max(1, math.ceil(k * n))
+
+    def _class_weights(self, y_codes) -> list:
+        """``class_weight`` as exact weights per class (in ``classes_`` order)."""
+        from .weights import parse_class_weight
+
+        labels = [str(c) for c in self.classes_]
+        cw = self.class_weight
+        if isinstance(cw, dict):
+            unknown = [k for k in cw if k not in set(self.classes_.tolist())]
+            if unknown:
+                raise ValueError(
+                    f"class_weight names {unknown[0]!r}, not a class of y; the classes "
+                    f"are {self.classes_.tolist()}"
+                )
+            cw = {str(k): v for k, v in cw.items()}
+        try:
+            out = parse_class_weight(cw, labels, y_codes)
+        except InputError as err:
+            raise ValueError(str(err)) from None
+        assert out is not None
+        return out
 
     def _query(self):
         """The query of the parameters (a :class:`~dagger_cli.engine.query.Query`): only
@@ -280,7 +377,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         xs[np.isnan(xs)] = self.fill_values_[j]
         return xs
 
-    def _table(self, X, y_codes) -> DecisionTable:
+    def _table(self, X, y_codes, weights=None) -> DecisionTable:
         """The training table, built straight from the arrays (no strings for numbers)."""
         n = X.shape[0]
         attributes: list[str] = []
@@ -290,7 +387,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         for j, name in enumerate(self._names()):
             if self._kinds[j] == "numeric" and self.thresholds is not None:
                 xs = self._numbers_of(X[:, j], j)
-                ts = candidate_thresholds(xs, self.thresholds)
+                ts = candidate_thresholds(xs, self.thresholds, weights)
                 if ts:
                     attr = Ordered(name, tuple(ts))
                     ordered[name] = attr
@@ -383,7 +480,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The most common training class of the node each row reaches (smallest on a tie).
+        """The most common training class of the node each row reaches (smallest on a tie;
+        with weights the class of greatest weight).
 
         Parameters
         ----------
@@ -394,8 +492,8 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         nodes = self._leaves(X)
-        counts = np.array([node.counts for node in nodes], dtype=np.int64)
-        return self.classes_[np.argmax(counts.reshape(len(nodes), -1), axis=1)]
+        index = {str(c): k for k, c in enumerate(self.classes_)}
+        return self.classes_[np.array([index[node.decision] for node in nodes], dtype=np.int64)]
 
 
 def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:
@@ -426,6 +524,7 @@ _TERMS = (
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
     (re.compile(r"\(--max-memory\)"), "(the memory ceiling: 80 % of the memory available)"),
     (re.compile(r"--max-memory( SIZE)?"), "the memory ceiling"),
+    (re.compile(r"--min-leaf"), "min_samples_leaf"),
 )
 
 

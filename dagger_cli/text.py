@@ -8,6 +8,7 @@ bytes, :func:`stats_text` the line of a DAG's statistics; :mod:`dagger_cli.outpu
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 
 def abbreviate(count: int, digits: int = 15) -> str:
@@ -76,6 +77,17 @@ def table_doc(table) -> dict:
     if report is None:
         return doc
     doc["duplicates"] = report.duplicates
+    w = getattr(table, "weighting", None)
+    if w is not None and w.min_leaf > 1:
+        doc["min_leaf"] = w.min_leaf
+    if w is not None and not w.plain:
+        # What the cost misclassifications counts, and in what units: a value v of a
+        # cost is v / units[cost] rows of weight 1 (total_weight is in rows, exact).
+        doc["weighting"] = {
+            "misclassifications": w.label,
+            "units": cost_units(table),
+            "total_weight": _fraction_text(Fraction(table.weight_total, w.scale)),
+        }
     if report.equal_rows:
         # Kept: every count is of the rows read; some no tree can classify.
         doc["equal_rows"] = report.equal_rows
@@ -90,7 +102,80 @@ def table_doc(table) -> dict:
 
 def table_line(table) -> str:
     """``name: N rows (how equal rows counted), M attributes``: the head of a summary."""
-    return f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} attributes"
+    return (
+        f"{table.name}: {table.n_rows} rows{merge_text(table)}, {table.n_attributes} attributes"
+        + weighting_text(table)
+    )
+
+
+def weighting_text(table) -> str:
+    """``; misclassifications are weighted ...`` when the table's rows carry weights or its
+    errors prices (:mod:`dagger_cli.weights`): what the costs then count, and in what unit.
+
+    >>> from dagger_cli.data.table import DecisionTable
+    >>> t = DecisionTable.from_rows([(0,), (1,)], ["a", "b"]).weighted(["1.5", "1"])
+    >>> weighting_text(t)  # doctest: +NORMALIZE_WHITESPACE
+    '; total weight 2.5; misclassifications are weighted misclassifications;
+    total path length and misclassifications count in units of 1/2 of a row of weight 1'
+    """
+    w = getattr(table, "weighting", None)
+    if w is None:
+        return ""
+    leaf = "" if w.min_leaf == 1 else f"; every leaf holds at least {w.min_leaf} row(s)"
+    if w.plain:
+        return leaf
+    text = leaf + (
+        f"; total weight {_fraction_text(Fraction(table.weight_total, w.scale))}; "
+        f"misclassifications are {w.label}"
+    )
+    units = cost_units(table)
+    if units["total-path-length"] == units["misclassifications"] != 1:
+        text += (
+            "; total path length and misclassifications count in units of "
+            f"1/{w.scale:,} of a row of weight 1"
+        )
+    else:
+        for cost, unit in units.items():
+            if unit != 1:
+                text += f"; {cost.replace('-', ' ')} counts in units of 1/{unit:,}"
+    return text
+
+
+def cost_units(table) -> dict[str, int]:
+    """Per cost that counts rows, its units per row of weight 1 (1 unweighted): total path
+    length counts the row weights over their common denominator, misclassifications the
+    prices over theirs too (:attr:`dagger_cli.weights.Weighting.unit`)."""
+    w = getattr(table, "weighting", None)
+    if w is None or w.plain:
+        return {"total-path-length": 1, "misclassifications": 1}
+    return {"total-path-length": w.scale, "misclassifications": w.unit}
+
+
+def mis_label(table) -> str | None:
+    """An axis label for the cost misclassifications of a weighted table (None: plain)."""
+    w = getattr(table, "weighting", None)
+    if w is None or w.plain:
+        return None
+    return w.label.capitalize()
+
+
+def _fraction_text(x: Fraction) -> str:
+    """An exact fraction as a decimal where it has one of at most 9 places, else ``p/q``."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    places = max(twos, fives)
+    if d != 1 or places > 9:
+        return f"{x.numerator}/{x.denominator}"
+    q = x.numerator * 10**places // x.denominator
+    return f"{q // 10**places}.{q % 10**places:0{places}d}"
 
 
 def merge_text(table) -> str:

@@ -29,10 +29,13 @@ from .values import cell_text
 class TreeNode:
     """A node: a leaf (``attribute is None``) or a split with one child per value."""
 
-    counts: tuple  #: rows per decision (in the table's decision order)
+    counts: tuple  #: rows per decision (in the table's decision order); weights if weighted
     decision: str  #: most common decision of the node's subtable (smallest on a tie)
     attribute: str | None = None
     children: tuple = ()  #: ((value label, TreeNode), ...) in value order
+    #: the price of its leaf under a price matrix (:mod:`dagger_cli.weights`); None: the
+    #: rows (or weight) not of its decision
+    price: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -40,7 +43,15 @@ class TreeNode:
 
     @property
     def rows(self) -> int:
+        """Its rows, or their weight when the table's rows are weighted."""
         return int(sum(self.counts))
+
+    @property
+    def mis(self) -> int:
+        """What its leaf costs in the cost ``misclassifications``."""
+        if self.price is not None:
+            return self.price
+        return self.rows - max(self.counts, default=0)
 
     def to_dict(self, splits=None) -> dict:
         """JSON-ready dict; a threshold split (``splits``, see :class:`Tree`) is written as
@@ -121,7 +132,7 @@ class Tree:
             tuple(table.attributes),
             table.decision_name,
             tuple(table.decision_values),
-            tree_costs(root, table.n_rows),
+            tree_costs(root, table.weight_total),
             {**(getattr(table, "splits", {}) or {}), **_ordered_tests(table, root)},
         )
 
@@ -406,7 +417,7 @@ def dag_trees(relation, points, progress=None) -> list[Tree]:
     table, dag, store = relation.table, relation.dag, relation.store
     cx, cy = front.x_cost, front.y_cost
     made: dict = {}  # (node, remaining depth, x, y) -> its subtree
-    labels: dict = {}  # node -> its class counts and decision
+    labels: dict = {}  # node -> its class counts, decision and leaf price
 
     def node_for(i, r, tx, ty):
         key = (i, r, tx, ty)
@@ -420,15 +431,16 @@ def dag_trees(relation, points, progress=None) -> list[Tree]:
         assert hit.size == 1, "extraction lost its way: the point is not on the node's front"
         ch = int(fch[hit[0]])
         if i not in labels:
-            labels[i] = node_labels(table, dag, i)
-        counts, decision = labels[i]
+            counts, decision = node_labels(table, dag, i)
+            labels[i] = counts, decision, leaf_price(table, counts)
+        counts, decision, price = labels[i]
         if ch < 0:
-            return TreeNode(counts, decision)
+            return TreeNode(counts, decision, price=price)
         if r is not None and r >= 1 and dag.is_d2(i):
             # Solved by the depth-two layer: no subtables below; ch is the attribute.
             return _d2_node(table, cx, cy, dag.rows(i), r, tx, ty, ch)
         b = int(dag.node_bundle_start[i]) + ch
-        n = int(dag.node_size[i])
+        n = int(dag.weights[i])
         children = dag.children(b)
         fronts = [store.front(int(c), None if r is None else r - 1)[:2] for c in children]
         picks = pick_children(cx, cy, n, fronts, tx, ty)
@@ -439,7 +451,7 @@ def dag_trees(relation, points, progress=None) -> list[Tree]:
         for c, (px_, py_) in zip(children, picks):
             v = values[int(col[dag.rows(int(c))[0]])]
             kids.append((v, node_for(int(c), None if r is None else r - 1, px_, py_)))
-        return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
+        return TreeNode(counts, decision, table.attributes[attr], tuple(kids), price)
 
     out = []
     r0 = store.subproblem_depth(0)
@@ -477,10 +489,32 @@ def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, i
 
 
 def rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
-    """Rows per decision and the leaf decision of a row set (see :func:`node_labels`)."""
+    """Rows per decision and the leaf decision of a row set (see :func:`node_labels`);
+    with weighted rows their weight per decision and the decision of least price
+    (:mod:`dagger_cli.weights`)."""
     n_dec = len(table.decision_values)
+    w = table.weighting
+    if w is not None:
+        totals = w.class_totals(table.decisions, rows, n_dec)
+        d, _ = w.leaf(totals)
+        return tuple(totals.tolist()), table.decision_values[d]
     counts = np.bincount(table.decisions[rows], minlength=n_dec)
     return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
+
+
+def leaf_node(table, rows: np.ndarray) -> TreeNode:
+    """The leaf of a row set (its price set when the table has a price matrix)."""
+    counts, decision = rows_labels(table, rows)
+    return TreeNode(counts, decision, price=leaf_price(table, counts))
+
+
+def leaf_price(table, counts) -> int | None:
+    """The price of a leaf whose rows weigh ``counts`` per decision, when the table has a
+    price matrix (None otherwise: the leaf costs the weight not of its decision)."""
+    w = table.weighting
+    if w is None or w.prices is None:
+        return None
+    return w.leaf(np.asarray(counts, dtype=np.int64))[1]
 
 
 def _rows_mis(table, rows: np.ndarray) -> int:

@@ -235,6 +235,12 @@ def validate(
     """
     if (folds is None) == (test is None):
         raise InputError("give either --folds K or --test FILE")
+    r = raw.recipe
+    if r.weight is not None or r.class_weight is not None or r.cost_matrix is not None:
+        raise InputError(
+            "validation does not read row weights, class weights or prices yet; `dagger "
+            "relate` and `dagger tree` give the exact weighted front and its trees"
+        )
     if test is not None and raw.recipe.bins is not None:
         raise InputError(
             "--bins with --test: the test file's numbers would need the table's intervals; "

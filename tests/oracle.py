@@ -309,3 +309,49 @@ def merge_rows(rows, decisions):
         groups.setdefault(r, []).append(d)
     out_rows = list(groups)
     return out_rows, [most_common_decision(groups[r], key) for r in out_rows]
+
+
+def weighted_cost_vectors(
+    rows, decisions, weights, prices=None, max_depth=None, min_leaf: int = 1
+) -> set:
+    """The set of (depth, Λ, nodes, leaves, µ) over every decision tree for the table *and
+    every labelling of its leaves* when row i weighs ``weights[i]`` and deciding d for a
+    row of decision c costs ``prices[c][d]`` (a dict of dicts; None: 1 if c != d).
+
+    Λ sums each row's weight times its depth, µ each row's weight times the price of its
+    leaf's decision; depth, nodes and leaves do not read weights. Splits as in
+    :func:`capped_cost_vectors` (a subtable with one decision is a leaf). Only trees whose
+    every leaf holds at least ``min_leaf`` rows (a split only where each child holds that
+    many: the whole table alone is always a leaf)."""
+    rows, decisions, m = _check(rows, decisions)
+    labels = sorted(set(decisions))
+
+    def price(c, d):
+        if prices is None:
+            return int(c != d)
+        return prices[c][d]
+
+    @cache
+    def vectors(subset: frozenset, r) -> frozenset:
+        n = sum(weights[i] for i in subset)
+        out = set()
+        if len(subset) >= min_leaf or len(subset) == len(rows):
+            out = {
+                (0, 0, 1, 1, sum(weights[i] * price(decisions[i], d) for i in subset))
+                for d in labels
+            }
+        if r is None or r > 0:
+            split_attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
+            for a in split_attrs:
+                acc = {(0, 0, 0, 0, 0)}
+                for child in _children(subset, rows, a):
+                    acc = {
+                        (max(p[0], c[0]), p[1] + c[1], p[2] + c[2], p[3] + c[3], p[4] + c[4])
+                        for p in acc
+                        for c in vectors(child, None if r is None else r - 1)
+                    }
+                for d, lam, nodes, leaves, mis in acc:
+                    out.add((1 + d, n + lam, 1 + nodes, leaves, mis))
+        return frozenset(out)
+
+    return set(vectors(frozenset(range(len(rows))), max_depth))

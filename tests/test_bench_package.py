@@ -23,7 +23,8 @@ def test_every_section_is_reachable():
     names = [s.NAME for s in cli.SECTIONS]
     assert names == [
         "uci", "scaling", "odt", "bounds", "sorting", "read",
-        "sklearn", "load", "rules", "num", "study", "firstcall", "anytime", "report",
+        "sklearn", "load", "rules", "num", "study", "firstcall", "anytime", "weights",
+        "report",
     ]  # fmt: skip
     outputs = [s.OUTPUT for s in cli.SECTIONS]
     assert len(set(outputs)) == len(outputs) and "bench.json" not in outputs

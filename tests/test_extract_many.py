@@ -126,3 +126,19 @@ def test_a_report_under_a_time_limit_keeps_the_trees_made_in_time(monkeypatch):
     for k in first:
         assert sec.trees[k] == tree_data(extract_tree(rel, k))
     assert f"room for the trees of {len(first)} of the {len(rel.front)} points" in sec.note
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mixed_frames(max_rows=10, max_numeric=2, max_nominal=1),
+    st.data(),
+    st.sampled_from([None, 2, 3]),
+    st.sampled_from(PAIRS[:3]),
+)
+def test_weighted_rows_one_pass_equals_one_by_one(df, data, depth, pair):
+    weights = data.draw(st.lists(st.integers(1, 4), min_size=len(df), max_size=len(df)))
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    if depth is None:
+        table = table.binarized()
+    rel = relate(table.weighted(weights), *pair, max_depth=depth)
+    same_trees(rel, list(range(len(rel.front))))

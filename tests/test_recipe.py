@@ -45,7 +45,18 @@ def test_recipe_normalizes_drop_and_is_hashable():
     assert Recipe(drop="a").drop == ("a",)
     assert Recipe(drop=[]).drop == ()
     assert hash(Recipe(drop=["a"])) == hash(Recipe(drop=("a",)))
-    assert FIELDS == {"decision", "drop", "missing", "duplicates", "bins", "thresholds"}
+    assert FIELDS == {
+        "decision",
+        "drop",
+        "missing",
+        "duplicates",
+        "bins",
+        "thresholds",
+        "weight",
+        "class_weight",
+        "cost_matrix",
+        "min_leaf",
+    }
 
 
 def test_user_fields_win_where_set():

@@ -182,6 +182,37 @@ def table_options(func):
             help="Numeric columns become binary splits col<=t: every midpoint between "
             "consecutive values (all) or at most K per column at quantiles (K).",
         ),
+        click.option(
+            "--weight",
+            metavar="COL",
+            default=None,
+            help="Row weights: a column of positive numbers, not an attribute (a row of "
+            "weight k counts as k copies of it in total path length and misclassifications; "
+            "decimals are exact).",
+        ),
+        click.option(
+            "--class-weight",
+            metavar="balanced|CLASS=W,...",
+            default=None,
+            help="Class weights: 'balanced' (scikit-learn's: rows / (classes x rows of the "
+            "class)) or weights per class, e.g. 'yes=5' (others weigh 1).",
+        ),
+        click.option(
+            "--min-leaf",
+            type=click.IntRange(min=1),
+            default=None,
+            metavar="K",
+            help="Only trees whose every leaf holds at least K rows (with misclassifications "
+            "among the costs).",
+        ),
+        click.option(
+            "--cost-matrix",
+            metavar="FILE",
+            default=None,
+            help="Prices of errors: a CSV whose first column names the true class and whose "
+            "header the predicted classes; a leaf takes the decision of least price and "
+            "misclassifications is the priced sum.",
+        ),
     ]
     wrapped = with_recipe
     for opt in reversed(opts):
@@ -550,7 +581,8 @@ def get_table(table, example, recipe, quiet, sep=None):
         if recipe != Recipe() or sep is not None:
             raise InputError(
                 "--example is the paper's table as it is; the table options "
-                "(--decision, --drop, --missing, --duplicates, --bins, --sep) apply to a TABLE"
+                "(--decision, --drop, --missing, --duplicates, --bins, --sep, --weight, ...) "
+                "apply to a TABLE"
             )
 
         return example_table()

@@ -182,6 +182,7 @@ def relate(source, outputs, greedy, query, quiet):
         written.extend(_tree_files(rel, outputs.trees_dir))
     if plot_path is not None:
         from ..plots import figure_bytes, plot_front
+        from ..text import cost_units, mis_label
 
         extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
         fig = plot_front(
@@ -193,6 +194,8 @@ def relate(source, outputs, greedy, query, quiet):
             n_attributes=tab.n_attributes,
             extra=extra,
             max_depth=query.max_depth,
+            mis_label=mis_label(tab),
+            units=cost_units(tab),
         )
         written.append((Path(plot_path), figure_bytes(fig, extension(plot_path, "png"))))
     if outputs.report is not None:

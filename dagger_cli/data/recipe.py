@@ -14,6 +14,7 @@ convention) under both.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -52,6 +53,17 @@ class Recipe:
         (:mod:`dagger_cli.data.thresholds`): every midpoint between consecutive distinct values
         ("all") or at most K per column at quantiles (K, at least 1; text such as "16" is
         read as a number). Not together with ``bins``.
+    weight : str, optional
+        A column of positive numbers, each its row's weight (a row of weight k counts as k
+        copies of it): taken out of the attributes (:mod:`dagger_cli.weights`).
+    class_weight : str or mapping, optional
+        ``"balanced"`` (scikit-learn's meaning), ``"CLASS=W,..."`` text or a mapping
+        class -> weight (classes not named weigh 1); stored as text.
+    cost_matrix : str, optional
+        The path of a CSV price matrix (:func:`dagger_cli.weights.read_cost_matrix`): a
+        leaf takes the decision of least price.
+    min_leaf : int, optional
+        Only trees whose every leaf holds at least this many rows (:mod:`dagger_cli.weights`).
 
     Raises
     ------
@@ -75,8 +87,28 @@ class Recipe:
     duplicates: str | None = None
     bins: int | None = None
     thresholds: str | int | None = None
+    weight: str | None = None
+    class_weight: str | None = None
+    cost_matrix: str | None = None
+    min_leaf: int | None = None
 
     def __post_init__(self) -> None:
+        if self.min_leaf is not None:
+            from ..weights import check_min_leaf
+
+            object.__setattr__(self, "min_leaf", check_min_leaf(self.min_leaf))
+        if self.weight is not None and not isinstance(self.weight, str):
+            raise InputError(f"the weight column must be a name, got {self.weight!r}")
+        if isinstance(self.class_weight, Mapping):
+            text = ",".join(f"{k}={v}" for k, v in self.class_weight.items())
+            object.__setattr__(self, "class_weight", text)
+        if self.class_weight is not None and not isinstance(self.class_weight, str):
+            raise InputError(
+                f"class weights must be 'balanced', 'CLASS=W,...' or a mapping, got "
+                f"{self.class_weight!r}"
+            )
+        if self.cost_matrix is not None:
+            object.__setattr__(self, "cost_matrix", os.fspath(self.cost_matrix))
         if self.decision is not None and not isinstance(self.decision, str):
             raise InputError(f"the decision column must be a name, got {self.decision!r}")
         if self.drop is not None:

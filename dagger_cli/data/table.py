@@ -109,10 +109,50 @@ class DecisionTable:
     report: PreprocessReport
     splits: dict = field(default_factory=dict)
     ordered: dict = field(default_factory=dict)
+    #: row weights and prices (:class:`dagger_cli.weights.Weighting`); None: every row
+    #: counts once and a wrong decision costs 1
+    weighting: Any = None
 
     @property
     def n_rows(self) -> int:
         return int(self.decisions.shape[0])
+
+    @property
+    def weight_total(self) -> int:
+        """The rows' total weight in the weighting's units (the rows, unweighted): the
+        ``n`` of the whole table in every cost, and what average depth divides by."""
+        if self.weighting is None:
+            return self.n_rows
+        return int(self.weighting.rows.sum())
+
+    def weighted(
+        self, weights=None, *, class_weight=None, prices=None, where=None, min_leaf=None
+    ) -> DecisionTable:
+        """This table with row weights (one per row, positive), class weights (a mapping
+        class -> weight, or "balanced"), a price matrix (rows: true class, columns:
+        predicted class, in decision order) and a minimum leaf size (rows): see
+        :mod:`dagger_cli.weights`. All None: the table itself; ``min_leaf`` alone keeps
+        the table's weights and prices."""
+        from ..weights import Weighting, check_min_leaf, parse_class_weight
+
+        if weights is None and class_weight is None and prices is None:
+            if min_leaf is None:
+                return self
+            base = self.weighting or Weighting.make(
+                None, decisions=self.decisions, n_classes=len(self.decision_values)
+            )
+            return replace(self, weighting=replace(base, min_leaf=check_min_leaf(min_leaf)))
+        cw = parse_class_weight(class_weight, self.decision_values, self.decisions)
+        w = Weighting.make(
+            weights,
+            decisions=self.decisions,
+            n_classes=len(self.decision_values),
+            class_weight=cw,
+            prices=prices,
+            where=where,
+            min_leaf=1 if min_leaf is None else min_leaf,
+        )
+        return replace(self, weighting=w)
 
     @property
     def n_attributes(self) -> int:
@@ -472,6 +512,10 @@ def from_columns(
             )
     if decision in drop:
         raise InputError(f"{source}: the decision column {decision!r} cannot be dropped")
+    weight_cells = None
+    if recipe.weight is not None:
+        weight_cells = _weight_column(header, columns, recipe, decision, source)
+        drop = (*drop, recipe.weight)
     skip = (decision, *drop)
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
@@ -494,7 +538,8 @@ def from_columns(
         if recipe.missing == "mode":
             columns, filled_numbers = fill_numbers(header, columns, skip=skip)
     if thresholds is not None:
-        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip)
+        qw = _quantile_weights(header, columns, recipe, decision, weight_cells, lines, source)
+        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip, weights=qw)
     elif bins is not None:
         columns, made = discretize(header, columns, bins, skip=skip)
     else:
@@ -511,7 +556,7 @@ def from_columns(
     notes += memorising_notes(
         memorising(header, columns, dec_col, skip=(*skip, *ids, *ordered)), n_rows
     )
-    return _build(
+    table = _build(
         name=name,
         source=source,
         attributes=[header[j] for j in keep],
@@ -521,11 +566,96 @@ def from_columns(
         decision_lines=lines,
         missing=recipe.missing,
         duplicates=recipe.duplicates,
-        dropped=tuple(d for d in header if d in drop),
+        dropped=tuple(d for d in header if d in drop and d != recipe.weight),
         notes=tuple(notes),
         ordered=ordered,
         filled=filled_numbers,
     )
+    return _weigh(table, recipe, weight_cells, lines, source)
+
+
+def _weight_column(header, columns, recipe: Recipe, decision: str, source: str) -> list:
+    """The cells of the recipe's weight column, checked to be one that can hold weights."""
+    w = recipe.weight
+    if w not in header:
+        raise InputError(
+            f"{source}: no column named {w!r} for the row weights; the columns are: "
+            f"{', '.join(header)}"
+        )
+    if w == decision:
+        raise InputError(f"{source}: the decision column {w!r} cannot be the weight column")
+    if w in (recipe.drop or ()):
+        raise InputError(f"{source}: the weight column {w!r} is also dropped (--drop)")
+    if recipe.duplicates == "merge":
+        raise InputError(
+            f"{source}: row weights (column {w!r}) and merged equal rows (--duplicates "
+            "merge) do not go together: a merged row would need a weight; use --duplicates "
+            "keep (the weights then count the equal rows)"
+        )
+    return list(columns[header.index(w)])
+
+
+def _quantile_weights(header, columns, recipe, decision, cells, lines, source):
+    """Each row's weight (row weight times class weight, as floats) for the quantiles of
+    ``--thresholds K``, so that a row of weight k places them as k copies of it would;
+    None unweighted."""
+    if cells is None and recipe.class_weight is None:
+        return None
+    from ..weights import Weighting, parse_class_weight
+
+    dec = list(columns[header.index(decision)])
+    labels = value_order(dec)
+    rank = {v: k for k, v in enumerate(labels)}
+    codes = [rank[v] for v in dec]
+
+    def where(i):
+        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
+
+    cw = parse_class_weight(recipe.class_weight, labels, codes)
+    w = Weighting.make(cells, decisions=codes, n_classes=len(labels), class_weight=cw, where=where)
+    return w.rows.astype(np.float64)
+
+
+def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> DecisionTable:
+    """``table`` with the recipe's row weights (``cells``, the weight column's), class
+    weights and price matrix (:meth:`DecisionTable.weighted`), and a note saying so."""
+    if (
+        cells is None
+        and recipe.class_weight is None
+        and recipe.cost_matrix is None
+        and recipe.min_leaf is None
+    ):
+        return table
+    from ..weights import read_cost_matrix
+
+    prices = None
+    if recipe.cost_matrix is not None:
+        prices = read_cost_matrix(recipe.cost_matrix, table.decision_values)
+
+    def where(i):
+        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
+
+    out = table.weighted(
+        cells,
+        class_weight=recipe.class_weight,
+        prices=prices,
+        where=where,
+        min_leaf=recipe.min_leaf,
+    )
+    w = out.weighting
+    if w.plain:
+        return _with_note(out, f"every leaf holds at least {w.min_leaf} row(s) (--min-leaf)")
+    said = [f"column {recipe.weight!r}"] if recipe.weight else []
+    if recipe.class_weight is not None:
+        said.append(f"class weights {recipe.class_weight}")
+    if recipe.cost_matrix is not None:
+        said.append(f"prices from {recipe.cost_matrix}")
+    unit = "" if w.unit == 1 else f"; costs count in units of 1/{w.unit:,} of a row of weight 1"
+    note = (
+        f"weighted by {', '.join(said)}: the cost misclassifications is the "
+        f"{w.label} ({out.weight_total / w.scale:,g} rows' weight in all{unit})"
+    )
+    return _with_note(out, note)
 
 
 def fill_numbers(header, columns, *, skip) -> tuple[list, dict]:

@@ -139,8 +139,10 @@ def ordered_columns(
     columns: Sequence[Sequence[str]],
     spec,
     skip: Sequence[str] = (),
+    weights: Sequence[float] | None = None,
 ) -> tuple[list[list[str]], dict[str, Ordered], list[str]]:
-    """Turn each numeric column with at least two distinct values into an ordered attribute.
+    """Turn each numeric column with at least two distinct values into an ordered attribute
+    (at most K thresholds at the quantiles of its rows, or of their ``weights``).
 
     Returns the columns with such a column's numbers replaced by their codes as text
     (missing markers kept, for the table's missing-value policy), ``{column: Ordered}``,
@@ -160,7 +162,12 @@ def ordered_columns(
     notes = []
     for name, column in zip(header, columns):
         numbers = None if name in skipped or spec is None else numbers_of(column)
-        ts = candidate_thresholds(numbers, spec) if numbers is not None else []
+        ts = []
+        if numbers is not None:
+            w = None
+            if weights is not None:
+                w = [x for x, v in zip(weights, column) if v not in MISSING_MARKERS]
+            ts = candidate_thresholds(numbers, spec, w)
         if numbers is None or not ts:
             out.append(list(column))
             continue
@@ -237,8 +244,12 @@ def between(a: float, b: float) -> float:
     return mid if a < mid < b else float(a)
 
 
-def candidate_thresholds(values: Sequence[float] | np.ndarray, spec) -> list[float]:
-    """The thresholds of one numeric column (its present values), ascending.
+def candidate_thresholds(
+    values: Sequence[float] | np.ndarray, spec, weights: Sequence[float] | None = None
+) -> list[float]:
+    """The thresholds of one numeric column (its present values), ascending; at most K
+    (``spec``) at the quantiles of its rows, or of their ``weights`` when given (a row of
+    weight k counts as k copies of it).
 
     >>> candidate_thresholds([1, 2, 2, 3, 10], "all")
     [1.5, 2.5, 6.5]
@@ -246,19 +257,25 @@ def candidate_thresholds(values: Sequence[float] | np.ndarray, spec) -> list[flo
     [2.5]
     >>> candidate_thresholds([4, 4], "all")
     []
+    >>> candidate_thresholds([1, 2, 3], 1, weights=[1, 1, 4])  # 3 of 6 below 2.5
+    [2.5]
     """
     spec = parse_spec(spec)
     if spec is None:
         return []
     xs = np.asarray(values, dtype=np.float64)
-    distinct, counts = np.unique(xs, return_counts=True)
+    distinct, inverse, counts = np.unique(xs, return_inverse=True, return_counts=True)
+    n: float = xs.size
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64)
+        counts = np.bincount(inverse, weights=w, minlength=distinct.size)
+        n = float(w.sum())
     if distinct.size < 2:
         return []
     if spec == "all" or distinct.size - 1 <= spec:
         chosen = np.arange(distinct.size - 1)
     else:
         below = np.cumsum(counts)[:-1]  # rows at or below each candidate split
-        n = xs.size
         picks = {int(np.argmin(np.abs(below - k * n / (spec + 1)))) for k in range(1, spec + 1)}
         chosen = np.array(sorted(picks))
     return [between(float(distinct[j]), float(distinct[j + 1])) for j in chosen]

@@ -309,7 +309,9 @@ def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) 
         least = int(bound[1].min())
         proven &= fy == least
         gap = [int(y) - least for y in fy.tolist()]
-    front = Front(cx, cy, fx, fy, table.n_rows, proven=tuple(proven.tolist()), gaps=tuple(gap))
+    front = Front(
+        cx, cy, fx, fy, table.weight_total, proven=tuple(proven.tolist()), gaps=tuple(gap)
+    )
     keep = _within(front, query)
     rel = Relation(
         table=table,
@@ -330,7 +332,7 @@ def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) 
             cy,
             fx[keep],
             fy[keep],
-            table.n_rows,
+            table.weight_total,
             proven=tuple(proven[keep].tolist()),
             gaps=tuple(g for g, k in zip(gap, keep.tolist()) if k),
         )

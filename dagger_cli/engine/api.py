@@ -40,6 +40,27 @@ def solve(table, query: Query) -> Relation:
     query : Query
         What to compute (validated when it was made); see :func:`relate` for the options.
     """
+    if getattr(table, "weighting", None) is not None:
+        unsupported = [
+            name
+            for name, on in (("--count", query.count), ("--time-limit", query.time_limit))
+            if on
+        ]
+        if unsupported:
+            raise InputError(
+                f"{' and '.join(unsupported)} with weighted rows, prices or a minimum leaf "
+                "size is not supported yet; drop it (the front itself is exact)"
+            )
+        if table.weighting.min_leaf > 1:
+            if not (query.x_cost.leaf_mis or query.y_cost.leaf_mis):
+                raise InputError(
+                    f"a minimum leaf size (--min-leaf) needs misclassifications as one of the "
+                    f"two costs, not {query.x} vs {query.y}"
+                )
+            if query.exact_only:
+                raise InputError("--min-leaf and --exact-only do not go together yet")
+            if query.engine == "paper":
+                raise InputError("the paper engine has no minimum leaf size; use the fast engine")
     if query.time_limit is not None:
         from .anytime import solve_within
 
@@ -88,7 +109,7 @@ def solve(table, query: Query) -> Relation:
         except LimitError as err:
             raise _limit_hint(err, which, False) from None
         front = rel.front
-        rel.front = Front(front.x_cost, front.y_cost, front.x, front.y, table.n_rows, counts)
+        rel.front = Front(front.x_cost, front.y_cost, front.x, front.y, table.weight_total, counts)
         rel.seconds = time.perf_counter() - t0
     # What the bounds keep (the fast engine's bounded front is already just that).
     rel.front = rel.front.restrict(x_max=query.max_x, y_max=query.max_y)

@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 from ..costs import MAX, Cost
-from ..errors import LimitError
+from ..errors import InputError, LimitError
 from ..fronts import pareto
 
 #: The paper engine refuses tables whose B_Λ has more points than this.
@@ -43,10 +43,22 @@ class _Walker:
         self.bundles = 0
         self.edges = 0
         self.max_subtables = max_subtables
+        self.weighting = getattr(table, "weighting", None)
 
     def leaf_stats(self, rows):
         counts = np.bincount(self.dec[rows], minlength=self.n_dec)
         return int(rows.size - counts.max())
+
+    def weight(self, rows) -> tuple[int, int | None]:
+        """The ``n`` and ``mis`` of the costs: rows and misclassified rows, or with
+        weighted rows their weight and the least price of a leaf."""
+        w = self.weighting
+        if w is None:
+            return int(rows.size), self.leaf_stats(rows)
+        n = int(w.rows[rows].sum())
+        if rows.size < w.min_leaf and rows.size < w.rows.size:
+            return n, None  # no leaf: fewer rows than the minimum leaf size
+        return n, w.leaf(w.class_totals(self.dec, rows, self.n_dec))[1]
 
     def splittable(self, rows):
         """Some attribute is not constant on the rows."""
@@ -82,7 +94,8 @@ class _Walker:
                 splits.append(children)
             self.expanded[rows_key] = bool(splits)
         split = bool(splits) if r != 0 else mis > 0 and self.splittable(rows)
-        result = self.node_value(rows.size, mis, splits, split)
+        n, cost = self.weight(rows)
+        result = self.node_value(n, cost, splits, split, mis)
         self.memo[key] = result
         return result
 
@@ -90,7 +103,7 @@ class _Walker:
     def terminal(self) -> int:
         return sum(not e for e in self.expanded.values())
 
-    def node_value(self, n, mis, splits, split):  # pragma: no cover - abstract
+    def node_value(self, n, mis, splits, split, impure):  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -106,10 +119,10 @@ class _ParetoWalker(_Walker):
             return np.maximum(a[:, None], b[None, :]).ravel()
         return (a[:, None] + b[None, :]).ravel()
 
-    def node_value(self, n, mis, splits, split):
+    def node_value(self, n, mis, splits, split, impure):
         cx, cy = self.cx, self.cy
         xs, ys = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        if not self.exact_only or mis == 0 or not split:
+        if mis is not None and (not self.exact_only or impure == 0 or not split):
             xs.append(np.array([cx.leaf_const + cx.leaf_mis * mis], dtype=np.int64))
             ys.append(np.array([cy.leaf_const + cy.leaf_mis * mis], dtype=np.int64))
         for children in splits:
@@ -132,6 +145,11 @@ class _PaperWalker(_Walker):
     """Dense F_Θ over B_Λ = {0..mN}: F[n] = least µ among trees with Λ <= n."""
 
     def __init__(self, table, max_subtables=None) -> None:
+        if getattr(table, "weighting", None) is not None:
+            raise InputError(
+                "the paper engine counts rows, not weights; weighted rows and prices need "
+                "the fast or baseline engine"
+            )
         super().__init__(table, max_subtables)
         self.size = table.codes.shape[0] * table.codes.shape[1] + 1
 
@@ -144,7 +162,7 @@ class _PaperWalker(_Walker):
             np.minimum(h[k:], f[k] + g[: size - k], out=h[k:])
         return h
 
-    def node_value(self, n, mis, splits, split):
+    def node_value(self, n, mis, splits, split, impure):
         f = np.full(self.size, mis, dtype=np.int64)
         for children in splits:
             acc = children[0]

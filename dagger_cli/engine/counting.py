@@ -649,6 +649,9 @@ def optimize(
         ``stages`` (cost, least value, trees left), ``least`` (each cost's unconstrained
         least value: total optimality), ``tree`` (one tree of the final set).
     """
+    from ..weights import refuse
+
+    refuse(table, "staged optimisation (dagger optimize)")
     import time
 
     from .dag import build_dag, compute_fronts

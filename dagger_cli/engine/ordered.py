@@ -48,14 +48,50 @@ from .structures import OrderedStats, Relation
 MIS = "misclassifications"
 
 
+#: A weighted table goes to the ordered solver as its rows repeated by their weights (in
+#: the weighting's integer units: a row of weight k is k copies of it) when they make at
+#: most this many rows, and at most :data:`EXPAND_FACTOR` times the table's.
+EXPAND_ROWS = 2_000_000
+EXPAND_FACTOR = 32
+
+
 def applies(table, query) -> bool:
     """Whether the ordered solver answers ``query`` on ``table``: ordered attributes, a
-    depth cap, and neither ``exact_only`` nor ``count``."""
+    depth cap, and neither ``exact_only`` nor ``count``; weighted rows when they can be
+    repeated (:func:`expandable`)."""
     return bool(
         getattr(table, "ordered", None)
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
+        and (getattr(table, "weighting", None) is None or expandable(table))
+    )
+
+
+def expandable(table) -> bool:
+    """Whether a weighted table is its rows repeated: row weights and class weights only
+    (no price matrix, no minimum leaf size, which count otherwise), and few enough copies."""
+    w = table.weighting
+    total = int(w.rows.sum())
+    return (
+        w.prices is None
+        and w.min_leaf == 1
+        and total <= EXPAND_ROWS
+        and total <= EXPAND_FACTOR * max(table.n_rows, 1)
+    )
+
+
+def expanded(table):
+    """A weighted table as its rows repeated by their weights (unweighted): the same
+    trees, and every cost that counts rows counts the weights' units."""
+    from dataclasses import replace
+
+    idx = np.repeat(np.arange(table.n_rows, dtype=np.int64), table.weighting.rows)
+    return replace(
+        table,
+        codes=np.ascontiguousarray(table.codes[:, idx]),
+        decisions=table.decisions[idx],
+        weighting=None,
     )
 
 
@@ -65,6 +101,11 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
+    if getattr(table, "weighting", None) is not None:
+        return (
+            "it reads weights as repeated rows: not a price matrix, a minimum leaf size, or "
+            f"more than {EXPAND_ROWS:,} (or {EXPAND_FACTOR} times the table's) rows in all"
+        )
     return "it computes neither --exact-only nor --count"
 
 
@@ -283,6 +324,9 @@ def solve_ordered(table, query) -> Relation:
     cx, cy = query.x_cost, query.y_cost
     swap = cx.name == MIS
     other = cy if swap else cx
+    given = table  # the Relation's table; the search reads the rows repeated by weight
+    if getattr(table, "weighting", None) is not None:
+        table = expanded(table)
     depth = min(int(query.max_depth), table.n_tests)
     progress = Progress(query.progress)
     stats = np.zeros(k.N_STATS, dtype=np.int64)
@@ -327,7 +371,7 @@ def solve_ordered(table, query) -> Relation:
         table.n_rows,
     )
     rel = Relation(
-        table=table,
+        table=given,
         front=front,
         stats=OrderedStats(
             subtables=int(stats[k.S_SOLVED]),

@@ -268,7 +268,7 @@ def _relation(table, query, engine: str, fx, fy, stats):
         query.y_cost,
         np.array(fx, dtype=np.int64),
         np.array(fy, dtype=np.int64),
-        table.n_rows,
+        table.weight_total,
     )
     return Relation(
         table=table, front=front, stats=stats, engine=engine, seconds=0.0, max_depth=query.max_depth

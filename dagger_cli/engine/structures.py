@@ -128,6 +128,29 @@ class Dag:
     table_arrays: object = None
     #: the bounds discovery applied (:func:`dagger_cli.engine.dag._limits`; None: none)
     limits: np.ndarray | None = None
+    #: per node its rows' weight (int32, :mod:`dagger_cli.weights`) when the table's rows
+    #: are weighted or priced; then ``node_mis`` is its leaf's least price and
+    #: ``node_major`` that leaf's decision. None: unweighted (see :attr:`weights`).
+    node_weight: np.ndarray | None = None
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Per node the ``n`` of the split costs: its rows' weight, or its rows."""
+        return self.node_size if self.node_weight is None else self.node_weight
+
+    def weigh(self, table) -> None:
+        """Give the nodes the weights and leaf prices of ``table.weighting`` (in place;
+        nothing when the table is unweighted)."""
+        w = getattr(table, "weighting", None)
+        if w is None:
+            return
+        self.node_weight, self.node_mis, self.node_major = w.terms(
+            table.decisions,
+            self.row_pool,
+            self.node_start,
+            self.node_size,
+            len(table.decision_values),
+        )
 
     def is_d2(self, node: int) -> bool:
         """Whether ``node``'s fronts at remaining depth >= 1 come from the depth-two layer."""

@@ -424,6 +424,9 @@ def rules(
     -------
     RuleFronts
     """
+    from ..weights import refuse
+
+    refuse(table, "decision rules (dagger rules)")
     x, y = check_costs(x, y)
     max_length = _check_bound("max_length", max_length)
     max_mis = effective_mis_bound(
@@ -465,6 +468,9 @@ def optimize_rules(
         the first two costs (each row's first point is its rule) and, for total
         optimality, each row's best value of every later cost alone.
     """
+    from ..weights import refuse
+
+    refuse(table, "decision rules (dagger rules)")
     names = check_order(order, COSTS)
     full = names + tuple(c for c in COSTS if c not in names)
     max_length = _check_bound("max_length", max_length)

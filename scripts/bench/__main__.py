@@ -34,6 +34,7 @@ from . import (
     sorting,
     study,
     uci,
+    weights,
 )
 
 #: Every section, in the order a full run takes them.
@@ -51,6 +52,7 @@ SECTIONS = [
     study,
     firstcall,
     anytime,
+    weights,
     report,
 ]
 BY_NAME = {s.NAME: s for s in SECTIONS}

@@ -54,11 +54,12 @@ FrontOrder = namedtuple("FrontOrder", "node r sub_start ready capped")
 #: The DAG's arrays the kernels read, with the dtypes of
 #: :class:`~dagger_cli.engine.structures.Dag`'s fields of the same names: node_start,
 #: node_bundle_start, bundle_edge_start int64; node_size, node_mis, node_level,
-#: edge_child, row_pool int32; node_split int8.
+#: edge_child, row_pool int32; node_split int8; node_weight int32, the ``n`` of the split
+#: costs (:attr:`~dagger_cli.engine.structures.Dag.weights`).
 DagArrays = namedtuple(
     "DagArrays",
     "node_start node_size node_mis node_split node_level node_bundle_start "
-    "bundle_edge_start edge_child row_pool",
+    "bundle_edge_start edge_child row_pool node_weight",
 )
 #: The point pool: subproblem s's front is points ``fref[2s] .. fref[2s] + fref[2s + 1]``,
 #: point k being ``(fxy[2k], fxy[2k + 1])`` with tag ``fch[k]`` (flat views of the
@@ -71,7 +72,9 @@ FrontPool = namedtuple("FrontPool", "fref fxy fch counters needs")
 
 def dag_arrays(dag) -> DagArrays:
     """The kernels' view of a :class:`~dagger_cli.engine.structures.Dag`."""
-    return DagArrays(*(getattr(dag, name) for name in DagArrays._fields))
+    return DagArrays._make(
+        dag.weights if name == "node_weight" else getattr(dag, name) for name in DagArrays._fields
+    )
 
 
 def fronts(

@@ -1,0 +1,406 @@
+"""Weighted rows, class weights and price matrices (issue 38): every front against an
+independent brute force over every tree and every labelling of its leaves
+(tests/oracle.py), a row of weight k against k copies of it, every extracted tree
+re-evaluated on the rows by tests/evaluate.py's router, exact fractions, clear errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dagger_cli.cli import main
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.engine import relate
+from dagger_cli.errors import InputError
+from dagger_cli.trees import extract_tree
+from dagger_cli.weights import Weighting, balanced, exact
+
+try:  # tests/ as a package or as a rootdir-inserted directory
+    from .evaluate import route
+    from .oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from .strategies import tables
+    from .test_ordered import mixed_frames
+except ImportError:  # pragma: no cover
+    from evaluate import route
+    from oracle import COST_PAIRS, pareto_front, project, weighted_cost_vectors
+    from strategies import tables
+    from test_ordered import mixed_frames
+
+COLUMN = {
+    "depth": "depth",
+    "total-path-length": "total_path_length",
+    "nodes": "nodes",
+    "leaves": "leaves",
+    "misclassifications": "misclassifications",
+}
+
+
+@st.composite
+def weighted_tables(draw, priced: bool):
+    t = draw(tables(max_rows=6, max_attributes=3, max_values=3, max_decisions=3))
+    weights = draw(st.lists(st.integers(1, 4), min_size=t.n_rows, max_size=t.n_rows))
+    labels = sorted(set(t.decisions))
+    prices = None
+    if priced:
+        prices = {
+            c: {d: draw(st.integers(0, 3)) if c != d else draw(st.integers(0, 1)) for d in labels}
+            for c in labels
+        }
+    return t, weights, prices
+
+
+def weighted(t, weights, prices) -> DecisionTable:
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    dv = table.decision_values
+    matrix = None if prices is None else [[prices[c][d] for d in dv] for c in dv]
+    return table.weighted(weights, prices=matrix)
+
+
+def reevaluate(tree, t, weights, prices) -> dict:
+    """Costs of an extracted tree on the rows, each row routed by tests/evaluate.py and
+    counted ``weights[i]`` times; a leaf's decision priced by ``prices``."""
+    header = [f"f{i + 1}" for i in range(t.n_attributes)] + ["d"]
+    data = tree.to_dict()["tree"]
+    total = mis = 0
+    for i, rec in enumerate(t.records()):
+        leaf, depth, _ = route(data, header, rec)
+        total += weights[i] * depth
+        c, d = rec[-1], str(leaf["decision"])
+        mis += weights[i] * (int(c != d) if prices is None else prices[c][d])
+    return {"total_path_length": total, "misclassifications": mis}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from(COST_PAIRS),
+    cap=st.sampled_from([None, 1, 2, 3]),
+)
+def test_fronts_equal_the_brute_force(data, pair, cap):
+    """Fast and baseline engines against every tree and every leaf labelling; every
+    extracted tree re-evaluates to its point on the weighted rows."""
+    t, weights, prices = data
+    x, y = pair
+    want = pareto_front(
+        project(weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap), x, y)
+    )
+    table = weighted(t, weights, prices)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
+        assert got == want, engine
+    for k in range(len(rel.front)):
+        rel = relate(table, x, y, max_depth=cap)
+        tree = extract_tree(rel, k)
+        costs = tree.costs()
+        assert (costs[COLUMN[x]], costs[COLUMN[y]]) == want[k]
+        again = reevaluate(tree, t, weights, prices)
+        for name in (x, y):
+            if COLUMN[name] in again:
+                assert again[COLUMN[name]] == costs[COLUMN[name]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    t=tables(max_rows=7, max_attributes=3, max_values=3, max_decisions=3),
+    k=st.data(),
+    pair=st.sampled_from(COST_PAIRS),
+    cap=st.sampled_from([None, 2]),
+)
+def test_a_row_of_weight_k_is_k_copies(t, k, pair, cap):
+    weights = k.draw(st.lists(st.integers(1, 4), min_size=t.n_rows, max_size=t.n_rows))
+    rows = [r for r, w in zip(t.rows, weights) for _ in range(w)]
+    decs = [d for d, w in zip(t.decisions, weights) for _ in range(w)]
+    copies = DecisionTable.from_rows(rows, decs)
+    once = DecisionTable.from_rows(list(t.rows), list(t.decisions)).weighted(weights)
+    a = relate(copies, *pair, max_depth=cap)
+    b = relate(once, *pair, max_depth=cap)
+    assert a.front.x.tolist() == b.front.x.tolist()
+    assert a.front.y.tolist() == b.front.y.tolist()
+
+
+def test_fractions_are_exact_on_one_scale():
+    """Decimal weights are read as exact fractions and scaled by their common
+    denominator: weights 0.5, 1.5 are 1, 3 in halves, never a rounded float."""
+    t = DecisionTable.from_rows([(0,), (1,), (1,)], ["a", "b", "a"])
+    half = t.weighted(["0.5", "1.5", "0.25"])
+    assert half.weighting.scale == 4
+    assert half.weighting.rows.tolist() == [2, 6, 1]
+    assert exact("0.1", "w") + exact("0.2", "w") == Fraction(3, 10)
+    whole = t.weighted([2, 6, 1])
+    a, b = relate(half), relate(whole)
+    assert a.front.y.tolist() == b.front.y.tolist()
+
+
+def test_class_weights_are_row_weights():
+    """scikit-learn's meaning: a class weight multiplies its rows' weights; "balanced"
+    gives n / (classes x rows of the class)."""
+    t = DecisionTable.from_rows([(0,), (1,), (1,), (2,)], ["a", "b", "b", "b"])
+    assert balanced(t.decisions, 2) == [Fraction(2), Fraction(2, 3)]
+    by_class = t.weighted(class_weight={"a": 3})
+    by_row = t.weighted([3, 1, 1, 1])
+    assert by_class.weighting.rows.tolist() == by_row.weighting.rows.tolist()
+    b = t.weighted(class_weight="balanced")
+    assert b.weighting.scale == 3 and b.weighting.rows.tolist() == [6, 2, 2, 2]
+
+
+def test_a_price_matrix_chooses_the_leaf():
+    """A leaf takes the decision of least price, the first in decision order on a tie."""
+    w = Weighting.make(None, decisions=[0, 1, 1], n_classes=2, prices=[[0, 5], [1, 0]])
+    assert w.leaf(np.array([1, 2])) == (0, 2)  # deciding a costs 2, b costs 5
+    tie = Weighting.make(None, decisions=[0, 1], n_classes=2)
+    assert tie.leaf(np.array([1, 1])) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ([1, 0, 1], "row 2: weight 0 is not positive"),
+        ([1, -2, 1], "row 2: weight -2 is not positive"),
+        ([1, "x", 1], "row 2: weight: 'x' is not a number"),
+        ([1, float("nan"), 1], "row 2: weight: nan is not a finite number"),
+        ([1, "1e-12", 1], "need a common denominator above"),
+    ],
+)
+def test_bad_weights_are_named(weights, message):
+    t = DecisionTable.from_rows([(0,), (1,), (1,)], ["a", "b", "a"])
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        t.weighted(weights)
+
+
+TABLE = "a,b,w,y\n0,0,1,no\n0,1,3,yes\n1,0,1,yes\n1,1,2,no\n1,1,1,yes\n0,0,2,no\n"
+
+
+def run(args, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(TABLE)
+    return CliRunner().invoke(main, [args[0], str(path), *args[1:]])
+
+
+def test_cli_weight_column_equals_repeated_rows(tmp_path):
+    rows = [line.split(",") for line in TABLE.strip().splitlines()[1:]]
+    repeated = "a,b,y\n" + "".join(f"{a},{b},{y}\n" for a, b, w, y in rows for _ in range(int(w)))
+    (tmp_path / "r.csv").write_text(repeated)
+    a = CliRunner().invoke(main, ["relate", str(tmp_path / "r.csv"), "--format", "csv"])
+    b = run(["relate", "--weight", "w", "--format", "csv"], tmp_path)
+    assert a.exit_code == 0 and b.exit_code == 0, b.output
+    assert a.stdout.splitlines() == b.stdout.splitlines()
+
+
+def test_cli_says_what_misclassifications_count(tmp_path):
+    res = run(["relate", "--weight", "w"], tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "weighted misclassifications" in res.output
+
+
+def test_cli_cost_matrix(tmp_path):
+    (tmp_path / "p.csv").write_text("true,no,yes\nno,0,1\nyes,5,0\n")
+    res = run(
+        ["relate", "--drop", "w", "--cost-matrix", str(tmp_path / "p.csv"), "--format", "csv"],
+        tmp_path,
+    )
+    assert res.exit_code == 0, res.output
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(prices=[[0, 1], [5, 0]]))
+    got = [line.split(",") for line in res.stdout.strip().splitlines()[1:]]
+    header = res.stdout.splitlines()[0].split(",")
+    ys = [int(r[header.index("misclassifications")]) for r in got]
+    assert ys == want.front.y.tolist()
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        ("true,no,maybe\nno,0,1\nyes,1,0\n", "line 1, column 3: 'maybe' is not a class"),
+        ("true,no,yes\nno,0,1\n", "no price for predicting 'no' on a row of class 'yes'"),
+        ("true,no,yes\nno,0,x\nyes,1,0\n", "line 2, column 3: 'x' is not a number"),
+        ("true,no,yes\nno,0,-1\nyes,1,0\n", "a price is negative"),
+    ],
+)
+def test_cli_bad_cost_matrix(tmp_path, matrix, message):
+    (tmp_path / "p.csv").write_text(matrix)
+    res = run(["relate", "--cost-matrix", str(tmp_path / "p.csv")], tmp_path)
+    assert res.exit_code == 2
+    assert message in res.output
+    assert "Traceback" not in res.output
+
+
+def test_cli_bad_weight_names_the_line(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a,w,y\n0,1,no\n1,0,yes\n")
+    res = CliRunner().invoke(main, ["relate", str(path), "--weight", "w"])
+    assert res.exit_code == 2
+    assert "line 3: weight '0' is not positive" in res.output
+    res = CliRunner().invoke(main, ["relate", str(path), "--weight", "nope"])
+    assert res.exit_code == 2 and "no column named 'nope'" in res.output
+
+
+def test_cli_class_weight(tmp_path):
+    a = run(["relate", "--drop", "w", "--class-weight", "yes=2", "--format", "csv"], tmp_path)
+    assert a.exit_code == 0, a.output
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(class_weight={"yes": 2}))
+    header = a.stdout.splitlines()[0].split(",")
+    lines = a.stdout.strip().splitlines()[1:]
+    ys = [int(r.split(",")[header.index("misclassifications")]) for r in lines]
+    assert ys == want.front.y.tolist()
+    bad = run(["relate", "--drop", "w", "--class-weight", "maybe=2"], tmp_path)
+    assert bad.exit_code == 2 and "no such class" in bad.output
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=weighted_tables(priced=False) | weighted_tables(priced=True))
+def test_greedy_trees_count_the_weights(data):
+    """Every greedy tree's costs are those of its tree re-evaluated on the weighted rows,
+    and none is below the exact front (a greedy tree is one of the trees)."""
+    from dagger_cli.greedy import greedy_trees
+    from dagger_cli.trees import Tree
+
+    t, weights, prices = data
+    table = weighted(t, weights, prices)
+    front = relate(table)
+    for costs, build in greedy_trees(table):
+        again = reevaluate(Tree.for_table(table, build()), t, weights, prices)
+        assert again["total_path_length"] == costs["total_path_length"]
+        assert again["misclassifications"] == costs["misclassifications"]
+        best = [y for x, y in zip(front.front.x, front.front.y) if x <= costs["total_path_length"]]
+        assert costs["misclassifications"] >= min(best)
+
+
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        (["optimize", "--order", "misclassifications,depth"], "staged optimisation"),
+        (["rules"], "decision rules"),
+        (["validate", "--folds", "2"], "validation does not read row weights"),
+        (["relate", "--count"], "--count with weighted rows"),
+    ],
+)
+def test_what_does_not_read_weights_says_so(tmp_path, command, message):
+    res = run([command[0], "--weight", "w", *command[1:]], tmp_path)
+    assert res.exit_code == 2, res.output
+    assert message in res.output and "Traceback" not in res.output
+
+
+def test_weights_with_merged_rows_are_refused(tmp_path):
+    res = run(["relate", "--weight", "w", "--duplicates", "merge"], tmp_path)
+    assert res.exit_code == 2 and "--duplicates keep" in res.output
+
+
+@pytest.mark.parametrize(
+    "extra", [[], ["--thresholds", "1"], ["--thresholds", "2", "--max-depth", "2"]]
+)
+def test_cli_weights_place_quantile_thresholds_as_copies_would(tmp_path, extra):
+    """Under --thresholds K the quantiles are of the weighted rows: a row of weight k
+    places them as k copies of it do, so the fronts are equal."""
+    rows = [
+        (1, 1, "a"),
+        (2, 1, "a"),
+        (3, 1, "b"),
+        (4, 5, "b"),
+        (5, 1, "a"),
+        (6, 2, "b"),
+        (7, 1, "a"),
+    ]
+    (tmp_path / "w.csv").write_text("x,w,y\n" + "".join(f"{x},{w},{y}\n" for x, w, y in rows))
+    copies = "".join(f"{x},{y}\n" for x, w, y in rows for _ in range(w))
+    (tmp_path / "c.csv").write_text("x,y\n" + copies)
+    a = CliRunner().invoke(main, ["relate", str(tmp_path / "c.csv"), "-q", *extra])
+    b = CliRunner().invoke(main, ["relate", str(tmp_path / "w.csv"), "--weight", "w", "-q", *extra])
+    assert a.exit_code == 0 and b.exit_code == 0, b.output
+    assert a.stdout.splitlines()[1:] == b.stdout.splitlines()[1:]
+
+
+def leaves_of(node):
+    if node.is_leaf:
+        return [node]
+    return [leaf for _, child in node.children for leaf in leaves_of(child)]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from([p for p in COST_PAIRS if "misclassifications" in p]),
+    cap=st.sampled_from([None, 1, 2]),
+    k=st.integers(1, 4),
+    plain=st.booleans(),
+)
+def test_min_leaf_fronts_equal_the_brute_force(data, pair, cap, k, plain):
+    """The fronts over the trees whose every leaf holds k rows or more: fast (an infeasible
+    price on small leaves) and baseline (no leaf there) against the brute force; every
+    extracted tree's leaves hold k rows."""
+    t, weights, prices = data
+    if plain:
+        weights, prices = [1] * t.n_rows, None
+    x, y = pair
+    want = pareto_front(
+        project(weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, k), x, y)
+    )
+    table = weighted(t, None if plain else weights, prices).weighted(min_leaf=k)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        got = list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
+        assert got == want, engine
+    rel = relate(table, x, y, max_depth=cap)
+    for i in range(len(rel.front)):
+        tree = extract_tree(rel, i)
+        rows = [int(np.sum(leaf.counts)) for leaf in leaves_of(tree.root)]
+        assert tree.costs()[COLUMN[y]] == want[i][1]
+        if plain and len(rows) > 1:
+            assert min(rows) >= k
+
+
+@settings(max_examples=40, deadline=None)
+@given(t=tables(max_rows=8, max_attributes=3, max_values=3, max_decisions=3), k=st.integers(2, 4))
+def test_greedy_trees_respect_the_min_leaf(t, k):
+    from dagger_cli.greedy import greedy_trees
+
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions)).weighted(min_leaf=k)
+    for _, build in greedy_trees(table):
+        assert min(sum(leaf.counts) for leaf in leaves_of(build())) >= min(k, t.n_rows)
+
+
+def test_cli_min_leaf(tmp_path):
+    res = run(["relate", "--drop", "w", "--min-leaf", "2", "--format", "json", "-q"], tmp_path)
+    assert res.exit_code == 0, res.output
+    import json
+
+    doc = json.loads(res.stdout)
+    assert doc["table"]["min_leaf"] == 2
+    t = DecisionTable.from_csv(tmp_path / "t.csv", drop=["w"])
+    want = relate(t.weighted(min_leaf=2))
+    assert [p["misclassifications"] for p in doc["points"]] == want.front.y.tolist()
+    bad = run(["relate", "--min-leaf", "2", "--x", "depth", "--y", "nodes"], tmp_path)
+    assert bad.exit_code == 2 and "needs misclassifications as one of the two costs" in bad.output
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=30, max_numeric=3, max_nominal=1, max_value=10),
+    depth=st.integers(1, 3),
+    data=st.data(),
+)
+def test_the_ordered_solver_reads_weights_as_repeated_rows(df, depth, data):
+    """Numeric columns under a depth cap with integer weights and class weights: the
+    ordered solver (on the rows repeated by weight) equals the DAG engine on the binary
+    expansion of the weighted table, every pair with misclassifications, trees included."""
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    if not table.ordered:
+        return
+    w = data.draw(st.lists(st.integers(1, 3), min_size=table.n_rows, max_size=table.n_rows))
+    cw = data.draw(st.none() | st.just({table.decision_values[0]: 2}))
+    weighted_table = table.weighted(w, class_weight=cw)
+    binary = weighted_table.binarized()
+    for x in ("depth", "total-path-length", "nodes", "leaves"):
+        rel = relate(weighted_table, x, "misclassifications", max_depth=depth)
+        dag = relate(binary, x, "misclassifications", max_depth=depth)
+        assert rel.engine == "ordered" and dag.engine == "fast"
+        assert rel.front.points() == dag.front.points(), x
+        for k in range(len(rel.front)):
+            costs = extract_tree(rel, k).costs()
+            assert (costs[COLUMN[x]], costs["misclassifications"]) == rel.front.points()[k]
