@@ -32,6 +32,7 @@ _EXPORTS = {
     "fetch": "data.datasets",
     "REGISTRY": "data.datasets",
     "extract_tree": "trees",
+    "extract_trees": "trees",
     "Tree": "trees",
     "optimize": "engine.counting",
     "Optimum": "engine.counting",

@@ -12,9 +12,10 @@ all inline, and nothing is fetched. The page shows
 * every Pareto point in a table (x, y, the per-row mean, the trees' count with
   ``--count``, the held-out error from ``validate``); clicking a row draws its tree too.
 
-The trees come from the engine (:func:`dagger_cli.trees.extract_tree`). A front of more
-than :data:`MAX_TREES` points carries the trees of :data:`MAX_TREES` of them, evenly
-spaced and always both ends (the page says which; ``dagger tree`` gives any other).
+The trees come from the engine, all in one pass (:func:`dagger_cli.trees.extract_trees`).
+A front of more than :data:`MAX_TREES` points carries the trees of :data:`MAX_TREES` of
+them, evenly spaced and always both ends (the page says which; ``dagger tree`` gives any
+other).
 
 Same input, same bytes: no timestamp, no random identifier, JSON with sorted keys.
 Only this module imports plotly, and only inside functions.
@@ -25,7 +26,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .fronts import Front
@@ -275,20 +276,25 @@ def relation_section(
 ) -> Section:
     """The :class:`Section` of a :class:`~dagger_cli.engine.Relation`: ``front`` (default:
     the relation's; a restriction of it, e.g. to the bounds' points) with the trees that
-    :func:`~dagger_cli.trees.extract_tree` finds behind its points."""
-    from .trees import extract_tree
-
+    :func:`~dagger_cli.trees.extract_trees` finds behind its points, in one pass, showing
+    its progress when the relation's query does."""
     whole = relation.front
     front = whole if front is None else front
     index = {p: k for k, p in enumerate(whole.points())}
     ks = [index[p] for p in front.points()]
-    tree_of = None
+    trees = None
     why = ""
+    late = ""
     if relation.keeps_trees:
-
-        def tree_of(j: int):
-            return extract_tree(relation, ks[j])
-
+        js = picked_points(len(front), cap)
+        made = _trees_in_time(relation, [ks[j] for j in js])
+        trees = {j: tree_data(made[ks[j]]) for j in js if ks[j] in made}
+        if len(trees) < len(js):
+            late = (
+                f"The time limit left room for the trees of {len(made):,} of the "
+                f"{len(js):,} points whose trees the page would carry (marked ● in the "
+                "table); `dagger tree` gives any other."
+            )
     else:
         why = f"The {relation.engine} engine keeps no trees: the trees need the fast engine."
     if title is None:
@@ -301,12 +307,13 @@ def relation_section(
     if stopped is not None:
         title += f" ({stopped.split(':')[0]}: the best front found)"
     table = relation.table
-    return section_of(
+    section = section_of(
         title,
         front,
-        tree_of,
+        None,
         table.decision_values,
         cap=cap,
+        trees=trees,
         greedy=greedy,
         comparison=comparison,
         heldout=heldout,
@@ -314,6 +321,52 @@ def relation_section(
         command=command,
         bound=relation.bound if relation.status != "exact" else None,
     )
+    return replace(section, note=late) if late else section
+
+
+#: The trees of a run with a time limit are made this many points at a time, so that
+#: those made when the limit passes are kept.
+TREES_AT_ONCE = 25
+
+
+def _trees_in_time(relation, points: list[int]) -> dict:
+    """``{point: tree}`` for ``points`` (in one pass, with progress when the query shows
+    it); under the query's time limit, those made in time, :data:`TREES_AT_ONCE` at a time
+    spread along the front (every b-th point, then the next b-th, ...), so the page comes
+    within the limit too."""
+    from .engine.anytime import limit_at
+    from .engine.progress import Progress, TimeLimitReached, deadline
+    from .trees import extract_trees
+
+    query = relation.query
+    progress = _Counted(Progress(bool(query is not None and query.progress)), len(points))
+    limit = None if query is None else query.time_limit
+    made: dict = {}
+    try:
+        if limit is None:
+            return dict(zip(points, extract_trees(relation, points, progress)))
+        batches = max(-(-len(points) // TREES_AT_ONCE), 1)
+        with deadline(limit_at(float(limit))):
+            for b in range(batches):
+                some = points[b::batches]
+                made.update(zip(some, extract_trees(relation, some, progress)))
+                progress.base = len(made)
+    except TimeLimitReached:
+        pass
+    finally:
+        progress.inner.close()
+    return made
+
+
+class _Counted:
+    """A progress line of ``total`` trees made in batches: each batch's count after
+    ``base``, the trees of the batches before."""
+
+    def __init__(self, inner, total: int):
+        self.inner, self.total, self.base = inner, total, 0
+
+    def update(self, phase: str, done: int, total=None, unit: str = "", rate: bool = True):
+        self.inner.update(phase, self.base + done, self.total, unit=unit, rate=rate)
 
 
 def heldout_of(results, front: Front, how: str) -> Heldout:

@@ -433,6 +433,22 @@ def extract_tree(relation, point: int) -> Tree:
     return replace(tree, fills=dict(fills)) if fills and not tree.fills else tree
 
 
+def extract_trees(relation, points, progress=None) -> list[Tree]:
+    """The trees behind many points of ``relation.front`` (indices), the same as
+    :func:`extract_tree` gives one by one, found in one pass by the solver (subtrees shared
+    by several points are found once; :meth:`dagger_cli.engine.registry.Solver.trees_of`).
+    ``progress`` (a :class:`~dagger_cli.engine.progress.Progress`, which also checks a
+    run's time limit) counts the trees made."""
+    points = [int(k) for k in points]
+    front = relation.front
+    bad = [k for k in points if not 0 <= k < len(front)]
+    if bad:
+        raise InputError(f"no point {bad[0]}; the front has {len(front)} point(s)")
+    if relation.solver is not None:
+        return relation.solver.trees_of(relation, points, progress)
+    return dag_trees(relation, points, progress)
+
+
 def dag_tree(relation, point: int) -> Tree:
     """The tree behind point ``point`` of a relation the DAG engine computed (it keeps the
     DAG and the fronts): the walk down from the root.
@@ -441,6 +457,14 @@ def dag_tree(relation, point: int) -> Tree:
     depth r takes its point from its front at r and its children's from theirs at
     r - 1, so the tree's depth is at most the cap.
     """
+    return dag_trees(relation, [point])[0]
+
+
+def dag_trees(relation, points, progress=None) -> list[Tree]:
+    """The trees behind points ``points`` of a relation the DAG engine computed, by the
+    walk of :func:`dag_tree` for each, in one pass: a subproblem's subtree at a point is
+    the same whichever tree reaches it, so it is found once (and a node's class counts
+    once) and shared by the trees (:class:`TreeNode` is immutable)."""
     front = relation.front
     if relation.dag is None or relation.store is None:
         raise InputError("tree extraction needs the fast engine (--engine fast)")
@@ -449,14 +473,24 @@ def dag_tree(relation, point: int) -> Tree:
     refusal = dag.tree_refusal(table)
     if refusal is not None:
         raise InputError(f"no tree: {refusal}")
+    made: dict = {}  # (node, remaining depth, x, y) -> its subtree
+    labels: dict = {}  # node -> its class counts, decision and leaf price
 
     def node_for(i, r, tx, ty):
+        key = (i, r, tx, ty)
+        if key not in made:
+            made[key] = walk(i, r, tx, ty)
+        return made[key]
+
+    def walk(i, r, tx, ty):
         fx, fy, fch = store.front(i, r)
         hit = np.flatnonzero((fx == tx) & (fy == ty))
         assert hit.size == 1, "extraction lost its way: the point is not on the node's front"
         ch = int(fch[hit[0]])
-        counts, decision = node_labels(table, dag, i)
-        price = leaf_price(table, counts)
+        if i not in labels:
+            counts, decision = node_labels(table, dag, i)
+            labels[i] = counts, decision, leaf_price(table, counts)
+        counts, decision, price = labels[i]
         if ch < 0:
             if dag.leaf_dec is not None:  # a leaf with a choice of two decisions
                 decision = table.decision_values[int(dag.leaf_dec[i, -ch - 1])]
@@ -478,8 +512,14 @@ def dag_tree(relation, point: int) -> Tree:
             kids.append((v, node_for(int(c), None if r is None else r - 1, px_, py_)))
         return TreeNode(counts, decision, table.attributes[attr], tuple(kids), price)
 
-    root = node_for(0, store.subproblem_depth(0), int(front.x[point]), int(front.y[point]))
-    return Tree.for_table(table, dag.mapped(table, root))
+    out = []
+    r0 = store.subproblem_depth(0)
+    for n, point in enumerate(points):
+        root = node_for(0, r0, int(front.x[point]), int(front.y[point]))
+        out.append(Tree.for_table(table, dag.mapped(table, root)))
+        if progress is not None:
+            progress.update("trees", n + 1, len(points), unit="points' trees")
+    return out
 
 
 def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, int]]:
@@ -653,4 +693,4 @@ def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) ->
     return extract_tree(relation, k)
 
 
-__all__ = ["Tree", "TreeNode", "extract_tree", "tree_for", "tree_costs"]
+__all__ = ["Tree", "TreeNode", "extract_tree", "extract_trees", "tree_for", "tree_costs"]

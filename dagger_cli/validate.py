@@ -202,7 +202,7 @@ def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto", time
     engine; both exact; with ``time_limit``, the best front found in that time)."""
     from .engine.api import solve
     from .engine.query import Query
-    from .trees import extract_tree
+    from .trees import extract_trees
 
     query = Query(
         x,
@@ -213,7 +213,7 @@ def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto", time
         time_limit=time_limit,
     )
     rel = solve(table, query)
-    return rel.front, [extract_tree(rel, k) for k in range(len(rel.front))], rel.status
+    return rel.front, extract_trees(rel, range(len(rel.front))), rel.status
 
 
 def _fold(

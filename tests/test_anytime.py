@@ -322,3 +322,43 @@ def test_a_tree_file_of_a_tree_not_proven_says_so(tmp_path, name):
     r = CliRunner().invoke(main, [*shallow, "--time-limit", "1h", "-o", str(limited)])
     assert r.exit_code == 0 and limited.read_bytes() == exact.read_bytes()
     assert "not proven" not in limited.read_text()
+
+
+@SETTINGS
+@given(tables(max_rows=12, max_attributes=5, max_values=3), st.sampled_from(PAIRS))
+def test_without_a_cap_a_long_limit_gives_the_exact_front_all_proven(t, pair):
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    query = Query(*pair, time_limit=3600)
+    rel = solve(table, query)
+    exact = solve(table, query.exact)
+    assert rel.status == "exact" and rel.proven is None
+    assert rel.front.points() == exact.front.points()
+
+
+@SETTINGS
+@given(tables(max_rows=9, max_attributes=4, max_values=3), st.sampled_from(PAIRS))
+def test_without_a_cap_the_depth_one_front_comes_first(t, pair):
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    query = Query(*pair, time_limit=60)
+    rel = solve_within(table, query, stopped_after(1))  # stopped after the depth-one front
+    one = solve(table, Query(*pair, max_depth=1)).front
+    for x, y in one.points():  # each depth-one point is in the answer, or beaten there
+        assert any(a <= x and b <= y for a, b in rel.front.points())
+    check_answer(table, query, rel)
+
+
+def test_cli_without_a_cap_a_long_limit_is_the_exact_answer_exit_0(tmp_path):
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 3, size=(60, 6))
+    d = np.where(x[:, 0] + x[:, 1] > 2, "a", np.where(x[:, 2] > 0, "b", "c"))
+    path = tmp_path / "t.csv"
+    pd.DataFrame(x, columns=list("pqrstu")).assign(d=d).to_csv(path, index=False)
+    for fmt in ("text", "csv", "json"):
+        args = ["relate", str(path), "-q", "--format", fmt]
+        plain = CliRunner().invoke(main, args)
+        limited = CliRunner().invoke(main, [*args, "--time-limit", "1h"])
+        assert plain.exit_code == limited.exit_code == 0, limited.stderr
+        assert limited.stdout == plain.stdout
+    doc = json.loads(limited.stdout)
+    assert len(doc["points"]) > 3 and doc.get("status", "exact") == "exact"
+    assert all(p.get("proven", True) for p in doc["points"])

@@ -253,3 +253,15 @@ def test_anytime_exact_and_all_verdicts():
     }
     assert [v.ok for v in verdict.anytime_verdicts(out)] == [True, False, True, True, False, True]
     assert verdict.anytime_verdicts({}) == []
+
+
+def test_the_report_within_twice_the_front():
+    from scripts.bench.report import report_verdict
+
+    row = {"case": "bank, depth <= 3", "points": 180, "front_s": 1.0, "report_s": 2.0}
+    assert report_verdict({**row, "ratio": 2.0}).ok
+    assert not report_verdict({**row, "ratio": 2.01}).ok
+    assert report_verdict({**row, "ratio": 2.0}).text == (
+        "bank, depth <= 3: the report of 180 points in 2.00 s, x2.00 the front's 1.00 s "
+        "(target <= x2)"
+    )

@@ -96,3 +96,27 @@ def test_a_real_run_writes_progress_in_its_mode(tty, monkeypatch):
     else:
         assert "\r" not in text and text.endswith("\n")
         assert text.splitlines()[-1].startswith("fronts")
+
+
+def test_the_ordered_solver_says_how_many_root_attributes_are_done(monkeypatch):
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    import dagger_cli.engine.ordered as ordered
+    from dagger_cli.data.table import DecisionTable
+    from dagger_cli.engine.api import solve
+    from dagger_cli.engine.progress import Progress
+    from dagger_cli.engine.query import Query
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(120, 3)).round(2)
+    d = np.where(x[:, 0] * x[:, 1] > 0, "p", "q")
+    df = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "c": x[:, 2], "d": d})
+    log = io.StringIO()
+    monkeypatch.setattr(ordered, "Progress", lambda on: Progress(on, after=0.0, stream=log))
+    solve(DecisionTable.from_dataframe(df, thresholds="all"), Query(max_depth=3, progress=True))
+    lines = log.getvalue().splitlines()
+    assert lines and all(line.startswith("ordered solver: ") for line in lines)
+    assert "the root's attributes 3 of 3 done" in lines[-1]

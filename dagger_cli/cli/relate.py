@@ -170,12 +170,14 @@ def relate(source, outputs, greedy, query, quiet):
 
         points = greedy_points(tab, query.x, query.y, max_depth=query.max_depth)
         comparison = compare(front, points)
-    # Everything is rendered in memory first, then written: a figure that cannot be drawn
-    # leaves no CSV behind, and each file is written atomically (dagger_cli.safeio).
-    written = []
+    # The front's CSV is written first: it is the answer, and it stays even if the trees,
+    # the figure or the page, which can take long on a long front, are stopped. The rest
+    # is rendered in memory first, then written: a figure that cannot be drawn leaves no
+    # page behind, and each file is written atomically (dagger_cli.safeio).
     output, plot_path = outputs.output, outputs.plot
     if output is not None:
-        written.append((output, out.front_csv(shown, rel)))
+        write_file(output, out.front_csv(shown, rel))
+    written = []
     if outputs.trees_dir is not None:
         written.extend(_tree_files(rel, outputs.trees_dir))
     if plot_path is not None:
@@ -297,11 +299,16 @@ def _report(source, asked, tab, rel, shown, points, comparison, queries) -> str:
 
 
 def _tree_files(rel, folder: Path):
-    from ..trees import extract_tree
+    from ..engine.progress import Progress
+    from ..trees import extract_trees
 
     width = len(str(len(rel.front)))
-    for k, (a, b) in enumerate(rel.front.points()):
-        tree = extract_tree(rel, k)
+    progress = Progress(bool(rel.query is not None and rel.query.progress))
+    try:
+        trees = extract_trees(rel, range(len(rel.front)), progress)  # in one pass
+    finally:
+        progress.close()
+    for k, ((a, b), tree) in enumerate(zip(rel.front.points(), trees)):
         stem = f"point-{k:0{width}d}-{rel.front.x_cost.column}-{a}-{rel.front.y_cost.column}-{b}"
         yield folder / f"{stem}.json", tree.to_json()
         yield folder / f"{stem}.txt", tree.to_text()

@@ -7,7 +7,16 @@ within the query's depth cap); when misclassifications are one of the costs, it 
 least of them over the trees within the cap (a quick search of one point, whose tree joins
 the candidates); then it computes the exact front over the trees of depth at most d for
 d = 1, 2, ... (iterative deepening: each front is exact over its trees, and each costs
-little beside the next), and last the query itself. When the time runs out (or at
+little beside the next), and last the query itself.
+
+Without a depth cap the depth-one front comes first (before the greedy trees, which grow
+whole trees), the least misclassifications are those the equal rows force (every other
+subtable can be split), and the capped fronts of depth 2, 3, ... take at most
+:data:`DEEPEN_SHARE` of the limit (each predicted from the growth of the last two) before
+the query itself runs: a capped front proves little there (no bound but the corner below
+tells what deeper trees reach), while the query's front, once it ends, is the exact
+answer. So a limit about 10 % longer than the query's own run gives the exact front,
+every point proven, exit status 0. When the time runs out (or at
 the first Ctrl-C) the work in progress is dropped and the answer is made of what finished:
 
 * **the front**: the Pareto-optimal points of the deepest finished front and of the greedy
@@ -42,6 +51,10 @@ from .progress import Progress, TimeLimitReached, deadline
 from .structures import Relation
 
 MIS = "misclassifications"
+#: Without a depth cap, the share of the limit the capped fronts (depth 2, 3, ...) may take
+#: before the query itself runs: a limit this much longer than the query's own run gives
+#: its exact front.
+DEEPEN_SHARE = 0.1
 #: The depth caps solved before the least misclassifications within the query's cap: the
 #: shallow fronts are quick and make the bound below them exact.
 SHALLOW = 2
@@ -107,19 +120,44 @@ class _Found:
                 return extract_tree(self.inner, index[p])
         return Tree.for_table(self.table, self.greedy[p]())
 
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        """The trees of many points: the finished relation's in one pass
+        (:func:`~dagger_cli.trees.extract_trees`), the greedy ones from their sweeps."""
+        from ..trees import Tree, extract_trees
+
+        index = {}
+        if self.inner is not None:
+            index = {q: k for k, q in enumerate(self.inner.front.points())}
+        xy = [(int(relation.front.x[k]), int(relation.front.y[k])) for k in points]
+        inner = [index[p] for p in xy if p in index]
+        found = dict(zip(inner, extract_trees(self.inner, inner, progress))) if inner else {}
+        return [
+            found[index[p]] if p in index else Tree.for_table(self.table, self.greedy[p]())
+            for p in xy
+        ]
+
+
+def limit_at(limit: float, now: float | None = None) -> float:
+    """When the work of a run with a time limit of ``limit`` seconds must stop
+    (:func:`time.perf_counter`'s clock): the limit counted from the command's start when a
+    command marked it (:func:`~dagger_cli.engine.progress.mark_start`), else from ``now``,
+    less what the answer still needs after it (its outputs, the exit)."""
+    from .progress import started
+
+    now = time.perf_counter() if now is None else now
+    return started(now) + limit - min(MARGIN, MARGIN_SHARE * limit)
+
 
 def solve_within(table, query, exact_solve) -> Relation:
     """The best front of ``query`` within ``query.time_limit`` seconds (see the module
     docstring); ``exact_solve(table, query)`` solves a query without a limit."""
     from ..data.report import equal_rows
     from ..greedy import greedy_trees
-    from .progress import check_deadline, started
+    from .progress import check_deadline
 
     t0 = time.perf_counter()
-    start = started(t0)  # the command's start, when a command set it
     limit = float(query.time_limit)
-    # What the answer still needs after the limit (its outputs, the exit) comes off it.
-    at = start + limit - min(MARGIN, MARGIN_SHARE * limit)
+    at = limit_at(limit, t0)
     exact = query.exact
     progress = Progress(query.progress)
     cx, cy = query.x_cost, query.y_cost
@@ -131,23 +169,39 @@ def solve_within(table, query, exact_solve) -> Relation:
     depth_done = 0
     greedy: dict = {_leaf_point(table, cx, cy): lambda: _leaf(table)}
     least_mis = equal_rows(table.codes, table.decisions)[2]  # no tree avoids these
+
+    def capped(d: int) -> None:
+        """The exact front over the trees of depth <= d, and the progress line."""
+        nonlocal done, depth_done
+        done = exact_solve(table, replace(exact, max_depth=d, progress=False))
+        depth_done = d
+        if progress.enabled:  # the answer's state if it stopped now
+            now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
+            _say(progress, d, now)
+
     try:
         with deadline(at):
+            if cap is None and top >= 1:
+                capped(1)  # the depth-one front first: quick on any table
             for costs, tree in greedy_trees(table, max_depth=cap, check=check_deadline):
                 p = (costs[cx.column], costs[cy.column])
                 greedy.setdefault(p, tree)  # the first sweep listed wins a tie
-            for d in range(1, top):
-                if d == SHALLOW + 1 and MIS in (cx.name, cy.name):
-                    one = _least_misclassifications(table, exact, exact_solve)
-                    least_mis = int(one.front.y[-1])  # proven, even if its tree is not made
-                    _add_least_tree(one, exact, greedy)
-                rel = exact_solve(table, replace(exact, max_depth=d, progress=False))
-                done, depth_done = rel, d
-                if progress.enabled:  # the answer's state if it stopped now
-                    now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
-                    _say(progress, d, now)
+            if cap is None:
+                # Without a cap no tree has fewer misclassifications than the equal rows
+                # force (every other subtable can be split), so least_mis is exact. The
+                # capped fronts only prove what the query's own front does when it ends:
+                # they get a share of the limit, the query the rest.
+                _deepen(capped, top, limit * DEEPEN_SHARE, time.perf_counter() - t0)
+            else:
+                for d in range(1, top):
+                    if d == SHALLOW + 1 and MIS in (cx.name, cy.name):
+                        one = _least_misclassifications(table, exact, exact_solve)
+                        least_mis = int(one.front.y[-1])  # proven, even if its tree is not made
+                        _add_least_tree(one, exact, greedy)
+                    capped(d)
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
+            rel.query = query  # what it answers: the time limit holds for its trees too
             return rel
     except TimeLimitReached:
         status = TIME_LIMIT
@@ -156,6 +210,21 @@ def solve_within(table, query, exact_solve) -> Relation:
     finally:
         progress.close()
     return _answer(table, query, done, depth_done, greedy, least_mis, status, t0)
+
+
+def _deepen(capped, top: int, share: float, spent: float) -> None:
+    """``capped(d)`` for d = 2, 3, ... below ``top`` while the next one, predicted from
+    the growth of the last two (at least twice the last), keeps the time spent on them
+    (``spent`` so far: the depth-one front's) within ``share`` seconds."""
+    last, growth = spent, 2.0
+    for d in range(2, top):
+        if spent + last * growth > share:
+            return
+        t = time.perf_counter()
+        capped(d)
+        took = time.perf_counter() - t
+        growth = max(took / last, 2.0) if last > 0 else 2.0
+        last, spent = took, spent + took
 
 
 def _least_misclassifications(table, exact, exact_solve) -> Relation:

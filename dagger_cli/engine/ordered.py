@@ -251,27 +251,48 @@ class _Arrays:
         v, exact = self.call(k.best, args, stats, f"its search of depth {depth}")
         return v, exact
 
-    def fronts(self, rows, depth: int, cost, box):
-        """The kernel's front of ``rows`` (None: all) at depth <= depth beyond ``box``."""
+    def fronts(self, rows, depth: int, cost, box, by=None):
+        """The kernel's front of ``rows`` (None: all) at depth <= depth beyond ``box``
+        (``by``: the rows sorted per attribute, see :meth:`load`)."""
         from .kernels import ordered as k
 
-        m = self.load(rows)
+        m = self.load(rows, by)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         args = (self.table, self.work, m, k.FrontLimits(depth, box), cost, _ALL, stats)
         (pts,) = self.call(k.fronts, args, stats, f"its search of a front at depth <= {depth}")
         return pts
 
-    def load(self, rows: np.ndarray | None) -> int:
-        """Put the subtable ``rows`` (None: every row) at level 0; returns its size."""
+    def load(self, rows: np.ndarray | None, by: np.ndarray | None = None) -> int:
+        """Put the subtable ``rows`` (None: every row) at level 0; returns its size.
+        ``by``, when known: its rows sorted per attribute (:meth:`sorted_rows`)."""
         if rows is None:
             self.buf[0] = self.order
             return self.order.shape[1]
-        mask = np.zeros(self.order.shape[1], dtype=bool)
-        mask[rows] = True
-        for a in range(self.order.shape[0]):
-            kept = self.order[a][mask[self.order[a]]]
-            self.buf[0, a, : kept.size] = kept
-        return int(rows.size)
+        if by is not None:
+            self.buf[0, :, : by.shape[1]] = by
+            return int(by.shape[1])
+        m = int(rows.size)
+        if m * max(m.bit_length(), 1) < self.order.shape[1]:
+            # A small subtable: its rows sorted per attribute, by code then row (the order's
+            # own ties: a stable sort of all rows), costs less than a pass over all rows.
+            rows = np.sort(rows)
+            for a in range(self.order.shape[0]):
+                self.buf[0, a, :m] = rows[np.argsort(self.codes[a][rows], kind="stable")]
+            return m
+        self.buf[0, :, :m] = self.sorted_rows([rows], self.order)[0]
+        return m
+
+    def sorted_rows(self, parts: list, by: np.ndarray) -> list:
+        """Each subtable of ``parts`` (disjoint row arrays) sorted per attribute (an A x
+        |rows| array: each attribute's rows by code, ties by row, as the kernels read
+        them), from ``by``, a table of more rows sorted so (the whole table's order, or a
+        parent subtable's): one pass over ``by`` keeps each part's rows in their order."""
+        part = np.full(self.order.shape[1], -1, dtype=np.int32)
+        for j, rows in enumerate(parts):
+            part[rows] = j
+        of = part[by]
+        # every attribute keeps the same rows, so a part's are A rows of its size
+        return [by[of == j].reshape(by.shape[0], rows.size) for j, rows in enumerate(parts)]
 
 
 def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
@@ -374,7 +395,7 @@ def solve_ordered(table, query) -> Relation:
         seconds=0.0,
         max_depth=query.max_depth,
     )
-    rel.extractor = _Extractor(table, arrays, other, swap, depth, root).tree
+    rel.extractor = _Extractor(table, arrays, other, swap, depth, root)
     return rel
 
 
@@ -584,7 +605,9 @@ def _schedule(
             if running:
                 next(iter(running.values()))[1].join(0.05)
             done = base + sum(int(st[k.S_EVALUATED]) for st in own)
-            progress.update("ordered solver", done, None, unit="splits")
+            # the root's steps are the one total known beforehand: how far the search is
+            steps = f", the root's attributes {merged:,} of {n:,} done" if n > 1 else ""
+            progress.update("ordered solver", done, None, unit=f"splits{steps}")
     except KeyboardInterrupt:
         for st in own:
             st[k.S_ABORT] = 1
@@ -601,7 +624,9 @@ def _schedule(
 
 class _Extractor:
     """The tree behind a front point: the search run again on the subtables of its path
-    (each run finds the same first tree, so ties resolve as they did)."""
+    (each run finds the same first tree, so ties resolve as they did). Called with a
+    point's (x, y), it gives that tree (:meth:`tree`); :meth:`trees` gives the trees of
+    many points in one pass."""
 
     def __init__(self, table, arrays, other, swap, depth, root=None):
         self.table, self.arrays, self.other, self.swap = table, arrays, other, swap
@@ -609,6 +634,9 @@ class _Extractor:
         self.root = root or {}  # the root's (kind, attribute, code) of each front point
         self.memo = new_memo() if arrays is not None else None  # the children's values
         self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
+
+    def __call__(self, x: int, y: int) -> Tree:
+        return self.tree(x, y)
 
     def tree(self, x: int, y: int) -> Tree:
         """The tree behind the front's point (x, y)."""
@@ -621,6 +649,9 @@ class _Extractor:
             root = self._least(rows, x, y)
         else:
             root = self._node(rows, self.depth, x, y, self.root.get((x, y)))
+        return self._tree(root)
+
+    def _tree(self, root: TreeNode) -> Tree:
         table = self.table
         return Tree(
             root,
@@ -630,6 +661,116 @@ class _Extractor:
             tree_costs(root, table.n_rows),
             dict(self.used),
         )
+
+    def trees(self, points, progress: Progress | None = None) -> list[Tree]:
+        """The trees behind the front's points ``[(x, y), ...]``, the same as :meth:`tree`
+        gives one by one, found in one pass: the points whose trees split a subtable
+        alike share one search of each child's front (its points for all of them at once,
+        then each point's own), and equal subtrees are found once (see :meth:`_nodes`).
+        ``progress`` counts the points whose trees are made, a root split at a time."""
+        if self.arrays is None or self.other.name == "depth":
+            # A front of one cost and depth has at most D + 1 points: one by one.
+            return [self.tree(x, y) for x, y in points]
+        targets = [(y, x) if self.swap else (x, y) for x, y in points]
+        rows = np.arange(self.table.n_rows, dtype=np.int64)
+        known = {t: self.root.get(t) for t in targets}
+        groups: dict = {}  # the points by the root split the solve kept (None: unknown)
+        for t in known:
+            groups.setdefault(known[t], []).append(t)
+        nodes: dict = {}
+        for key, group in groups.items():
+            wanted = {t: key for t in group}
+            nodes.update(self._nodes(rows, self.depth, wanted, self.arrays.order))
+            if progress is not None:
+                progress.update("trees", len(nodes), len(known), unit="points' trees")
+        return [self._tree(nodes[t]) for t in targets]
+
+    def _nodes(self, rows, r: int, targets: dict, by: np.ndarray) -> dict:
+        """``{(tx, ty): node}``: for each target, the first tree of depth <= r with those
+        costs on ``rows``, as :meth:`_node` finds it (``targets[t]``: its root
+        (kind, attribute, code) when known, else None). The targets whose roots are
+        unknown are looked up in one search of the subtable's front, bounded by the
+        largest of their costs (its points within a target's box are that box's front);
+        the targets split alike share the search of each child's front, likewise
+        bounded, and each target's children are picked from its own part of them."""
+        from .kernels import ordered as k
+
+        if r == 0:  # no split left: the leaf, the one tree of depth 0
+            return {t: self._leaf(rows) for t in targets}
+        depth: dict = {}
+        roots: dict = {}
+        for t, known in targets.items():
+            if known is None:
+                depth[t], roots[t] = r, None
+            elif known[0] == k.SHALLOWER:
+                depth[t], roots[t] = r - 1, None
+            else:
+                depth[t], roots[t] = r, known
+        while True:
+            todo: dict = {}
+            for t, known in roots.items():
+                if known is None:
+                    todo.setdefault(depth[t], []).append(t)
+            if not todo:
+                break
+            for d, ts in todo.items():
+                fx, fy, fk, fa, fc = self._fronts(
+                    rows, d, max(t[0] for t in ts), max(t[1] for t in ts), by
+                )
+                for t in ts:
+                    hit = np.flatnonzero((fx == t[0]) & (fy == t[1]))
+                    if hit.size != 1:
+                        raise AssertionError(
+                            "extraction lost its way: the point is not on the front"
+                        )
+                    h = int(hit[0])
+                    if int(fk[h]) == k.SHALLOWER:
+                        depth[t] -= 1  # a shallower tree's point: one level less
+                    else:
+                        roots[t] = (int(fk[h]), int(fa[h]), int(fc[h]))
+        out: dict = {}
+        splits: dict = {}  # (depth, attribute, code) -> the targets split so
+        for t, (kind, attr, code) in roots.items():
+            if kind == k.LEAF:
+                out[t] = self._leaf(rows)
+            else:
+                splits.setdefault((depth[t], attr, code), []).append(t)
+        mis = COSTS[MIS]
+        for (d, attr, code), ts in splits.items():
+            name, children = self._split(rows, attr, code)
+            fixed = self.other.split_const + self.other.split_rows * rows.size
+            top_x, top_y = max(t[0] for t in ts) - fixed, max(t[1] for t in ts)
+            # each child's rows sorted per attribute, from its parent's (one pass over them),
+            # for its searches (none at depth 0)
+            subs = [sub for _, sub in children]
+            bys = self.arrays.sorted_rows(subs, by) if d > 1 else [by] * len(subs)
+            shared = [
+                self._shared_front(sub, d - 1, top_x, top_y, b)
+                for (_, sub), b in zip(children, bys)
+            ]
+            # per child: its targets, each with its root as the child's front says
+            below: list[dict] = [{} for _ in children]
+            picks = {}
+            for t in ts:
+                room = t[0] - fixed
+                own = []
+                for gx, gy, *_ in shared:
+                    keep = (gx <= room) & (gy <= t[1])
+                    own.append((gx[keep], gy[keep]))
+                picks[t] = pick_children(self.other, mis, rows.size, own, t[0], t[1])
+                for j, p in enumerate(picks[t]):
+                    gx, gy, gk, ga, gc = shared[j]
+                    h = int(np.flatnonzero((gx == p[0]) & (gy == p[1]))[0])
+                    below[j][p] = (int(gk[h]), int(ga[h]), int(gc[h]))
+            kids = [
+                self._nodes(sub, d - 1, want, b) for (_, sub), want, b in zip(children, below, bys)
+            ]
+            for t in ts:
+                branches = [
+                    (value, kids[j][p]) for j, ((value, _), p) in enumerate(zip(children, picks[t]))
+                ]
+                out[t] = self._node_of(rows, name, code, branches)
+        return out
 
     def _leaf(self, rows) -> TreeNode:
         counts, decision = rows_labels(self.table, rows)
@@ -675,9 +816,25 @@ class _Extractor:
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 
-    def _fronts(self, rows, r: int, max_x: int, max_y: int):
+    def _fronts(self, rows, r: int, max_x: int, max_y: int, by=None):
         """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y."""
-        return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y))
+        return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
+
+    def _shared_front(self, rows, r: int, max_x: int, max_y: int, by):
+        """The front of ``rows`` at depth <= r, x <= max_x, y <= max_y, as :meth:`_fronts`
+        gives it (x, y, and each point's root: kind, attribute, code); at r = 0 the leaf's,
+        without a search."""
+        if r > 0:
+            return self._fronts(rows, r, max_x, max_y, by)
+        from .kernels import ordered as k
+
+        counts, _ = rows_labels(self.table, rows)
+        mis = int(rows.size - max(counts, default=0))
+        x = self.other.leaf(mis)
+        n = int(mis <= max_y and x <= max_x)
+        none = np.full(n, -1, dtype=np.int64)
+        leaf = np.full(n, k.LEAF, dtype=np.int64)
+        return np.full(n, x, dtype=np.int64), np.full(n, mis, dtype=np.int64), leaf, none, none
 
     def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
         """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its

@@ -77,6 +77,16 @@ class Solver:
             "(--engine fast)"
         )
 
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        """The trees behind points ``points`` of the front (by default one by one:
+        :meth:`tree`; a solver that can shares the work between them)."""
+        out = []
+        for n, k in enumerate(points):
+            out.append(self.tree(relation, k))
+            if progress is not None:
+                progress.update("trees", n + 1, len(points), unit="points' trees")
+        return out
+
 
 class FastSolver(Solver):
     """The compiled DAG engine (:mod:`dagger_cli.engine.dag`)."""
@@ -108,6 +118,11 @@ class FastSolver(Solver):
         from ..trees import dag_tree
 
         return dag_tree(relation, point)
+
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        from ..trees import dag_trees
+
+        return dag_trees(relation, points, progress)
 
 
 class OrderedSolver(Solver):
@@ -144,6 +159,11 @@ class OrderedSolver(Solver):
     def tree(self, relation, point: int):
         front = relation.front
         return relation.extractor(int(front.x[point]), int(front.y[point]))
+
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        front = relation.front
+        xy = [(int(front.x[k]), int(front.y[k])) for k in points]
+        return relation.extractor.trees(xy, progress)
 
 
 class BaselineSolver(Solver):

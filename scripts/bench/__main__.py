@@ -28,6 +28,7 @@ from . import (
     odt,
     procs,
     read,
+    report,
     rules,
     scaling,
     sorting,
@@ -52,6 +53,7 @@ SECTIONS = [
     firstcall,
     anytime,
     weights,
+    report,
 ]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 
