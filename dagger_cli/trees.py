@@ -429,6 +429,12 @@ def extract_tree(relation, point: int) -> Tree:
         tree = relation.solver.tree(relation, point)
     else:
         tree = dag_tree(relation, point)  # a relation made by the DAG engine's own driver
+    return _with_fills(relation, tree)
+
+
+def _with_fills(relation, tree: Tree) -> Tree:
+    """``tree`` with its table's fills of missing values (a solver that builds its trees on
+    another table, the ordered solver's, leaves them out)."""
     fills = getattr(relation.table, "fills", None)
     return replace(tree, fills=dict(fills)) if fills and not tree.fills else tree
 
@@ -445,8 +451,10 @@ def extract_trees(relation, points, progress=None) -> list[Tree]:
     if bad:
         raise InputError(f"no point {bad[0]}; the front has {len(front)} point(s)")
     if relation.solver is not None:
-        return relation.solver.trees_of(relation, points, progress)
-    return dag_trees(relation, points, progress)
+        trees = relation.solver.trees_of(relation, points, progress)
+    else:
+        trees = dag_trees(relation, points, progress)
+    return [_with_fills(relation, t) for t in trees]
 
 
 def dag_tree(relation, point: int) -> Tree:
