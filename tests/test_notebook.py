@@ -4,6 +4,7 @@ what the HTML says (points, rows, boxes, labels), parsed as XML, not on pixels."
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,3 +131,40 @@ def test_names_are_escaped():
     tree = extract_tree(rel, len(rel.front) - 1)
     assert "<b>&" in "".join(_parse(tree._repr_html_()).itertext())
     assert "a<b" in "".join(_parse(rel._repr_html_()).itertext())
+
+
+def test_the_tutorial_runs_top_to_bottom(tmp_path, monkeypatch):
+    """docs/tutorial.ipynb, committed without outputs, runs cell by cell as a kernel runs it;
+    every result it shows is the object's own HTML."""
+    pytest.importorskip("sklearn")
+    from scripts.notebook import executed, page, read_notebook, run_notebook
+
+    nb = read_notebook(Path(__file__).resolve().parents[1] / "docs" / "tutorial.ipynb")
+    monkeypatch.chdir(tmp_path)
+    outputs = run_notebook(nb, "tutorial")
+    code = [out for cell, out in zip(nb["cells"], outputs) if cell["cell_type"] == "code"]
+    assert code and all(code)  # every code cell shows something
+    results = [o for out in code for o in out if o["output_type"] == "execute_result"]
+    for result in results:
+        _parse(result["data"]["text/html"])
+    assert "paper-fig4: 4 rows, 3 attributes" in results[0]["data"]["text/html"]
+    assert (tmp_path / "iris-report.html").stat().st_size > 0
+    again = executed(nb, outputs)
+    assert [c.get("outputs") for c in again["cells"] if c["cell_type"] == "code"] == code
+    text = page(nb, outputs)
+    assert text.count("```python") == len(code)
+
+
+def test_a_notebook_with_outputs_or_another_format_is_refused(tmp_path):
+    import json
+
+    from scripts.notebook import read_notebook
+
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps({"nbformat": 3, "cells": []}))
+    with pytest.raises(ValueError, match="not a version 4 notebook"):
+        read_notebook(path)
+    cell = {"cell_type": "code", "source": "1", "outputs": [{"output_type": "stream"}]}
+    path.write_text(json.dumps({"nbformat": 4, "cells": [cell]}))
+    with pytest.raises(ValueError, match="clear them"):
+        read_notebook(path)
