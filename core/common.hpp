@@ -18,6 +18,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <new>
 #include <system_error>
@@ -51,12 +53,29 @@ inline constexpr int PIECES = 16;
 // The combine code of a cost whose children's values are maximised (depth), else summed.
 inline constexpr i64 MAXK = 1;
 
-// A view of a contiguous array: a pointer and a length; no ownership, no bounds checks.
+#ifdef DAGGER_CHECKED
+// A checked build's (DAGGER_CHECKED, `make sanitize`) index outside a view: say so and abort.
+[[noreturn]] inline void out_of_bounds(i64 i, i64 n) {
+    std::fprintf(stderr, "dagger core: index %lld outside [0, %lld)\n", (long long)i,
+                 (long long)n);
+    std::abort();
+}
+#endif
+
+// A view of a contiguous array: a pointer and a length; no ownership, no bounds checks (but
+// in a checked build, DAGGER_CHECKED).
 template <class T>
 struct Span {
     T *p = nullptr;
     i64 n = 0;
+#ifdef DAGGER_CHECKED
+    T &operator[](i64 i) const {
+        if (i < 0 || i >= n) out_of_bounds(i, n);
+        return p[i];
+    }
+#else
     T &operator[](i64 i) const { return p[i]; }
+#endif
     i64 size() const { return n; }
     T *begin() const { return p; }
     T *end() const { return p + n; }
@@ -67,7 +86,15 @@ template <class T>
 struct Mat {
     T *p = nullptr;
     i64 rows = 0, cols = 0;
+#ifdef DAGGER_CHECKED
+    T &operator()(i64 i, i64 j) const {
+        if (i < 0 || i >= rows) out_of_bounds(i, rows);
+        if (j < 0 || j >= cols) out_of_bounds(j, cols);
+        return p[i * cols + j];
+    }
+#else
     T &operator()(i64 i, i64 j) const { return p[i * cols + j]; }
+#endif
     T *row(i64 i) const { return p + i * cols; }
 };
 

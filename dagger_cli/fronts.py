@@ -102,6 +102,13 @@ class Front:
             kept(self.gaps),
         )
 
+    def _repr_html_(self) -> str:
+        """The front in a notebook: its staircase and its table
+        (:func:`dagger_cli.notebook.front_html`)."""
+        from .notebook import front_html
+
+        return front_html(self)
+
     def columns(self) -> list[str]:
         """Output columns: the two costs, each per-row mean (average_depth) next to its cost."""
         cols = []

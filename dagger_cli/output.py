@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 
-from .text import abbreviate, stats_text, table_doc, table_line
+from .text import front_cell, stats_text, table_doc, table_line
 
 FORMATS = ("text", "csv", "json")
 
@@ -95,7 +95,7 @@ def front_text(
 ) -> str:
     cols = front.columns()
     recs = front.records()
-    cells = [[c for c in cols]] + [[_cell_text(c, r[c]) for c in cols] for r in recs]
+    cells = [[c for c in cols]] + [[front_cell(c, r[c]) for c in cols] for r in recs]
     widths = [max(len(row[j]) for row in cells) for j in range(len(cols))]
     out = []
     if table is not None:
@@ -112,16 +112,6 @@ def front_text(
     if stats is not None:
         out.append(stats_text(stats))
     return "\n".join(out) + "\n"
-
-
-def _cell_text(column: str, v) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return f"{v:.4f}"
-    if column == "trees":  # counts can have many thousands of digits
-        return abbreviate(v)
-    return str(v)
 
 
 def queries_text(queries: dict) -> list[str]:

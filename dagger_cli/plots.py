@@ -551,25 +551,9 @@ def draw_tree(tree, *, title: str | None = None):
 
     cmap = colormaps["tab10"]
     decisions = list(tree.decision_values)
-    pos: dict[int, tuple[float, float]] = {}
-    edges = []
-    leaves = [0]
-
-    def layout(node, depth):
-        if node.is_leaf:
-            x = leaves[0]
-            leaves[0] += 1
-        else:
-            xs = []
-            for value, child in tree.branches(node):
-                layout(child, depth + 1)
-                xs.append(pos[id(child)][0])
-                edges.append((node, child, value))
-            x = (min(xs) + max(xs)) / 2
-        pos[id(node)] = (x, -depth)
-
-    layout(tree.root, 0)
-    n_leaves = leaves[0]
+    at, edges = tree.layout()
+    pos = {k: (x, -depth) for k, (x, depth) in at.items()}
+    n_leaves = 1 + int(max(x for x, _ in pos.values()))
     depth = -min(y for _, y in pos.values())
     fig = Figure(figsize=(max(6.4, 1.25 * n_leaves), max(3.0, 1.3 * (depth + 1))))
     ax = fig.add_subplot()

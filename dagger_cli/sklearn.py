@@ -31,6 +31,16 @@ Prediction routes each row down the tree on its raw values. A row whose value at
 one the training rows of that node never had (an unseen category, or any value of a nominal
 numeric column that was not there) stops at that node and gets its most common training class
 (the smallest class on a tie); ``predict_proba`` gives that node's class frequencies.
+
+The tree API of scikit-learn's trees: :meth:`~DaggerTreeClassifier.apply` (the node where each
+row stops), :meth:`~DaggerTreeClassifier.decision_path` (the nodes on its way, a sparse CSR
+indicator), :meth:`~DaggerTreeClassifier.get_depth`, :meth:`~DaggerTreeClassifier.get_n_leaves`,
+:attr:`~DaggerTreeClassifier.feature_importances_` and
+:meth:`~DaggerTreeClassifier.to_sklearn`, a fitted scikit-learn ``DecisionTreeClassifier`` with
+the same tree (for ``sklearn.tree.plot_tree``, ``export_text``, ``export_graphviz``). Nodes are
+numbered in preorder, a split's children in print order (a threshold's ``<=`` branch first,
+nominal values in value order): for a tree of threshold splits, the numbering of the exported
+tree.
 """
 
 from __future__ import annotations
@@ -48,7 +58,14 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from .costs import COSTS
 from .data.table import DecisionTable, PreprocessReport, value_order
-from .data.thresholds import NO, YES, Ordered, candidate_thresholds, format_threshold
+from .data.thresholds import (
+    NO,
+    YES,
+    Ordered,
+    between,
+    candidate_thresholds,
+    format_threshold,
+)
 from .errors import InputError, LimitError
 from .values import cell_text, mostly_numeric, numeric_column, parse_number
 
@@ -489,6 +506,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _table(self, X, y_codes, weights=None) -> DecisionTable:
         """The training table, built straight from the arrays (no strings for numbers)."""
+        self._float32_cuts: dict[str, tuple] = {}
         n = X.shape[0]
         attributes: list[str] = []
         values: list[tuple] = []
@@ -501,6 +519,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
                 if ts:
                     attr = Ordered(name, tuple(ts))
                     ordered[name] = attr
+                    self._float32_cuts[name] = _float32_cuts(xs, ts)
                     attributes.append(name)
                     values.append(attr.labels())
                     codes.append(attr.codes_of(xs).astype(np.int32))
@@ -612,6 +631,244 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         nodes = self._leaves(X)
         index = {str(c): k for k, c in enumerate(self.classes_)}
         return self.classes_[np.array([index[node.decision] for node in nodes], dtype=np.int64)]
+
+    # ------------------------------------------------------------------ the tree API
+    def _preorder(self) -> tuple[list, np.ndarray, np.ndarray]:
+        """The tree's nodes in preorder (a split's children in print order), each node's
+        parent (-1: the root) and depth."""
+        nodes: list = []
+        parents: list[int] = []
+        depths: list[int] = []
+        stack = [(self.tree_.root, -1, 0)]
+        while stack:
+            node, parent, depth = stack.pop()
+            k = len(nodes)
+            nodes.append(node)
+            parents.append(parent)
+            depths.append(depth)
+            if not node.is_leaf:
+                kids = [child for _, child in self.tree_.branches(node)]
+                stack.extend((child, k, depth + 1) for child in reversed(kids))
+        return nodes, np.array(parents, dtype=np.intp), np.array(depths, dtype=np.intp)
+
+    def apply(self, X):
+        """The node where each row stops: a leaf, or a split whose training rows never had
+        the row's value there (see the module docstring), by its preorder number.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Node numbers in preorder, a split's children in print order: for a tree of
+            threshold splits, the exported tree's (:meth:`to_sklearn`) ``apply``.
+        """
+        stops = self._leaves(X)
+        number = {id(node): k for k, node in enumerate(self._preorder()[0])}
+        return np.array([number[id(node)] for node in stops], dtype=np.intp)
+
+    def decision_path(self, X):
+        """The nodes each row goes through, from the root to the node :meth:`apply` gives.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Row i's entry at node k is 1 when row i passes through node k (numbered as
+            :meth:`apply` numbers them), as scikit-learn's ``decision_path``.
+        """
+        from scipy.sparse import csr_matrix
+
+        stops = self.apply(X)
+        nodes, parents, _ = self._preorder()
+        paths = []
+        for k in range(len(nodes)):
+            path = [k]
+            while parents[path[-1]] >= 0:
+                path.append(int(parents[path[-1]]))
+            paths.append(np.array(path[::-1], dtype=np.intp))
+        lengths = np.array([paths[k].size for k in stops], dtype=np.intp)
+        indptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.intp)
+        indices = np.concatenate([paths[k] for k in stops] or [np.zeros(0, dtype=np.intp)])
+        data = np.ones(indices.size, dtype=np.intp)
+        return csr_matrix((data, indices, indptr), shape=(len(stops), len(nodes)))
+
+    def get_depth(self) -> int:
+        """The tree's depth: the most splits on a path from the root to a leaf."""
+        check_is_fitted(self)
+        return int(self._preorder()[2].max())
+
+    def get_n_leaves(self) -> int:
+        """The tree's number of leaves."""
+        check_is_fitted(self)
+        return sum(node.is_leaf for node in self._preorder()[0])
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Each feature's share of the training rows the tree's splits separate.
+
+        A split credits the feature it tests with the training rows that reach it (they
+        are separated among its children), so a feature's importance is its share of the
+        tree's total path length (the sum over training rows of their leaf's depth), not
+        scikit-learn's impurity decrease. Sums to 1; all zeros for a tree with no split.
+        """
+        check_is_fitted(self)
+        column = {name: j for j, name in enumerate(self._names())}
+        rows = np.zeros(self.n_features_in_, dtype=np.int64)
+        for node in self._preorder()[0]:
+            if not node.is_leaf:
+                rows[column[self.tree_.node_label(node)]] += node.rows
+        total = int(rows.sum())
+        return rows / total if total else rows.astype(np.float64)
+
+    def to_sklearn(self):
+        """The tree as a fitted scikit-learn ``DecisionTreeClassifier``.
+
+        For ``sklearn.tree.plot_tree``, ``export_text``, ``export_graphviz`` and any tool
+        that reads ``tree_``. A threshold split ``col <= t`` is one node of the exported tree
+        (its ``<=`` branch the left child), with ``t`` moved, if need be, to where it
+        separates the same training values once scikit-learn reads them as float32
+        numbers. A multiway split on a numeric column's values (``thresholds=None``)
+        becomes a chain of threshold splits between consecutive values, the first value's
+        branch the left child of the first; the tree gets deeper, and a value the split
+        never had goes to the interval it falls in, where this estimator stops at the
+        split. Missing values go the way their fill value (:attr:`fill_values_`) goes.
+        Predictions (and ``predict_proba``) on the training rows are this estimator's.
+
+        Returns
+        -------
+        sklearn.tree.DecisionTreeClassifier
+
+        Raises
+        ------
+        ValueError
+            The tree splits a categorical column (scikit-learn's trees take numbers only:
+            encode it as numbers, e.g. one column per category, and fit again), or two
+            training values on either side of a threshold are one float32 number.
+        """
+        from sklearn.tree import DecisionTreeClassifier
+        from sklearn.tree._tree import NODE_DTYPE
+        from sklearn.tree._tree import Tree as SklearnTree
+
+        check_is_fitted(self)
+        nodes, depth = self._binary_nodes()
+        n_classes = len(self.classes_)
+        array = np.zeros(len(nodes), dtype=NODE_DTYPE)
+        values = np.zeros((len(nodes), 1, n_classes), dtype=np.float64)
+        for k, (counts, feature, threshold, missing_left, left, right) in enumerate(nodes):
+            share = np.asarray(counts, dtype=np.float64) / sum(counts)
+            values[k, 0] = share
+            array[k] = (
+                left,
+                right,
+                feature,
+                threshold,
+                1.0 - float((share**2).sum()),  # Gini impurity, as scikit-learn's default
+                sum(counts),
+                float(sum(counts)),
+                missing_left,
+            )
+        tree = SklearnTree(self.n_features_in_, np.array([n_classes], dtype=np.intp), 1)
+        tree.__setstate__(
+            {"max_depth": depth, "node_count": len(nodes), "nodes": array, "values": values}
+        )
+        out = DecisionTreeClassifier()
+        out.n_features_in_ = self.n_features_in_
+        if hasattr(self, "feature_names_in_"):
+            out.feature_names_in_ = self.feature_names_in_
+        out.n_outputs_ = 1
+        out.classes_ = self.classes_
+        out.n_classes_ = n_classes
+        out.max_features_ = self.n_features_in_
+        out.tree_ = tree
+        return out
+
+    def _binary_nodes(self) -> tuple[list[tuple], int]:
+        """The exported tree's nodes in preorder (:meth:`to_sklearn`): (class counts,
+        feature, threshold, whether a missing value goes left, left child, right child),
+        -1 / -2 for a leaf's children and feature, as scikit-learn's; and its depth."""
+        column = {name: j for j, name in enumerate(self._names())}
+        tree = self.tree_
+        nodes: list[list] = []
+        # (a dagger node, or (a multiway numeric split, the index of the chain's first
+        # value)), its parent's number and side (4: left, 5: right), its depth
+        stack: list[tuple] = [(tree.root, -1, 4, 0)]
+        depth = 0
+        while stack:
+            item, parent, side, d = stack.pop()
+            k = len(nodes)
+            if parent >= 0:
+                nodes[parent][side] = k
+            depth = max(depth, d)
+            node, first = item if isinstance(item, tuple) else (item, 0)
+            if node.is_leaf:
+                nodes.append([node.counts, -2, -2.0, 0, -1, -1])
+                continue
+            j = column[tree.node_label(node)]
+            fill = self.fill_values_[j]
+            split = tree.splits.get(node.attribute)
+            if split is not None:
+                cuts = self._float32_cuts[split.column]
+                ts = self.table_.ordered[split.column].thresholds
+                cut = cuts[ts.index(split.threshold)]
+                children = dict(node.children)
+                left, right = children[YES], children[NO]
+                t = split.threshold
+                counts = node.counts
+            elif self._kinds[j] != "numeric":
+                raise ValueError(
+                    f"the tree splits the categorical column {tree.node_label(node)!r} on its "
+                    "values; scikit-learn's trees take numbers only: encode it as numbers "
+                    "(e.g. one column per category) and fit again"
+                )
+            else:  # a multiway split on numbers: a chain of thresholds between them
+                kids = sorted(node.children, key=lambda vc: float(vc[0]))
+                a, b = float(kids[first][0]), float(kids[first + 1][0])
+                t = between(a, b)
+                cut = _float32_cut(a, b, t)
+                left = kids[first][1]
+                right = kids[-1][1] if first + 2 == len(kids) else (node, first + 1)
+                counts = tuple(np.sum([c.counts for _, c in kids[first:]], axis=0).tolist())
+            if cut is None:
+                raise ValueError(
+                    f"column {tree.node_label(node)!r} has training values on either side of "
+                    f"{format_threshold(t)} that are one float32 number, which scikit-learn's "
+                    "trees read: their split cannot be exported"
+                )
+            nodes.append([counts, j, cut, int(fill <= t), -1, -1])
+            stack.append((right, k, 5, d + 1))
+            stack.append((left, k, 4, d + 1))
+        return [tuple(n) for n in nodes], depth
+
+
+def _float32_cut(lo: float, hi: float, t: float) -> float | None:
+    """A threshold that sends ``lo`` left and ``hi`` right once both are float32 numbers
+    (scikit-learn's trees compare ``float32(x) <= threshold``): ``t`` itself when it does,
+    else a number between the two float32 numbers; None when they are one number.
+
+    >>> _float32_cut(1.0, 2.0, 1.5), _float32_cut(1.0, 1.0 + 1e-12, 1.0)
+    (1.5, None)
+    """
+    with np.errstate(over="ignore"):
+        a, b = float(np.float32(lo)), float(np.float32(hi))
+    if a <= t < b:
+        return float(t)
+    return between(a, b) if a < b else None
+
+
+def _float32_cuts(xs: np.ndarray, ts: list[float]) -> tuple:
+    """:func:`_float32_cut` of each threshold of a numeric column (its training numbers
+    ``xs``), between the largest number at most the threshold and the next."""
+    distinct = np.unique(xs)
+    k = np.searchsorted(distinct, ts, side="right")
+    return tuple(
+        _float32_cut(float(lo), float(hi), t) for lo, hi, t in zip(distinct[k - 1], distinct[k], ts)
+    )
 
 
 def _certainty(rel, k: int, max_mis, max_x, alpha) -> tuple[bool, int]:

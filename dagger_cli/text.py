@@ -227,3 +227,18 @@ def merge_text(table) -> str:
         else ""
     )
     return f" (merged from {report.rows_read} rows read{lost})"
+
+
+def front_cell(column: str, v) -> str:
+    """A cell of a front's table (:meth:`dagger_cli.fronts.Front.records`) as text.
+
+    >>> front_cell("average_depth", 1.5), front_cell("proven", True), front_cell("trees", 10**4)
+    ('1.5000', 'yes', '10,000')
+    """
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    if column == "trees":  # counts can have many thousands of digits
+        return abbreviate(v)
+    return str(v)

@@ -289,10 +289,13 @@ class Tree:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
+    def summary(self) -> str:
+        """The tree's costs on its table, as the first line of :meth:`to_text` says them."""
+        return ", ".join(f"{k}={_num(v)}" for k, v in self.table_costs.items())
+
     def to_text(self) -> str:
         """Indented rules with the class counts at every leaf."""
-        c = self.table_costs
-        lines = [f"# {', '.join(f'{k}={_num(v)}' for k, v in c.items())}"]
+        lines = [f"# {self.summary()}"]
 
         def counts(node):
             return ", ".join(f"{d}: {k}" for d, k in zip(self.decision_values, node.counts) if k)
@@ -314,6 +317,36 @@ class Tree:
         else:
             walk(self.root, 0)
         return "\n".join(lines) + "\n"
+
+    def layout(self) -> tuple[dict, list]:
+        """Where a drawing puts each node: ``{id(node): (x, depth)}``, the leaves at x = 0,
+        1, 2, ... left to right in print order and every split centred over its children;
+        and the edges ``(parent, child, label)`` (:meth:`branches`' labels), each subtree's
+        before the edge into it."""
+        pos: dict[int, tuple[float, int]] = {}
+        edges: list[tuple] = []
+        leaves = [0]
+
+        def place(node, depth):
+            if node.is_leaf:
+                pos[id(node)] = (leaves[0], depth)
+                leaves[0] += 1
+                return
+            xs = []
+            for value, child in self.branches(node):
+                place(child, depth + 1)
+                xs.append(pos[id(child)][0])
+                edges.append((node, child, value))
+            pos[id(node)] = ((min(xs) + max(xs)) / 2, depth)
+
+        place(self.root, 0)
+        return pos, edges
+
+    def _repr_html_(self) -> str:
+        """The tree drawn in a notebook (:func:`dagger_cli.notebook.tree_html`)."""
+        from .notebook import tree_html
+
+        return tree_html(self)
 
     def to_dot(self) -> str:
         """Graphviz source (no Graphviz needed to produce it)."""

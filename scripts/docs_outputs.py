@@ -8,13 +8,19 @@ report's page) and ``docs/reproduction.md`` (REPRODUCTION.md with its figures' p
 relative to the site). ``docs/outputs/`` and ``docs/reproduction.md`` are generated, not
 committed.
 
-Usage: ``python scripts/docs_outputs.py [--only NAME ...]``. The UCI tables come from the
-cache or the mirror (``DAGGER_UCI_MIRROR``, which the Makefile sets on these machines).
+It runs the tutorial notebook (``docs/tutorial.ipynb``, :mod:`scripts.notebook`) too: its
+page's body ``docs/outputs/tutorial.txt`` and the notebook with its outputs
+``docs/outputs/tutorial.ipynb``.
+
+Usage: ``python -m scripts.docs_outputs [--only NAME ...]`` from the repository's folder.
+The UCI tables come from the cache or the mirror (``DAGGER_UCI_MIRROR``, which the Makefile
+sets on these machines).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -95,6 +101,23 @@ def reproduction() -> None:
     (ROOT / "docs" / "reproduction.md").write_text(note + text, encoding="utf-8")
 
 
+def tutorial(folder: Path) -> None:
+    """The tutorial notebook run in ``folder``: its page and the notebook with its outputs."""
+    from scripts.notebook import executed, page, read_notebook, run_notebook
+
+    nb = read_notebook(ROOT / "docs" / "tutorial.ipynb")
+    cwd = Path.cwd()
+    os.chdir(folder)
+    try:
+        outputs = run_notebook(nb, "docs/tutorial.ipynb")
+    finally:
+        os.chdir(cwd)
+    (OUT / "tutorial.txt").write_text(page(nb, outputs), encoding="utf-8")
+    text = json.dumps(executed(nb, outputs), indent=1, ensure_ascii=False) + "\n"
+    (OUT / "tutorial.ipynb").write_text(text, encoding="utf-8")
+    print("docs/outputs/tutorial.txt, docs/outputs/tutorial.ipynb", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="regenerate only these outputs")
@@ -109,6 +132,8 @@ def main() -> None:
                 continue
             (OUT / f"{name}.txt").write_text(run(args, here, most), encoding="utf-8")
             print(f"docs/outputs/{name}.txt", flush=True)
+        if not opts.only or "tutorial" in opts.only:
+            tutorial(here)
         if (here / "zoo-report.html").exists():
             shutil.copyfile(here / "zoo-report.html", OUT / "zoo-report.html")
         for cmd in HELPS:

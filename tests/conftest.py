@@ -33,3 +33,25 @@ needs_odt_mirror = pytest.mark.skipif(
 needs_num_mirror = pytest.mark.skipif(
     not NUM_MIRROR.is_dir(), reason=f"numeric benchmark mirror not found at {NUM_MIRROR}"
 )
+
+
+def _asan_aborts_on_absurd_allocations() -> bool:
+    """Whether AddressSanitizer is loaded (``make sanitize``) and would abort on an allocation
+    it cannot make instead of returning null (its ``allocator_may_return_null=1``)."""
+    if "libasan" not in os.environ.get("LD_PRELOAD", ""):
+        return False
+    return "allocator_may_return_null=1" not in os.environ.get("ASAN_OPTIONS", "")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests of a deliberately absurd allocation (``@pytest.mark.absurd_allocation``) are
+    skipped under an AddressSanitizer that would abort the process on it."""
+    if not _asan_aborts_on_absurd_allocations():
+        return
+    skip = pytest.mark.skip(
+        reason="AddressSanitizer aborts on an absurd allocation: "
+        "ASAN_OPTIONS=allocator_may_return_null=1 (as make sanitize sets) runs it"
+    )
+    for item in items:
+        if "absurd_allocation" in item.keywords:
+            item.add_marker(skip)

@@ -245,6 +245,7 @@ def test_discovery_resumed_after_every_batch_from_tiny_arrays_is_one_calls(monke
     assert step.needs == set(range(disc.N_NEEDS))
 
 
+@pytest.mark.absurd_allocation
 def test_a_failed_allocation_is_out_of_memory():
     """A batch piece whose scratch cannot be allocated: OUT_OF_MEMORY, never a wrong DAG
     (the node it did not scan keeps b_k = -1)."""

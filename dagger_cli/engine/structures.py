@@ -342,6 +342,20 @@ class Relation:
     #: costs (None: the front itself, exact)
     bound: tuple | None = None
 
+    def _repr_html_(self) -> str:
+        """The relation in a notebook: its table, its front (staircase and table) and, for
+        an answer found within a time limit, what is proven."""
+        from html import escape
+
+        from ..notebook import front_html
+        from ..output import anytime_lines
+        from ..text import table_line
+
+        cap = "" if self.max_depth is None else f" over the trees of depth <= {self.max_depth}"
+        notes = "".join(f"<p>{escape(line)}</p>" for line in anytime_lines(self))
+        head = f"<p><b>{escape(table_line(self.table))}</b>{escape(cap)}</p>"
+        return f"<div>{head}{front_html(self.front)}{notes}</div>"
+
     @property
     def keeps_trees(self) -> bool:
         """Whether the tree behind each point can be found (:func:`dagger_cli.extract_tree`)."""
