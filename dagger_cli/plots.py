@@ -50,7 +50,9 @@ PNG_DPI = 150
 #: Output formats :func:`save_figure` accepts, by file extension.
 FORMATS = ("png", "svg", "pdf")
 #: Views :func:`plot_front` can draw.
-KINDS = ("lambda", "average-depth", "inverse")
+KINDS = ("lambda", "average-depth", "inverse", "roc")
+#: The ROC view's two costs (either way round).
+ROC_COSTS = {"false-positives", "false-negatives"}
 
 
 def _mean_label(cost: Cost) -> str:
@@ -119,8 +121,9 @@ def _build_title(table_name, n_attributes, n_rows) -> str:
     return count_text
 
 
-def _view(front, kind: str):
-    """How ``kind`` maps the front's (x, y) onto the axes.
+def _view(front, kind: str, classes: tuple[int, int] | None = None):
+    """How ``kind`` maps the front's (x, y) onto the axes (``classes``: the positive and
+    negative rows, or their weight, for the ROC view).
 
     Returns
     -------
@@ -137,6 +140,22 @@ def _view(front, kind: str):
     if kind not in KINDS:
         raise PlotError(f"unknown plot kind {kind!r}; expected one of: {', '.join(KINDS)}")
     cx, cy = front.x_cost, front.y_cost
+
+    if kind == "roc":
+        if {cx.name, cy.name} != ROC_COSTS or classes is None:
+            raise PlotError(
+                "the ROC view needs a front of false-positives against false-negatives "
+                f"(this one is {cx.name} against {cy.name})"
+            )
+        positives, negatives = (max(int(v), 1) for v in classes)
+        fp_is_x = cx.name == "false-positives"
+
+        def rates(xs, ys):
+            fp, fn = (xs, ys) if fp_is_x else (ys, xs)
+            fp, fn = np.asarray(fp, dtype=float), np.asarray(fn, dtype=float)
+            return fp / negatives, 1.0 - fn / positives
+
+        return rates, "False positive rate", "True positive rate", False, False, fp_is_x
 
     if kind == "lambda":
 
@@ -189,6 +208,11 @@ def check_view(kind: str, x: str, y: str) -> None:
     """
     if kind not in KINDS:
         raise PlotError(f"unknown plot kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    if kind == "roc" and {get_cost(x).name, get_cost(y).name} != ROC_COSTS:
+        raise PlotError(
+            f"the ROC view needs --x false-positives --y false-negatives (or the other way "
+            f"round), not {x} against {y}"
+        )
     if kind == "average-depth" and all(get_cost(c).mean_column is None for c in (x, y)):
         raise PlotError(
             f"the average-depth plot needs total-path-length as one of the two costs, "
@@ -246,6 +270,7 @@ def plot_front(
     max_depth: int | None = None,
     mis_label: str | None = None,
     units: dict[str, int] | None = None,
+    classes: tuple[int, int] | None = None,
 ):
     """Draw a computed Pareto front.
 
@@ -283,6 +308,10 @@ def plot_front(
     mis_label : str, optional
         What the cost misclassifications counts when the rows are weighted or the
         errors priced (:func:`dagger_cli.text.weighting_text`), in its axis labels.
+    classes : (int, int), optional
+        The positive and the negative rows (or their weight) of a front of false positives
+        against false negatives, for ``kind="roc"``: the true positive rate against the
+        false positive rate, the step the greatest rate within each false positive rate.
     units : dict, optional
         Units per row of weight 1 of the costs that count rows, when not 1
         (:func:`dagger_cli.text.cost_units`), said in their axis labels.
@@ -317,7 +346,9 @@ def plot_front(
     """
     from matplotlib.ticker import MaxNLocator
 
-    transform, xlabel, ylabel, x_integer, y_integer, front_x_horizontal = _view(front, kind)
+    transform, xlabel, ylabel, x_integer, y_integer, front_x_horizontal = _view(
+        front, kind, classes
+    )
     xlabel, ylabel = (_weighted_label(label, mis_label, units) for label in (xlabel, ylabel))
 
     xs, ys = np.asarray(front.x), np.asarray(front.y)
@@ -368,7 +399,11 @@ def plot_front(
             color="C0",
             alpha=0.35,
             linewidth=1.2,
-            label=_step_label(front, xlabel, ylabel, front_x_horizontal),
+            label=(
+                "greatest true positive rate within a false positive rate"
+                if kind == "roc"
+                else _step_label(front, xlabel, ylabel, front_x_horizontal)
+            ),
             gid=STEP_GID,
             zorder=1,
         )
@@ -434,7 +469,7 @@ def plot_front(
         ax.set_title(title)
     ax.grid(True, alpha=0.2)
     # Fronts descend from the upper left, so the upper right corner is free.
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="lower right" if kind == "roc" else "upper right", fontsize="small")
     return fig
 
 

@@ -36,17 +36,24 @@ def balanced_accuracy(tp: int, fp: int, fn: int, negatives: int) -> Fraction:
 SCORES = {"f1": "F1", "balanced-accuracy": "balanced accuracy"}
 
 
+def class_split(table) -> tuple[int, int]:
+    """The positive and the negative rows of a table with a positive class (their weight
+    in the weighting's units when weighted)."""
+    w = table.weighting
+    totals = np.bincount(
+        table.decisions, weights=w.rows, minlength=len(table.decision_values)
+    ).astype(np.int64)
+    positives = int(totals[w.positive])
+    return positives, int(totals.sum()) - positives
+
+
 def best_point(relation, score: str) -> tuple[int, str]:
     """The index of the point of greatest ``score`` ("f1" or "balanced-accuracy") on a
     front of false positives (x) against false negatives (y), and a line saying it (in the
     table's weight units when weighted)."""
     table = relation.table
     w = table.weighting
-    totals = np.bincount(
-        table.decisions, weights=w.rows, minlength=len(table.decision_values)
-    ).astype(np.int64)
-    positives = int(totals[w.positive])
-    negatives = int(totals.sum()) - positives
+    positives, negatives = class_split(table)
     front = relation.front
     best, best_k = Fraction(-1), 0
     for k, (fp, fn) in enumerate(zip(front.x.tolist(), front.y.tolist())):

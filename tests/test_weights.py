@@ -529,3 +529,36 @@ def test_cli_best_f1(tmp_path):
     res = run(["tree", "--drop", "w", "--best", "f1", "--max-depth", "1"], tmp_path)
     assert res.exit_code == 0, res.output
     assert "F1 = 0.666667 (2/3)" in res.output and "false_positives=1" in res.stdout
+
+
+def test_the_roc_view_draws_the_rates(tmp_path):
+    """--kind roc: each point at (FP / negatives, 1 - FN / positives); other pairs refused."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dagger_cli.plots import PARETO_LABEL, PlotError, plot_front
+    from dagger_cli.scores import class_split
+
+    t = DecisionTable.from_csv(
+        tmp_path / "t.csv" if (tmp_path / "t.csv").exists() else _t(tmp_path)
+    )
+    table = t.weighted(positive="yes")
+    rel = relate(table, "false-positives", "false-negatives", max_depth=1)
+    pos, neg = class_split(rel.table)
+    fig = plot_front(rel.front, kind="roc", classes=(pos, neg))
+    (line,) = [ln for ln in fig.axes[0].lines if ln.get_gid() == PARETO_LABEL]
+    want = sorted((fp / neg, 1 - fn / pos) for fp, fn in rel.front.points())
+    got = sorted(zip(line.get_xdata(), line.get_ydata()))
+    assert np.allclose(np.array(got), np.array(want))
+    with pytest.raises(PlotError, match="ROC view"):
+        plot_front(relate(table).front, kind="roc", classes=(pos, neg))
+    res = run(
+        ["relate", "--drop", "w", "--plot", str(tmp_path / "p.png"), "--kind", "roc"], tmp_path
+    )
+    assert res.exit_code == 2 and "the ROC view needs" in res.output
+
+
+def _t(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(TABLE)
+    return path

@@ -85,10 +85,12 @@ def output_options(func):
         ),
         click.option(
             "--kind",
-            type=click.Choice(["lambda", "average-depth", "inverse"]),
+            type=click.Choice(["lambda", "average-depth", "inverse", "roc"]),
             default="lambda",
             show_default=True,
-            help="Plot view: x vs y; average depth vs y; or y vs average depth.",
+            help="Plot view: x vs y; average depth vs y; y vs average depth; or, for "
+            "false-positives against false-negatives, the true positive rate against the "
+            "false positive rate (roc).",
         ),
         click.option(
             "--drop-base", is_flag=True, help="Leave the single-leaf tree's point out of the plot."
@@ -182,6 +184,7 @@ def relate(source, outputs, greedy, query, quiet):
         written.extend(_tree_files(rel, outputs.trees_dir))
     if plot_path is not None:
         from ..plots import figure_bytes, plot_front
+        from ..scores import class_split
         from ..text import cost_units, mis_label
 
         extra = [(name, xs, ys) for name, (xs, ys) in points.items()] if points else None
@@ -196,6 +199,7 @@ def relate(source, outputs, greedy, query, quiet):
             max_depth=query.max_depth,
             mis_label=mis_label(tab),
             units=cost_units(tab),
+            classes=class_split(tab) if outputs.kind == "roc" else None,
         )
         written.append((Path(plot_path), figure_bytes(fig, extension(plot_path, "png"))))
     if outputs.report is not None:
