@@ -268,18 +268,12 @@ class Weighting:
         return np.rint(totals).astype(np.int64).reshape(nodes, n_classes)
 
     def terms(
-        self,
-        decisions: np.ndarray,
-        row_pool: np.ndarray,
-        node_start: np.ndarray,
-        node_size: np.ndarray,
-        n_classes: int,
+        self, totals: np.ndarray, node_size: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per node of a DAG (rows ``row_pool[node_start[i]:][:node_size[i]]``): its weight,
-        its leaf's price and decision (int32 each, as the kernels read them)."""
-        nodes = node_size.size
+        """Per node of a DAG, from its classes' weights (:meth:`node_totals`) and its rows:
+        its weight, its leaf's price and decision (int32 each, as the kernels read them)."""
+        nodes, n_classes = totals.shape
         sizes = node_size.astype(np.int64)
-        totals = self.node_totals(decisions, row_pool, node_start, node_size, n_classes)
         cost = self.leaf_prices(totals)
         major = np.argmin(cost, axis=1) if n_classes else np.zeros(nodes, np.int64)
         price = cost[np.arange(nodes), major] if n_classes else np.zeros(nodes, np.int64)

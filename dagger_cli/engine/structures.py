@@ -142,6 +142,9 @@ class Dag:
     #: (:meth:`decide`)
     leaf_xy: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     leaf_dec: np.ndarray | None = None
+    #: per node its classes' weights (nodes x classes), kept when the table has a positive
+    #: class (:meth:`weigh`, read by :meth:`decide`)
+    class_totals: np.ndarray | None = None
 
     def decide(self, table, cx, cy) -> None:
         """Set the leaves' two points for the pair ``cx``, ``cy`` when one of them reads
@@ -150,15 +153,8 @@ class Dag:
             self.leaf_xy = np.zeros(0, dtype=np.int64)
             self.leaf_dec = None
             return
-        w = table.weighting
-        totals = w.node_totals(
-            table.decisions,
-            self.row_pool,
-            self.node_start,
-            self.node_size,
-            len(table.decision_values),
-        )
-        dec, mis, fp, fn = w.decision_leaves(totals)
+        assert self.class_totals is not None, "a table with a positive class is weighed"
+        dec, mis, fp, fn = table.weighting.decision_leaves(self.class_totals)
 
         def leaf(c):
             return c.leaf_const + c.leaf_mis * mis + c.leaf_fp * fp + c.leaf_fn * fn
@@ -180,13 +176,16 @@ class Dag:
         w = getattr(table, "weighting", None)
         if w is None:
             return
-        self.node_weight, self.node_mis, self.node_major = w.terms(
+        totals = w.node_totals(
             table.decisions,
             self.row_pool,
             self.node_start,
             self.node_size,
             len(table.decision_values),
         )
+        self.node_weight, self.node_mis, self.node_major = w.terms(totals, self.node_size)
+        # Kept for the leaves' choice of decisions (Dag.decide) only: one pass over the rows.
+        self.class_totals = totals if w.positive is not None else None
 
     def is_d2(self, node: int) -> bool:
         """Whether ``node``'s fronts at remaining depth >= 1 come from the depth-two layer."""
