@@ -644,6 +644,15 @@ def _weight_column(header, columns, recipe: Recipe, decision: str, source: str) 
     return list(columns[header.index(w)])
 
 
+def _row_names(source: str, lines):
+    """Row i's name in a message: its file's line, or its row number."""
+
+    def name(i: int) -> str:
+        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
+
+    return name
+
+
 def _quantile_weights(header, columns, recipe, decision, cells, lines, source):
     """Each row's weight (row weight times class weight, as floats) for the quantiles of
     ``--thresholds K``, so that a row of weight k places them as k copies of it would;
@@ -656,11 +665,8 @@ def _quantile_weights(header, columns, recipe, decision, cells, lines, source):
     labels = value_order(dec)
     rank = {v: k for k, v in enumerate(labels)}
     codes = [rank[v] for v in dec]
-
-    def where(i):
-        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
-
     cw = parse_class_weight(recipe.class_weight, labels, codes)
+    where = _row_names(source, lines)
     w = Weighting.make(cells, decisions=codes, n_classes=len(labels), class_weight=cw, where=where)
     return w.rows.astype(np.float64)
 
@@ -682,14 +688,11 @@ def _weigh(table: DecisionTable, recipe: Recipe, cells, lines, source: str) -> D
     if recipe.cost_matrix is not None:
         prices = read_cost_matrix(recipe.cost_matrix, table.decision_values)
 
-    def where(i):
-        return f"{source}, line {lines[i]}" if lines else f"{source}, row {i + 1}"
-
     out = table.weighted(
         cells,
         class_weight=recipe.class_weight,
         prices=prices,
-        where=where,
+        where=_row_names(source, lines),
         min_leaf=recipe.min_leaf,
         positive=recipe.positive,
     )
