@@ -156,7 +156,8 @@ class Weighting:
                 if v <= 0:
                     raise InputError(f"class weight {class_weight[k]!r} is not positive")
         rw = [w[i] * cw[int(dec[i])] for i in range(n)]
-        scale = _common_denominator(rw, "the row weights")
+        advice = None if class_weight is None else ROUND_CLASS_WEIGHTS
+        scale = _common_denominator(rw, "the row weights", advice)
         ints = np.array([int(v * scale) for v in rw], dtype=np.int64)
         p = None
         pscale = 1
@@ -174,7 +175,7 @@ class Weighting:
             raise InputError(
                 f"the weights add up to {top:,} units (at a scale of {scale * pscale:,} "
                 f"units per row of weight 1), more than the engine's limit of {LIMIT:,}; "
-                "give weights with fewer decimals or smaller numbers"
+                + (advice or "give weights with fewer decimals or smaller numbers")
             )
         if p is not None:
             label = "priced misclassifications"
@@ -304,14 +305,22 @@ def refuse(table, what: str) -> None:
         )
 
 
-def _common_denominator(values: Sequence[Fraction], what: str) -> int:
+#: What to do when class weights (folded into the rows' weights) need too fine a scale.
+ROUND_CLASS_WEIGHTS = (
+    "class weights such as 'balanced' on classes of very different sizes need that scale to "
+    "be exact: give rounded ones instead (--class-weight CLASS=W,... or class_weight={class: "
+    "W}, W with few decimals)"
+)
+
+
+def _common_denominator(values: Sequence[Fraction], what: str, advice: str | None = None) -> int:
     scale = 1
     for v in values:
         scale = math.lcm(scale, v.denominator)
         if scale > MAX_SCALE:
             raise InputError(
-                f"{what} need a common denominator above {MAX_SCALE:,} to be exact; give "
-                "them with at most 6 decimals, or as integers"
+                f"{what} need a common denominator above {MAX_SCALE:,} to be exact; "
+                + (advice or "give them with at most 6 decimals, or as integers")
             )
     return scale
 

@@ -562,3 +562,12 @@ def _t(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text(TABLE)
     return path
+
+
+def test_class_weights_beyond_the_limit_say_what_to_do():
+    """Balanced class weights on very unequal classes need a huge exact scale: the message
+    says to round the class weights (not "fewer decimals" of weights the user never gave)."""
+    decisions = ["a"] * 4320 + ["b"] * 2 + ["c"] * 328 + ["d"] * 4266 + ["e"] * 4043
+    t = DecisionTable.from_rows([(i % 7,) for i in range(len(decisions))], decisions)
+    with pytest.raises(InputError, match="give rounded ones instead"):
+        t.weighted(class_weight="balanced")
