@@ -64,11 +64,32 @@ struct Value {
     bool exact;
 };
 
+// One piece of a search at the root (dagger_cli.engine.pieces): only the root's splits on
+// one attribute, of an ordered one its thresholds lo..hi, below a bound shared with the
+// other pieces. The bound is one int64 that every piece reads before each threshold it
+// evaluates and lowers (an atomic minimum) when it finds a better tree: a lock would
+// serialise nothing more than one word, and a piece that reads a stale value only prunes
+// less for a moment. The root is then not kept in the memo (a piece sees part of it).
+struct RootPiece {
+    i64 attr, lo, hi;
+    i64 *shared;
+
+    i64 bound() const { return std::atomic_ref<i64>(*shared).load(std::memory_order_relaxed); }
+    void lower(i64 v) const {
+        std::atomic_ref<i64> b(*shared);
+        i64 now = b.load(std::memory_order_relaxed);
+        while (v < now && !b.compare_exchange_weak(now, v, std::memory_order_relaxed)) {
+        }
+    }
+};
+
 // The least misclassifications over the trees of depth <= lim.depth of s if below
 // lim.bound (exact), else a lower bound of at least lim.bound. choice gets the root of the
 // best tree found: (attribute, threshold code, kind), attribute -1 for the leaf. (h1, h2):
-// the subtable's name in the memo.
-Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) {
+// the subtable's name in the memo. With a piece (the root of a search at depth >= 3 only):
+// the least over the piece's splits if below the bound then (exact), else the bound.
+Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
+           const RootPiece *piece = nullptr) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
@@ -78,7 +99,13 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
     choice[0] = -1;
     choice[1] = -1;
     choice[2] = LEAF;
-    if (r == 0 || leaf == 0 || m <= 1) return {leaf, true};
+    if (r == 0 || leaf == 0 || m <= 1) {
+        if (piece == nullptr) return {leaf, true};
+        // every split of a pure subtable is as good as its leaf
+        const bool found = leaf < std::min(ub, piece->bound());
+        if (found) piece->lower(leaf);
+        return found ? Value{leaf, true} : Value{ub, false};
+    }
     if (r == 1) {
         const vec<Tagged> f = front1(T, W, s, DEPTH);
         const Tagged &last = f.back();
@@ -87,12 +114,12 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         choice[2] = last.kind;
         return {last.y, true};
     }
-    {
+    if (piece == nullptr) {
         i64 v;
         bool exact;
         if (X.memo->find(h1, h2, r, v, exact) && (exact || v >= ub)) return {v, exact};
     }
-    if (r == 2 && T.nv[A] > 0) {
+    if (r == 2 && T.nv[A] > 0 && piece == nullptr) {
         bool few = true;  // every attribute of few codes: the depth-two trees from counts
         for (i64 a = 0; a < A; ++a) few = few && T.nv[a] <= T.nv[A];
         if (few) {
@@ -103,7 +130,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         }
     }
     X.st.add(S_SOLVED);
-    i64 inc = leaf;
+    i64 inc = piece ? INF : leaf;  // a piece: only its splits
     vec<u64> hk1(static_cast<std::size_t>(m + 1), 0), hk2(static_cast<std::size_t>(m + 1), 0);
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
     i64 sub[3];
@@ -117,8 +144,18 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         pack(T, W, s, pk);
         sides.emplace(m, C, pk.lanes);
     }
-    for (const i64 a : by_score(score.data(), A)) {
-        if (std::min(ub, inc) <= 0 || X.st.aborted()) break;
+    // the bound now: the caller's, the best found, and the other pieces'
+    const auto bound = [&] { return std::min({ub, inc, piece ? piece->bound() : INF}); };
+    bool found = false;  // a piece: whether it found a tree below the bound
+    const auto improve = [&](i64 v) {
+        inc = v;
+        found = true;
+        if (piece) piece->lower(v);
+    };
+    vec<i64> attrs = by_score(score.data(), A);
+    if (piece) attrs.assign(1, piece->attr);
+    for (const i64 a : attrs) {
+        if (bound() <= 0 || X.st.aborted()) break;
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         if (!T.ordered(a)) {
@@ -135,7 +172,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
             }
             partition(T, W, s, pos.data(), k);
             X.st.add(S_EVALUATED);
-            const i64 UB = std::min(ub, inc);
+            const i64 UB = bound();
             i64 acc = 0;
             for (i64 g = 0; g < k; ++g) {
                 const Sub child{s.level + 1, s.off + pos[g], pos[g + 1] - pos[g]};
@@ -143,7 +180,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
                 if (acc >= UB) break;
             }
             if (acc < UB) {
-                inc = acc;
+                improve(acc);
                 choice[0] = a;
                 choice[1] = -1;
                 choice[2] = NOMINAL;
@@ -162,10 +199,11 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         vec<i64> recL(static_cast<std::size_t>(K), 0), recR(static_cast<std::size_t>(K), 0);
         i64 zlo = -1;  // the last threshold whose <= side has no error
         i64 zhi = K;   // the first threshold whose > side has no error
-        IntervalPruner iv(pos.data(), K, hint[a]);
+        IntervalPruner iv(pos.data(), K, hint[a], piece ? piece->lo : 0,
+                          piece ? std::min(piece->hi, K - 1) : -1);
         while (!iv.empty()) {
             Interval I = iv.pop();
-            const i64 UB = std::min(ub, inc);
+            const i64 UB = bound();
             if (UB <= 0 || X.st.aborted()) break;
             const i64 lbl = I.ln >= 0 ? recL[I.ln] : 0;
             const i64 lbr = I.rn >= 0 ? recR[I.rn] : 0;
@@ -226,7 +264,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
             if (vl == 0) zlo = std::max(zlo, mid);
             if (vr == 0) zhi = std::min(zhi, mid);
             if (vl + vr < UB) {
-                inc = vl + vr;
+                improve(vl + vr);
                 choice[0] = a;
                 choice[1] = col[lst[p - 1]];
                 choice[2] = ORDERED;
@@ -235,6 +273,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice) 
         }
     }
     if (X.st.aborted()) return {ub, false};  // not a result: never kept
+    if (piece) return found ? Value{inc, true} : Value{ub, false};
     if (inc < ub) {
         X.memo->put(h1, h2, r, inc, true);
         return {inc, true};
@@ -723,7 +762,6 @@ void bind_ordered(nb::module_ &m) {
             int status;
             {
                 nb::gil_scoped_release free;
-                Memo::Use use(memo);
                 const Search X{T, W, Stats{st.p}, &memo};
                 status = run_budgeted(limit, memo.bytes(), us, [&] {
                     v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
@@ -740,6 +778,82 @@ void bind_ordered(nb::module_ &m) {
         "The least misclassifications of the first m rows of the workspace's level 0 at depth "
         "<= limits.depth if below limits.bound: (status, value, exact). See "
         "dagger_cli.engine.kernels.ordered.best.");
+
+    m.def(
+        "ordered_best_piece",
+        [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle name,
+           Memo &memo, nb::handle stats, nb::handle piece, nb::handle shared, nb::handle budget,
+           nb::handle usage) {
+            auto [T, W] = bind_table(table, work);
+            const BestLimits lim{nb::cast<i64>(limits.attr("depth")),
+                                 nb::cast<i64>(limits.attr("bound"))};
+            check_sub(T, W, m_rows, lim.depth);
+            if (lim.depth < 3) throw nb::value_error("a piece of a search needs depth >= 3");
+            const auto h = nb::cast<std::pair<i64, i64>>(name);
+            const i64 a = nb::cast<i64>(piece.attr("attr"));
+            const i64 lo = nb::cast<i64>(piece.attr("lo")), hi = nb::cast<i64>(piece.attr("hi"));
+            if (a < 0 || a >= T.A) throw nb::value_error("piece: no such attribute");
+            if (lo < 0 || hi < lo) throw nb::value_error("piece: thresholds lo..hi out of order");
+            auto st = span<i64>(stats, "stats");
+            auto sh = span<i64>(shared, "shared");
+            auto us = span<i64>(usage, "usage");
+            if (st.size() < N_STATS || sh.size() < 1 || us.size() < N_USAGE)
+                throw nb::value_error("stats, shared or usage: too short");
+            const i64 limit = read_budget(budget);
+            const RootPiece rp{a, lo, hi, sh.p};
+            Value v{0, false};
+            int status;
+            {
+                nb::gil_scoped_release free;
+                const Search X{T, W, Stats{st.p}, &memo};
+                i64 choice[3];
+                status = run_budgeted(limit, memo.bytes(), us, [&] {
+                    v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                             static_cast<u64>(h.second), choice, &rp);
+                });
+                us[U_MEMO_BYTES] = memo.bytes();
+                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
+            }
+            return nb::make_tuple(status, v.v, v.exact);
+        },
+        nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
+        nb::arg("memo"), nb::arg("stats"), nb::arg("piece"), nb::arg("shared"),
+        nb::arg("budget"), nb::arg("usage"),
+        "One piece of ordered_best at the root (depth >= 3): the least misclassifications over "
+        "the trees whose root splits on piece.attr (an ordered one at thresholds piece.lo.."
+        "piece.hi) if below both limits.bound and shared[0], which it lowers: (status, value, "
+        "found). See dagger_cli.engine.kernels.ordered.best_piece.");
+
+    m.def(
+        "ordered_root_plan",
+        [](nb::handle table, nb::handle work, i64 m_rows) {
+            auto [T, W] = bind_table(table, work);
+            check_sub(T, W, m_rows, 0);
+            std::vector<i64> order, hint(static_cast<std::size_t>(T.A)),
+                splits(static_cast<std::size_t>(T.A));
+            {
+                nb::gil_scoped_release free;
+                const Sub s{0, 0, m_rows};
+                vec<i64> total(static_cast<std::size_t>(T.C));
+                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C);
+                vec<double> score(static_cast<std::size_t>(T.A));
+                hints(T, W, s, total.data(), hint.data(), score.data());
+                const vec<i64> o = by_score(score.data(), T.A);
+                order.assign(o.begin(), o.end());
+                vec<i64> pos(static_cast<std::size_t>(m_rows + 1));
+                for (i64 a = 0; a < T.A; ++a) {
+                    const i32 *lst = rows(T, W, s, a);
+                    splits[a] = T.ordered(a) ? boundaries(lst, m_rows, T.col(a), pos.data())
+                                             : groups(lst, m_rows, T.col(a), pos.data());
+                }
+            }
+            return nb::make_tuple(to_numpy<i64>(std::move(order)), to_numpy<i64>(std::move(hint)),
+                                  to_numpy<i64>(std::move(splits)));
+        },
+        nb::arg("table"), nb::arg("work"), nb::arg("m"),
+        "The root as the pieces of a search see it: the attributes in the search's order, each "
+        "one's hint (the threshold of its best single split by Gini impurity) and its splits "
+        "(an ordered attribute's thresholds, a nominal one's values).");
 
     m.def(
         "ordered_fronts",

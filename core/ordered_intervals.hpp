@@ -34,10 +34,13 @@ class IntervalPruner {
     bool first_ = true;
 
 public:
-    // The K thresholds at positions pos[0..K), searched from `hint` outwards.
-    IntervalPruner(const i64 *pos, i64 K, i64 hint) : pos_(pos), hint_(hint) {
-        queue_.reserve(static_cast<std::size_t>(2 * K + 2));
-        queue_.push_back({0, K - 1, -1, -1});
+    // The thresholds lo..hi (default: all K) at positions pos[0..K), searched from `hint`
+    // outwards (from the middle when the hint is not among them).
+    IntervalPruner(const i64 *pos, i64 K, i64 hint, i64 lo = 0, i64 hi = -1)
+        : pos_(pos), hint_(hint) {
+        if (hi < 0) hi = K - 1;
+        queue_.reserve(static_cast<std::size_t>(2 * (hi - lo + 1) + 2));
+        if (lo <= hi) queue_.push_back({lo, hi, -1, -1});
     }
 
     bool empty() const { return head_ == queue_.size(); }

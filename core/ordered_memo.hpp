@@ -7,9 +7,16 @@
 // table is open addressing with linear probing, at most 3/4 full, 24 bytes an entry; it
 // doubles when full, and its bytes are charged to the calling thread's Budget (the old and
 // the new table while it moves), so a search that would pass the memory ceiling stops.
+//
+// The pieces of one search (dagger_cli.engine.pieces) share it from several threads: every
+// lookup and store holds its mutex (a store costs far less than the subtable's solve, so
+// the threads rarely wait). A store keeps what is known: an exact value is never replaced
+// by a bound, and of two bounds the larger stays, so what another thread stored meanwhile
+// is not lost (one thread alone never meets either case: an exact value is returned, not
+// recomputed, and a bound is recomputed only under a larger one).
 #pragma once
 
-#include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -28,7 +35,7 @@ class Memo {
 
     std::vector<Entry> slots_;  // charged explicitly (it outlives a kernel call)
     std::size_t count_ = 0;
-    std::atomic<bool> busy_{false};
+    mutable std::mutex mutex_;
 
     static u64 mix(u64 a, u64 b) {
         u64 z = a ^ (b * 0xBF58476D1CE4E5B9ull);
@@ -66,11 +73,18 @@ public:
     Memo(const Memo &) = delete;
     Memo &operator=(const Memo &) = delete;
 
-    std::size_t size() const { return count_; }
-    i64 bytes() const { return static_cast<i64>(slots_.capacity() * sizeof(Entry)); }
+    std::size_t size() const {
+        const std::lock_guard<std::mutex> hold(mutex_);
+        return count_;
+    }
+    i64 bytes() const {
+        const std::lock_guard<std::mutex> hold(mutex_);
+        return static_cast<i64>(slots_.capacity() * sizeof(Entry));
+    }
 
     // The value kept for the subtable (h1, h2) at depth r, if any.
     bool find(u64 h1, u64 h2, i64 r, i64 &value, bool &exact) const {
+        const std::lock_guard<std::mutex> hold(mutex_);
         if (slots_.empty()) return false;
         const u64 k2 = h2 + static_cast<u64>(r) * ODD;
         for (std::size_t i = home(h1, k2);; i = (i + 1) & (slots_.size() - 1)) {
@@ -84,8 +98,10 @@ public:
         }
     }
 
-    // Keep (or replace) the value of the subtable (h1, h2) at depth r.
+    // Keep the value of the subtable (h1, h2) at depth r (with what is kept already: an
+    // exact value stays, a larger bound stays).
     void put(u64 h1, u64 h2, i64 r, i64 value, bool exact) {
+        const std::lock_guard<std::mutex> hold(mutex_);
         const u64 k2 = h2 + static_cast<u64>(r) * ODD;
         const i64 val = static_cast<i64>(static_cast<u64>(value) << 1) | (exact ? 1 : 0);
         for (bool grown = false;; grown = true) {
@@ -93,7 +109,7 @@ public:
                 for (std::size_t i = home(h1, k2);; i = (i + 1) & (slots_.size() - 1)) {
                     Entry &e = slots_[i];
                     if (e.k1 == h1 && e.k2 == k2 && e.val != EMPTY) {
-                        e.val = val;
+                        if (!(e.val & 1) && (exact || val > e.val)) e.val = val;
                         return;
                     }
                     if (e.val == EMPTY) {
@@ -110,18 +126,6 @@ public:
             grow();
         }
     }
-
-    // One kernel call at a time uses a memo (a second one at once is refused).
-    class Use {
-        Memo &m_;
-
-    public:
-        explicit Use(Memo &m) : m_(m) {
-            if (m_.busy_.exchange(true))
-                throw std::runtime_error("an ordered memo is used by two kernel calls at once");
-        }
-        ~Use() { m_.busy_.store(false); }
-    };
 };
 
 }  // namespace dagger::ordered

@@ -400,27 +400,108 @@ def solve_ordered(table, query) -> Relation:
 
 
 def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
-    """(depth, least misclassifications) for every depth that improves on the one before."""
+    """(depth, least misclassifications) for every depth that improves on the one before.
+    From depth 3 on, each depth's search is cut into pieces at its root
+    (:mod:`dagger_cli.engine.pieces`), run on the engine's threads (:func:`_depth_pieces`)."""
     from .kernels import ordered as k
 
     points = [(0, leaf_mis)]
     ub = leaf_mis
     choice = np.zeros(3, dtype=np.int64)
-    memo = new_memo()  # shared by the depths (its keys hold the depth)
+    memo = new_memo()  # shared by the depths (its keys hold the depth) and the pieces
     name = arrays.name(None)
+    plan = None
     for d in range(1, depth + 1):
         if ub == 0:
             break
         m = arrays.load(None)
         limits = k.BestLimits(d, ub)
-        args = (arrays.table, arrays.work, m, limits, name, memo, stats, choice)
-        v, exact = arrays.call(k.best, args, stats, f"its search of depth {d}", progress)
+        if d >= 3 and m > 1:
+            if plan is None:
+                plan = _plan(arrays, m)
+            v, exact = _depth_pieces(arrays, m, limits, name, memo, plan, stats, progress)
+        else:
+            args = (arrays.table, arrays.work, m, limits, name, memo, stats, choice)
+            v, exact = arrays.call(k.best, args, stats, f"its search of depth {d}", progress)
         if stats[k.S_ABORT]:
             raise KeyboardInterrupt
         if exact and v < ub:
             points.append((d, int(v)))
             ub = int(v)
     return points
+
+
+def _plan(arrays: _Arrays, m: int) -> list:
+    """The pieces of a search at the root of the first ``m`` rows of level 0
+    (:func:`dagger_cli.engine.pieces.cut`)."""
+    from . import pieces as pc
+    from .kernels import ordered as k
+
+    order, _, splits = k.root_plan(arrays.table, arrays.work, m)
+    return pc.cut(order.tolist(), splits.tolist(), arrays.kinds.astype(bool).tolist())
+
+
+def _depth_pieces(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress):
+    """:func:`~dagger_cli.engine.kernels.ordered.best` at the root of the first ``m`` rows
+    of level 0, as its pieces (``plan``) run on the engine's threads: (value, exact).
+
+    Each thread has its own workspace (a copy of the rows, the root's level loaded) and
+    they share the memo and the bound. Memory: the pieces running at once share the
+    kernels' budget evenly; a piece that runs out of its share beside others is run again
+    after them, alone with all of it, so whether the ceiling stops the search does not
+    depend on the threads."""
+    from . import pieces as pc
+    from .kernels import ordered as k
+
+    cores = threads.current_choice()
+    slots = max(1, min(cores, arrays.spare_buffers() + 1, len(plan)))
+    bufs = [arrays.buf] + [arrays.buf.copy() for _ in range(slots - 1)]
+    sides = [arrays.side] + [arrays.side.copy() for _ in range(slots - 1)]
+    shared = pc.shared_bound(limits.bound)
+    own = [np.zeros_like(stats) for _ in plan]
+    usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in plan]
+    share = {"slots": slots}
+
+    def work(i: int, slot: int):
+        piece = plan[i]
+        ws = k.Workspace(bufs[slot], sides[slot])
+        root = k.RootPiece(piece.attr, piece.lo, piece.hi)
+        budget = arrays.budget(share["slots"])
+        return k.best_piece(
+            arrays.table, ws, m, limits, name, memo, own[i], root, shared, budget, usages[i]
+        )
+
+    def tick(done: int) -> None:
+        evaluated = int(stats[k.S_EVALUATED]) + sum(int(st[k.S_EVALUATED]) for st in own)
+        progress.update(
+            "ordered solver",
+            evaluated,
+            None,
+            unit=f"splits, depth {limits.depth}: pieces {done:,} of {len(plan):,} done",
+        )
+
+    def stop() -> None:
+        for st in own:
+            st[k.S_ABORT] = 1
+        stats[k.S_ABORT] = 1
+
+    indices = list(range(len(plan)))
+    results = pc.Threads(slots).run(indices, work, tick, stop)
+    again = [i for i, r in enumerate(results) if r is not None and r[0] != k.DONE]
+    if again and slots > 1:
+        share["slots"] = 1  # alone, with all the memory
+        for i in again:
+            own[i][:] = 0
+            results[i] = pc.Threads(1).run([i], lambda i, _slot: work(i, 0), tick, stop)[0]
+    for st in own:
+        stats[: k.S_ABORT] += st[: k.S_ABORT]
+    for i, r in enumerate(results):
+        if r is not None and r[0] != k.DONE:
+            piece = plan[i]
+            what = f"its search of depth {limits.depth} (attribute {piece.attr})"
+            raise _out_of_memory(arrays, usages[i], share["slots"], what)
+    best = int(shared[0])
+    return best, best < limits.bound
 
 
 def _params(cost):

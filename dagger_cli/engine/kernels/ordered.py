@@ -137,6 +137,48 @@ def best(
     return _core.ordered_best(table, work, m, limits, name, memo, stats, choice, budget, usage)
 
 
+#: One piece of a search at the root (:func:`best_piece`): the root's splits on attribute
+#: ``attr``, of an ordered one its thresholds ``lo..hi`` (positions 0..K-1 among the
+#: subtable's K thresholds; a nominal one's are all of it whatever they say).
+RootPiece = namedtuple("RootPiece", "attr lo hi")
+
+
+def best_piece(
+    table: OrderedTable,
+    work: Workspace,
+    m: int,
+    limits: BestLimits,
+    name: tuple[int, int],
+    memo,
+    stats: np.ndarray,
+    piece: RootPiece,
+    shared: np.ndarray,
+    budget: int,
+    usage: np.ndarray,
+) -> tuple[int, int, bool]:
+    """:func:`best` at the root (``limits.depth`` >= 3) over the trees whose root is one of
+    ``piece``'s splits: (status, value, found). ``shared[0]`` (int64) is a bound shared with
+    the other pieces of the search, read before each split the piece evaluates and lowered
+    (an atomic minimum) to every better tree it finds; ``found`` when the piece found a tree
+    below both bounds as they were, ``value`` then its misclassifications (else the caller's
+    bound). The least of all pieces' is ``shared[0]`` at the end (when below
+    ``limits.bound``), whatever order they ran in and however many at once. The memo may be
+    shared by pieces running at once (it locks); the root itself is not kept in it."""
+    return _core.ordered_best_piece(
+        table, work, m, limits, name, memo, stats, piece, shared, budget, usage
+    )
+
+
+def root_plan(
+    table: OrderedTable, work: Workspace, m: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The root of the first ``m`` rows of level 0 as a search's pieces are cut from it:
+    the attributes in the search's order (:func:`hint_order`), each one's hint (the
+    position of its best single split by Gini impurity, where the search starts) and its
+    number of splits (an ordered attribute's thresholds, a nominal one's values)."""
+    return _core.ordered_root_plan(table, work, m)
+
+
 def fronts(
     table: OrderedTable,
     work: Workspace,
