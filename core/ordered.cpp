@@ -825,6 +825,18 @@ void bind_ordered(nb::module_ &m) {
         "found). See dagger_cli.engine.kernels.ordered.best_piece.");
 
     m.def(
+        "ordered_lower_bound",
+        [](nb::handle shared, i64 v) {
+            auto sh = span<i64>(shared, "shared");
+            if (sh.size() < 1) throw nb::value_error("shared: too short");
+            RootPiece{0, 0, 0, sh.p}.lower(v);
+            return RootPiece{0, 0, 0, sh.p}.bound();
+        },
+        nb::arg("shared"), nb::arg("value"),
+        "Lower a bound shared with running pieces to value (an atomic minimum, as the pieces "
+        "lower it); returns the bound.");
+
+    m.def(
         "ordered_root_plan",
         [](nb::handle table, nb::handle work, i64 m_rows) {
             auto [T, W] = bind_table(table, work);

@@ -389,7 +389,12 @@ def exit_if_partial(relation, quiet: bool) -> None:
 
 
 def query_options(
-    *, engine: bool = False, count: bool = False, least_y: bool = False, time_limit: bool = True
+    *,
+    engine: bool = False,
+    count: bool = False,
+    least_y: bool = False,
+    time_limit: bool = True,
+    cluster: bool = False,
 ):
     """:func:`pair_options` and :func:`engine_options` (and, when asked, ``--engine``,
     ``--count`` and ``--least-y``) as one :class:`~dagger_cli.engine.query.Query` (the
@@ -417,6 +422,28 @@ def query_options(
         )
     if time_limit:
         extra.append(time_limit_option)
+    if cluster:
+        extra.append(
+            click.option(
+                "--scheduler",
+                default=None,
+                metavar="ADDRESS|local",
+                help="Run the search across a Dask cluster: the scheduler at ADDRESS "
+                "(tcp://host:port), or 'local' for worker processes on this machine. The "
+                "least misclassifications at each depth on numeric columns (--x depth, "
+                "--thresholds, --max-depth) is cut into pieces that the workers share; the "
+                "answer is the one-process answer. Needs dagger-cli[dask].",
+            )
+        )
+        extra.append(
+            click.option(
+                "--workers",
+                type=int,
+                default=None,
+                metavar="N",
+                help="With --scheduler local: N worker processes (default: one per core).",
+            )
+        )
     if count:
         extra.append(
             click.option(
@@ -447,12 +474,14 @@ def query_options(
             max_memory=rest["max_memory"],
             progress=not rest["quiet"],
             time_limit=rest.get("time_limit"),
+            scheduler=rest.get("scheduler"),
+            workers=rest.get("workers"),
         )
 
     def decorate(func):
         keys = ["x_cost", "y_cost", "max_x", "max_y", "max_mis", "max_tpl", "exact_only"]
         keys += ["max_depth", "engine", "least_y", "count", "max_subtables", "max_memory"]
-        keys += ["time_limit"]
+        keys += ["time_limit", "scheduler", "workers"]
 
         @functools.wraps(func)
         @handle_errors

@@ -134,7 +134,7 @@ def output_options(func):
     help="Compare greedy heuristics (error, entropy, gini, gain ratio) with the front; "
     "overlay their points on the plot.",
 )
-@query_options(engine=True, count=True, least_y=True)
+@query_options(engine=True, count=True, least_y=True, cluster=True)
 @handle_errors
 def relate(source, outputs, greedy, query, quiet):
     """Pareto-optimal points of two tree costs over every decision tree for TABLE.

@@ -45,7 +45,7 @@ from .common import (
     "class (--positive), from the exact front of false positives against false negatives "
     "(both measures are greatest on it); within --max-depth.",
 )
-@query_options(least_y=True)
+@query_options(least_y=True, cluster=True)
 @handle_errors
 def tree(source, fmt, output, query, quiet, best):
     """An optimal decision tree for TABLE at one point of the front.

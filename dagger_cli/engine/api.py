@@ -61,6 +61,19 @@ def with_positive(table, query: Query):
     return table
 
 
+def _check_cluster(table, query: Query, solver) -> None:
+    """What runs on a Dask cluster (``scheduler``): the ordered solver's depth front."""
+    names = {query.x_cost.name, query.y_cost.name}
+    if solver.name != "ordered" or names != {"depth", "misclassifications"}:
+        raise InputError(
+            "--scheduler runs the search for the least misclassifications at each depth on "
+            "numeric columns across a cluster: depth and misclassifications as the two costs, "
+            "a table with numeric columns kept whole (--thresholds all|K) and --max-depth; "
+            f"this query ({query.x} vs {query.y}, {solver.name} solver) runs in one process: "
+            "drop --scheduler"
+        )
+
+
 def solve(table, query: Query) -> Relation:
     """The exact Pareto front that ``query`` asks for over all trees for ``table``.
 
@@ -103,6 +116,8 @@ def solve(table, query: Query) -> Relation:
     t0 = time.perf_counter()
     try:
         table, solver = query.solver.route(table, query)
+        if query.scheduler is not None:
+            _check_cluster(table, query, solver)
         rel = solver.solve(table, query)
     except LimitError as err:
         raise _limit_hint(err, which, query.solver.depth_helps, cap) from None
@@ -164,6 +179,8 @@ def relate(
     max_x: int | None = None,
     max_y: int | None = None,
     least_y: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Relation:
     """The exact Pareto front of cost ``x`` against cost ``y`` over all trees for ``table``
     (of depth at most ``max_depth``, if given): ``solve(table, Query(x, y, **options))``.
@@ -216,6 +233,11 @@ def relate(
         that y (what a solver that minimises y alone finds). With the fast engine and a
         y that sums over children (misclassifications, total path length, nodes,
         leaves) each subproblem keeps its one such point.
+    scheduler : str, optional
+        A Dask scheduler's address, or ``"local"`` for a local cluster of ``workers``
+        worker processes (one per core by default): the least misclassifications at each
+        depth on numeric columns (depth vs misclassifications, the ordered solver) is cut
+        into pieces that run there (:mod:`dagger_cli.engine.cluster`); the same answer.
     """
     return solve(
         table,
@@ -233,6 +255,8 @@ def relate(
             max_subtables=max_subtables,
             max_memory=max_memory,
             progress=progress,
+            scheduler=scheduler,
+            workers=workers,
         ),
     )
 

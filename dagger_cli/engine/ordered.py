@@ -353,7 +353,9 @@ def solve_ordered(table, query) -> Relation:
             points = [(xs[0], ys[0])]
         else:
             arrays = _Arrays(table, depth, query.max_memory)
-            if other.name == "depth":
+            if other.name == "depth" and query.scheduler is not None:
+                pts = _cluster_depth_front(table, arrays, depth, leaf_mis, query, stats, progress)
+            elif other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
             else:
                 # the query's bounds, as the kernel's: on (other, misclassifications)
@@ -399,10 +401,24 @@ def solve_ordered(table, query) -> Relation:
     return rel
 
 
-def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
+def _cluster_depth_front(table, arrays: _Arrays, depth: int, leaf_mis: int, query, stats, progress):
+    """:func:`_depth_front` with the pieces of each depth's search run on the Dask cluster
+    of ``query.scheduler`` (:mod:`dagger_cli.engine.cluster`)."""
+    from .cluster import Cluster, connect
+
+    with connect(query.scheduler, query.workers) as client:
+        on = Cluster(client, query.scheduler, table, depth, query.max_memory)
+        try:
+            return _depth_front(arrays, depth, leaf_mis, stats, progress, on)
+        finally:
+            on.close()
+
+
+def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress, cluster=None):
     """(depth, least misclassifications) for every depth that improves on the one before.
     From depth 3 on, each depth's search is cut into pieces at its root
-    (:mod:`dagger_cli.engine.pieces`), run on the engine's threads (:func:`_depth_pieces`)."""
+    (:mod:`dagger_cli.engine.pieces`), run on the engine's threads (:func:`_depth_pieces`)
+    or on a Dask cluster (``cluster``, a :class:`dagger_cli.engine.cluster.Cluster`)."""
     from .kernels import ordered as k
 
     points = [(0, leaf_mis)]
@@ -419,7 +435,11 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
         if d >= 3 and m > 1:
             if plan is None:
                 plan = _plan(arrays, m)
-            v, exact = _depth_pieces(arrays, m, limits, name, memo, plan, stats, progress)
+            if cluster is not None:
+                v = cluster.best(plan, d, ub, stats, _cluster_tick(progress, d, stats))
+                exact = v < ub
+            else:
+                v, exact = _depth_pieces(arrays, m, limits, name, memo, plan, stats, progress)
         else:
             args = (arrays.table, arrays.work, m, limits, name, memo, stats, choice)
             v, exact = arrays.call(k.best, args, stats, f"its search of depth {d}", progress)
@@ -429,6 +449,22 @@ def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress):
             points.append((d, int(v)))
             ub = int(v)
     return points
+
+
+def _cluster_tick(progress: Progress, d: int, stats):
+    """The progress line of a depth's pieces on a cluster."""
+    from .kernels import ordered as k
+
+    def tick(done: int, made: int, least: int) -> None:
+        progress.update(
+            "ordered solver on the cluster",
+            done,
+            made,
+            unit=f"pieces of depth {d} (least misclassifications so far {least:,}; "
+            f"{int(stats[k.S_EVALUATED]):,} splits in the pieces done)",
+        )
+
+    return tick
 
 
 def _plan(arrays: _Arrays, m: int) -> list:

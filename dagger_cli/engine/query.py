@@ -42,7 +42,7 @@ class Query:
         A solver of :data:`dagger_cli.engine.registry.SOLVERS` (``"fast"``, ``"baseline"``,
         ``"paper"``).
     max_depth, max_x, max_y, least_y, count, exact_only, depth_two, max_subtables,
-    max_memory, progress
+    max_memory, progress, time_limit, scheduler, workers
         As in :func:`dagger_cli.engine.relate`.
     """
 
@@ -62,6 +62,10 @@ class Query:
     #: seconds: the best front found within them, each point marked proven or not, with a
     #: proven bound (:mod:`dagger_cli.engine.anytime`); None: the exact front, however long
     time_limit: float | None = None
+    #: a Dask scheduler's address, or ``"local"`` for a local cluster of ``workers`` worker
+    #: processes: the search's pieces run there (:mod:`dagger_cli.engine.cluster`)
+    scheduler: str | None = None
+    workers: int | None = None
     #: the cost objects of ``x`` and ``y`` (set from the names)
     x_cost: Cost = field(init=False, repr=False, compare=False)
     y_cost: Cost = field(init=False, repr=False, compare=False)
@@ -94,6 +98,10 @@ class Query:
                     "--count needs every tree of the front: it has no --time-limit (counting "
                     "cannot stop half way); drop one of them"
                 )
+        if self.scheduler is not None or self.workers is not None:
+            from .cluster import check
+
+            check(self.scheduler, self.workers)
         self.solver.validate(self)
 
     @property

@@ -169,6 +169,12 @@ def best_piece(
     )
 
 
+def lower_bound(shared: np.ndarray, value: int) -> int:
+    """Lower ``shared[0]``, a bound that running pieces share (:func:`best_piece`), to
+    ``value`` if that is less: an atomic minimum, as the pieces lower it. Returns it."""
+    return _core.ordered_lower_bound(shared, value)
+
+
 def root_plan(
     table: OrderedTable, work: Workspace, m: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,186 @@
+"""One query across a Dask cluster (:mod:`dagger_cli.engine.cluster`): a scheduler and two
+single-threaded workers started as separate processes on 127.0.0.1 (and once a local
+cluster), against the one-process answer:
+
+* the depth front and the tree of every point, equal, on random numeric tables;
+* a worker killed (SIGKILL) while the pieces run: the same answer;
+* the scheduler killed while they run: a clear error, exit 2, nothing written;
+* the options refused where they do not apply."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("distributed")
+
+from dagger_cli.cli import main  # noqa: E402
+from dagger_cli.data.table import DecisionTable  # noqa: E402
+from dagger_cli.engine import relate  # noqa: E402
+from dagger_cli.errors import DaggerError, InputError  # noqa: E402
+from dagger_cli.trees import extract_tree  # noqa: E402
+
+MIS = "misclassifications"
+DASK = str(Path(sys.executable).with_name("dask"))
+
+
+def _frame(seed: int, n: int, columns: int = 5) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({f"x{j}": rng.normal(size=n).round(2) for j in range(columns)})
+    df["y"] = np.where(df.x0 + 0.7 * rng.normal(size=n) > df.x1, "p", "q")
+    return df
+
+
+def _answer(table, depth, **options):
+    rel = relate(table, "depth", MIS, max_depth=depth, **options)
+    trees = [extract_tree(rel, i).to_text() for i in range(len(rel.front))]
+    return rel.front.points(), trees
+
+
+class _Cluster:
+    """A ``dask scheduler`` and ``dask worker`` processes (one thread each), 127.0.0.1."""
+
+    def __init__(self, tmp: Path, workers: int = 2):
+        self.file = tmp / "scheduler.json"
+        env = {**os.environ, "DAGGER_THREADS": "1"}
+        self.scheduler = subprocess.Popen(
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(self.file)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+        for _ in range(300):
+            if self.file.exists() and self.file.stat().st_size:
+                break
+            time.sleep(0.1)
+        self.address = json.loads(self.file.read_text())["address"]
+        self.workers = [self.add_worker(env) for _ in range(workers)]
+        self.wait_for(workers)
+
+    def add_worker(self, env=None):
+        return subprocess.Popen(
+            [DASK, "worker", "--scheduler-file", str(self.file), "--nthreads", "1",
+             "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env or {**os.environ, "DAGGER_THREADS": "1"},
+        )  # fmt: skip
+
+    def wait_for(self, n: int) -> None:
+        import distributed
+
+        with distributed.Client(self.address, timeout="30s") as client:
+            client.wait_for_workers(n, timeout=60)
+
+    def close(self) -> None:
+        for p in [*self.workers, self.scheduler]:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    c = _Cluster(tmp_path_factory.mktemp("dask"))
+    yield c
+    c.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_cluster_gives_the_one_process_front_and_trees(cluster, seed):
+    table = DecisionTable.from_dataframe(_frame(seed, 150, columns=4), thresholds="all")
+    one = _answer(table, 4)
+    assert len(one[0]) >= 4
+    assert _answer(table, 4, scheduler=cluster.address) == one
+
+
+def test_a_local_cluster_gives_the_one_process_front():
+    table = DecisionTable.from_dataframe(_frame(3, 120, columns=3), thresholds="all")
+    one = relate(table, "depth", MIS, max_depth=3).front.points()
+    got = relate(table, "depth", MIS, max_depth=3, scheduler="local", workers=2)
+    assert got.front.points() == one
+
+
+def _run_and(action, table, depth, address):
+    """Run the query on the cluster in a thread; once its depth-``depth`` pieces run,
+    ``action()``; the query's answer or error."""
+    import distributed
+
+    out: dict = {}
+
+    def run():
+        try:
+            out["answer"] = _answer(table, depth, scheduler=address)
+        except Exception as err:  # noqa: BLE001 - handed to the test
+            out["error"] = err
+
+    t = threading.Thread(target=run)
+    t.start()
+    with distributed.Client(address, timeout="30s") as watcher:
+        for _ in range(600):
+            busy = watcher.processing()
+            if any(f"-{depth}-" in str(key) for keys in busy.values() for key in keys):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the pieces never ran")
+        time.sleep(0.3)
+        action()
+    t.join(120)
+    assert not t.is_alive()
+    return out
+
+
+def test_a_worker_killed_mid_query_costs_time_not_the_answer(tmp_path):
+    table = DecisionTable.from_dataframe(_frame(4, 700, columns=5), thresholds="all")
+    one = _answer(table, 4)
+    c = _Cluster(tmp_path)
+    try:
+        victim = c.workers[0]
+        out = _run_and(lambda: victim.send_signal(signal.SIGKILL), table, 4, c.address)
+        assert victim.poll() is not None  # really killed while the query ran
+        assert out.get("answer") == one, out.get("error")
+    finally:
+        c.close()
+
+
+def test_a_scheduler_gone_mid_query_is_a_clear_error_and_nothing_written(tmp_path):
+    df = _frame(5, 700, columns=5)
+    csv = tmp_path / "t.csv"
+    df.to_csv(csv, index=False)
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    c = _Cluster(tmp_path)
+    try:
+        out = _run_and(lambda: c.scheduler.send_signal(signal.SIGKILL), table, 4, c.address)
+        err = out.get("error")
+        assert isinstance(err, DaggerError) and "went away" in str(err), out
+        assert "Nothing was written" in str(err)
+    finally:
+        c.close()
+    # the command line: an unreachable scheduler, exit 2, no output file
+    result = CliRunner().invoke(
+        main,
+        ["relate", str(csv), "--thresholds", "all", "--x", "depth", "--max-depth", "3",
+         "--scheduler", c.address, "-o", str(tmp_path / "out.csv"), "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_the_options_are_refused_where_they_do_not_apply(tmp_path):
+    table = DecisionTable.from_dataframe(_frame(6, 60, columns=2), thresholds="all")
+    with pytest.raises(InputError, match="runs in one process: drop --scheduler"):
+        relate(table, "total-path-length", MIS, max_depth=3, scheduler="local")
+    with pytest.raises(InputError, match="--workers sizes a local cluster"):
+        relate(table, "depth", MIS, max_depth=3, scheduler="tcp://127.0.0.1:1", workers=2)
+    with pytest.raises(InputError, match="--workers must be a whole number"):
+        relate(table, "depth", MIS, max_depth=3, scheduler="local", workers=0)
