@@ -20,6 +20,7 @@ from pathlib import Path
 from . import (
     anytime,
     bounds,
+    cores,
     estimator,
     firstcall,
     load,
@@ -54,6 +55,7 @@ SECTIONS = [
     anytime,
     weights,
     report,
+    cores,
 ]
 BY_NAME = {s.NAME: s for s in SECTIONS}
 

@@ -1,0 +1,233 @@
+"""The cores section (issues 44 and 41): one query on every core, and on a Dask cluster.
+
+- ``threads``: whole processes ``dagger relate ...``, ``DAGGER_THREADS=1`` against the default
+  (every core), taking turns, median of ``--runs`` (one run above 60 s): the depth searches
+  on numeric tables at depth 4 (segment, raisin, wilt) and a generated 1,900 x 27 numeric
+  table at depth 3, Λ vs µ on wilt at depth 3, and the binary anneal at depth 5. The outputs
+  of both settings must be the same bytes.
+- ``busy``: raisin at depth 4 beside one busy process: the default against one thread.
+- ``spread``: in one process on one thread, the time of each piece of segment's and rice's
+  searches (:mod:`dagger_cli.engine.pieces`), and the speed-up a list schedule of those
+  pieces in their order would give on 2, 8 and 16 cores (what the pieces' sizes allow;
+  the bounds they lend each other aside).
+- ``cluster``: segment at depth 4 on a local cluster (``--scheduler local``) of two
+  single-threaded workers against one, and against one process with the default threads.
+
+    python -m scripts.bench run --only cores [--runs 3] [--cores-parts threads,busy,spread,cluster]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+
+import numpy as np
+
+from . import load, machine, procs, verdict
+
+NAME = "cores"
+OUTPUT = "cores.json"
+HELP = "one query on every core and on a Dask cluster: speed-ups and their limits (issues 44, 41)"
+
+PARTS = ("threads", "busy", "spread", "cluster")
+NUM = ["--thresholds", "all", "--x", "depth", "-q"]
+#: (label, command after ``dagger``, the issue's least speed-up with the default threads)
+CASES = [
+    ("segment, depth 4", ["relate", "num-segment", *NUM, "--max-depth", "4"], 1.7),
+    ("raisin, depth 4", ["relate", "num-raisin", *NUM, "--max-depth", "4"], 1.6),
+    ("wilt, depth 4", ["relate", "num-wilt", *NUM, "--max-depth", "4"], 1.6),
+    ("1,900 x 27 numeric, depth 3", ["relate", "{wide}", *NUM, "--max-depth", "3"], 1.7),
+    (
+        "wilt, depth 3, Λ vs µ",
+        ["relate", "num-wilt", "--thresholds", "all", "--max-depth", "3", "-q"],
+        1.6,
+    ),
+    (
+        "anneal (binary), depth 5",
+        ["relate", "odt-anneal", "--x", "depth", "--max-depth", "5", "-q"],
+        1.6,
+    ),
+]
+ONCE_OVER_S = 60
+#: With a busy neighbour: the default within this factor of one thread.
+BUSY_RATIO = 1.15
+CLUSTER_CASE = ["relate", "num-segment", *NUM, "--max-depth", "4"]
+
+
+def add_arguments(group) -> None:
+    group.add_argument(
+        "--cores-parts",
+        default=",".join(PARTS),
+        help=f"the parts to run (default: {','.join(PARTS)})",
+    )
+
+
+def wide_table(out_dir) -> str:
+    """A 1,900 x 27 numeric table (fixed seed; written once into ``out_dir``): three
+    informative columns and 24 of noise, two classes."""
+    import pandas as pd
+
+    path = out_dir / "wide27.csv"
+    if not path.exists():
+        rng = np.random.default_rng(27)
+        n = 1900
+        df = pd.DataFrame({f"x{j}": rng.normal(size=n).round(3) for j in range(27)})
+        score = df.x0 + 0.8 * df.x1 - 0.6 * df.x2 + rng.normal(scale=0.8, size=n)
+        df["y"] = np.where(score > 0, "yes", "no")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False)
+    return str(path)
+
+
+def _env(threads: str | None) -> dict:
+    """The environment without thread settings, and ``DAGGER_THREADS`` if given."""
+    return load.env_for({"DAGGER_THREADS": threads})
+
+
+def _turns(cmd: list[str], runs: int, env_a: dict, env_b: dict) -> dict:
+    """``cmd`` with ``env_a`` and ``env_b`` taking turns: medians, ratio a / b run by run."""
+    a_s, b_s, ratios, same = [], [], [], True
+    for _ in range(max(runs, 1)):
+        a = procs.launch_ok(cmd, env=env_a)
+        b = procs.launch_ok(cmd, env=env_b)
+        same = same and a["stdout"] == b["stdout"]
+        a_s.append(a["wall"])
+        b_s.append(b["wall"])
+        ratios.append(a["wall"] / b["wall"])
+        if a["wall"] > ONCE_OVER_S:
+            break
+    return {
+        "a_s": statistics.median(a_s),
+        "b_s": statistics.median(b_s),
+        "ratio": statistics.median(ratios),
+        "runs": len(ratios),
+        "same_output": same,
+    }
+
+
+def bench_threads(out_dir, runs: int) -> list[dict]:
+    wide = wide_table(out_dir)
+    rows = []
+    for label, args, target in CASES:
+        cmd = procs.dagger(*[wide if a == "{wide}" else a for a in args])
+        t = _turns(cmd, runs, _env("1"), _env(None))
+        row = {"case": label, "one_s": t["a_s"], "default_s": t["b_s"], "speedup": t["ratio"]}
+        row.update(runs=t["runs"], same_output=t["same_output"], target=target)
+        rows.append(row)
+        ok = row["speedup"] >= target and row["same_output"]
+        print(
+            f"  [{verdict.met(ok)}] {label:<30} one thread {row['one_s']:7.2f} s, default "
+            f"{row['default_s']:7.2f} s: x{row['speedup']:.2f} (target x{target}; "
+            f"same output: {row['same_output']}; {machine.load_text()})",
+            flush=True,
+        )
+    return rows
+
+
+def bench_busy(runs: int) -> dict:
+    cmd = procs.dagger(*CASES[1][1])
+    with load.BusyNeighbours(1) as busy:
+        t = _turns(cmd, runs, _env(None), _env("1"))
+        t["neighbours"] = busy.n
+    ok = t["ratio"] <= BUSY_RATIO
+    print(
+        f"  [{verdict.met(ok)}] raisin, depth 4, one busy neighbour: default {t['a_s']:.2f} s, "
+        f"one thread {t['b_s']:.2f} s: x{t['ratio']:.2f} of one thread (at most x{BUSY_RATIO})",
+        flush=True,
+    )
+    return t
+
+
+def schedule(times: list[float], cores: int) -> float:
+    """The makespan of the pieces' ``times`` on ``cores`` in order, each piece to the
+    first core free (what the engine's threads do).
+
+    >>> schedule([4, 1, 1, 1, 1], 2), schedule([1, 1, 1, 1], 4)
+    (4.0, 1.0)
+    """
+    free = [0.0] * cores
+    for t in times:
+        i = free.index(min(free))
+        free[i] += t
+    return max(free)
+
+
+def bench_spread() -> list[dict]:
+    rows = []
+    for table, depth in (("segment", 4), ("rice", 3)):
+        res = procs.launch_ok(procs.child("piece_times", table, depth), env=_env("1"))
+        out = procs.last_json(res)
+        for d, times in out["pieces"].items():
+            total = sum(times)
+            model = {p: total / schedule(times, p) for p in (2, 8, 16)}
+            row = {
+                "table": table,
+                "depth": int(d),
+                "pieces": len(times),
+                "total_s": total,
+                "largest_share": max(times) / total,
+                "model_speedup": model,
+                "times": times,
+            }
+            rows.append(row)
+            print(
+                f"  [info] {table} depth {d}: {len(times)} pieces, {total:.2f} s on one thread, "
+                f"the largest {100 * row['largest_share']:.0f} %; a list schedule in order: "
+                + ", ".join(f"x{v:.2f} on {p}" for p, v in model.items()),
+                flush=True,
+            )
+    return rows
+
+
+def bench_cluster() -> dict:
+    cmd = procs.dagger(*CLUSTER_CASE)
+    env = _env(None)
+    two = procs.launch_ok([*cmd, "--scheduler", "local", "--workers", "2"], env=env)
+    one = procs.launch_ok([*cmd, "--scheduler", "local", "--workers", "1"], env=env)
+    alone = procs.launch_ok(cmd, env=env)
+    same = two["stdout"] == one["stdout"] == alone["stdout"]
+    out = {
+        "two_workers_s": two["wall"],
+        "one_worker_s": one["wall"],
+        "one_process_s": alone["wall"],
+        "speedup": one["wall"] / two["wall"],
+        "overhead": two["wall"] / alone["wall"],
+        "same_output": same,
+    }
+    ok = out["speedup"] >= 1.7 and out["overhead"] <= 1.15 and same
+    print(
+        f"  [{verdict.met(ok)}] segment, depth 4 on a local cluster: two workers "
+        f"{two['wall']:.1f} s, one {one['wall']:.1f} s (x{out['speedup']:.2f}, target x1.7); "
+        f"one process, default threads {alone['wall']:.1f} s (cluster x{out['overhead']:.2f}, "
+        f"at most x1.15); same output: {same}",
+        flush=True,
+    )
+    return out
+
+
+def run(args) -> dict:
+    parts = [p.strip() for p in args.cores_parts.split(",") if p.strip()]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        raise SystemExit(f"--cores-parts: unknown {', '.join(sorted(unknown))}")
+    record = machine.Record()
+    print(f"cores: {machine.cores()} cores; {machine.load_text()}", flush=True)
+    result: dict = {}
+    if "threads" in parts:
+        result["threads"] = bench_threads(args.out, args.runs)
+    if "busy" in parts:
+        result["busy"] = bench_busy(args.runs)
+    if "spread" in parts:
+        result["spread"] = bench_spread()
+    if "cluster" in parts:
+        result["cluster"] = bench_cluster()
+    result.update(record.done())
+    print(f"cores: done; {machine.load_text()}")
+    machine.write_json(args.out, OUTPUT, result)
+    json.dumps(result)  # every figure plain JSON
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run it as: python -m scripts.bench run --only cores")
