@@ -184,6 +184,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 choice[0] = a;
                 choice[1] = -1;
                 choice[2] = NOMINAL;
+                if (piece) choice[3] = choice[4] = -1;  // the children's: not kept
             }
             continue;
         }
@@ -268,6 +269,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 choice[0] = a;
                 choice[1] = col[lst[p - 1]];
                 choice[2] = ORDERED;
+                if (piece) {  // the sides' least (both below the bound, so exact)
+                    choice[3] = vl;
+                    choice[4] = vr;
+                }
             }
             iv.split(I, mid);
         }
@@ -782,8 +787,8 @@ void bind_ordered(nb::module_ &m) {
     m.def(
         "ordered_best_piece",
         [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle name,
-           Memo &memo, nb::handle stats, nb::handle piece, nb::handle shared, nb::handle budget,
-           nb::handle usage) {
+           Memo &memo, nb::handle stats, nb::handle piece, nb::handle shared, nb::handle choice,
+           nb::handle budget, nb::handle usage) {
             auto [T, W] = bind_table(table, work);
             const BestLimits lim{nb::cast<i64>(limits.attr("depth")),
                                  nb::cast<i64>(limits.attr("bound"))};
@@ -796,9 +801,10 @@ void bind_ordered(nb::module_ &m) {
             if (lo < 0 || hi < lo) throw nb::value_error("piece: thresholds lo..hi out of order");
             auto st = span<i64>(stats, "stats");
             auto sh = span<i64>(shared, "shared");
+            auto ch = span<i64>(choice, "choice");
             auto us = span<i64>(usage, "usage");
-            if (st.size() < N_STATS || sh.size() < 1 || us.size() < N_USAGE)
-                throw nb::value_error("stats, shared or usage: too short");
+            if (st.size() < N_STATS || sh.size() < 1 || ch.size() < 5 || us.size() < N_USAGE)
+                throw nb::value_error("stats, shared, choice or usage: too short");
             const i64 limit = read_budget(budget);
             const RootPiece rp{a, lo, hi, sh.p};
             Value v{0, false};
@@ -806,10 +812,9 @@ void bind_ordered(nb::module_ &m) {
             {
                 nb::gil_scoped_release free;
                 const Search X{T, W, Stats{st.p}, &memo};
-                i64 choice[3];
                 status = run_budgeted(limit, memo.bytes(), us, [&] {
                     v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
-                             static_cast<u64>(h.second), choice, &rp);
+                             static_cast<u64>(h.second), ch.p, &rp);
                 });
                 us[U_MEMO_BYTES] = memo.bytes();
                 us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
@@ -818,11 +823,12 @@ void bind_ordered(nb::module_ &m) {
         },
         nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
         nb::arg("memo"), nb::arg("stats"), nb::arg("piece"), nb::arg("shared"),
-        nb::arg("budget"), nb::arg("usage"),
+        nb::arg("choice"), nb::arg("budget"), nb::arg("usage"),
         "One piece of ordered_best at the root (depth >= 3): the least misclassifications over "
         "the trees whose root splits on piece.attr (an ordered one at thresholds piece.lo.."
         "piece.hi) if below both limits.bound and shared[0], which it lowers: (status, value, "
-        "found). See dagger_cli.engine.kernels.ordered.best_piece.");
+        "found); choice gets the first such tree's root and its sides' least. See "
+        "dagger_cli.engine.kernels.ordered.best_piece.");
 
     m.def(
         "ordered_lower_bound",

@@ -27,7 +27,6 @@ inside the functions that need it, so ``import dagger_cli`` stays cheap.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import difflib
 import hashlib
@@ -43,6 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from .data.recipe import Recipe
+from .engine.dask_setup import (
+    interrupt_after,
+    local_cluster,
+    machine_memory,
+    quiet_dask,
+    require_dask,
+    workers_ignore_ctrl_c,
+)
 from .errors import DaggerError, InputError, LimitError
 
 if sys.version_info >= (3, 11):
@@ -578,11 +585,6 @@ def _host(address: str) -> str:
     return address.split("://")[-1].rsplit(":", 1)[0]
 
 
-def machine_memory() -> int:
-    """Physical memory of this machine in bytes."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
 def worker_memory_budget() -> int:
     """Bytes the engine may use in this process: a share of the Dask worker's memory
     limit, else of the machine's memory divided among its cores."""
@@ -677,18 +679,6 @@ def _save(path: Path, data: str) -> None:
     from .safeio import write_file
 
     write_file(path, data)
-
-
-def require_dask():
-    """Import ``distributed`` or say how to install it (exit 2)."""
-    try:
-        import distributed
-    except ImportError:
-        raise DaggerError(
-            "dagger study runs its tasks on Dask, which is not installed: "
-            "pip install 'dagger-cli[dask]'"
-        ) from None
-    return distributed
 
 
 def run_study(
@@ -865,10 +855,10 @@ def read_trees(path: Path, digest: str | None = None) -> dict | None:
 def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, results):
     distributed = require_dask()
     cluster = None
-    with _quiet_dask():
+    with quiet_dask():
         if scheduler is None:
-            with _workers_ignore_ctrl_c():
-                cluster = _local_cluster(distributed, workers, threads)
+            with workers_ignore_ctrl_c():
+                cluster = local_cluster(distributed, workers, threads)
             client = distributed.Client(cluster)
         else:
             try:
@@ -917,38 +907,10 @@ def _run_on_dask(todo, rows, curves, limits, workers, threads, scheduler, prog, 
                 last_save = time.perf_counter()
         show(force=True)
     finally:
-        with _interrupt_after(), _quiet_dask():
+        with interrupt_after(), quiet_dask():
             client.close()
             if cluster is not None:
                 cluster.close()
-
-
-@contextlib.contextmanager
-def _interrupt_after():
-    """Ctrl-C during the block (the cluster's shutdown) is held until the block ends, then
-    raised as KeyboardInterrupt (exit 130, "interrupted"): inside distributed's shutdown
-    it would print distributed's own traceback, and the run would end as if it had
-    finished. A second Ctrl-C stops the process at once (exit 130)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    hits: list[int] = []
-
-    def held(signum, frame):
-        if hits:
-            os._exit(130)
-        hits.append(signum)
-
-    before = signal.signal(signal.SIGINT, held)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
-    if hits:
-        raise KeyboardInterrupt
 
 
 def _result_of(fut) -> dict:
@@ -1001,44 +963,6 @@ def _results_csv(rows: list[dict]) -> str:
     return buf.getvalue()
 
 
-def _local_cluster(distributed, workers: int | None, threads: int | None):
-    """One single-threaded worker process per core (or ``workers``), on 127.0.0.1 only,
-    each with its share of the machine's memory and of its cores for the engine."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    cores = cores or 1
-    n = workers or cores
-    engine_threads = threads or max(1, cores // n)
-    return distributed.LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        memory_limit=machine_memory() // n,
-        env={"DAGGER_THREADS": str(engine_threads)},
-        silence_logs=40,  # logging.ERROR: no worker chatter on the user's terminal
-    )
-
-
-@contextlib.contextmanager
-def _workers_ignore_ctrl_c():
-    """Start the local workers with SIGINT ignored (kept across exec by every process they
-    start): Ctrl-C on the terminal reaches the whole process group, and it is the client's
-    to handle (keep the finished results, close the cluster), not the workers' (a traceback
-    each)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _threads_by_host(client) -> dict:
     """Engine threads per task on each machine: its cores over its worker threads."""
     cores = client.run(os.cpu_count)
@@ -1050,22 +974,6 @@ def _threads_by_host(client) -> dict:
         host = _host(addr)
         share[host] = max(1, (n_cores or 1) // max(1, per_host.get(host, 1)))
     return share
-
-
-class _quiet_dask:
-    """Silence distributed's INFO/WARNING logs while the client starts and stops."""
-
-    def __enter__(self):
-        import logging
-
-        self.loggers = [logging.getLogger(n) for n in ("distributed", "tornado")]
-        self.levels = [lg.level for lg in self.loggers]
-        for lg in self.loggers:
-            lg.setLevel(logging.ERROR)
-
-    def __exit__(self, *exc):
-        for lg, level in zip(self.loggers, self.levels):
-            lg.setLevel(level)
 
 
 # --------------------------------------------------------------------------- plots

@@ -24,7 +24,7 @@ def test_every_section_is_reachable():
     assert names == [
         "uci", "scaling", "odt", "bounds", "sorting", "read",
         "sklearn", "load", "rules", "num", "study", "firstcall", "anytime", "weights",
-        "report",
+        "report", "cores",
     ]  # fmt: skip
     outputs = [s.OUTPUT for s in cli.SECTIONS]
     assert len(set(outputs)) == len(outputs) and "bench.json" not in outputs

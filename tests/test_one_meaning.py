@@ -294,11 +294,11 @@ def test_an_interrupt_during_the_clusters_shutdown_is_raised_after_it(monkeypatc
     import os
     import signal
 
-    from dagger_cli.study import _interrupt_after
+    from dagger_cli.engine.dask_setup import interrupt_after
 
     finished = []
     with pytest.raises(KeyboardInterrupt):
-        with _interrupt_after():
+        with interrupt_after():
             os.kill(os.getpid(), signal.SIGINT)
             finished.append(True)  # the shutdown goes on after the first Ctrl-C
     assert finished == [True]

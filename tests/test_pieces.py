@@ -40,7 +40,7 @@ def _piece_call(arrays, memo, depth, bound, piece, shared, stats=None, work=None
     root = k.RootPiece(piece.attr, piece.lo, piece.hi)
     return k.best_piece(
         arrays.table, work or arrays.work, m, k.BestLimits(depth, bound), arrays.name(None),
-        memo, stats, root, shared, -1, usage,
+        memo, stats, root, shared, np.zeros(5, np.int64), -1, usage,
     )  # fmt: skip
 
 

@@ -63,8 +63,7 @@ def with_positive(table, query: Query):
 
 def _check_cluster(table, query: Query, solver) -> None:
     """What runs on a Dask cluster (``scheduler``): the ordered solver's depth front."""
-    names = {query.x_cost.name, query.y_cost.name}
-    if solver.name != "ordered" or names != {"depth", "misclassifications"}:
+    if frozenset({query.x_cost.name, query.y_cost.name}) not in solver.clusters:
         raise InputError(
             "--scheduler runs the search for the least misclassifications at each depth on "
             "numeric columns across a cluster: depth and misclassifications as the two costs, "

@@ -78,20 +78,20 @@ def connect(scheduler: str, workers: int | None = None):
     """A Dask client of the scheduler at ``scheduler``, or of a local cluster of
     ``workers`` single-threaded worker processes on 127.0.0.1 (one per core by default)
     for ``"local"``; closed (and the local cluster stopped) at the end."""
-    from ..study import (
-        _interrupt_after,
-        _local_cluster,
-        _quiet_dask,
-        _workers_ignore_ctrl_c,
+    from .dask_setup import (
+        interrupt_after,
+        local_cluster,
+        quiet_dask,
         require_dask,
+        workers_ignore_ctrl_c,
     )
 
-    distributed = require_dask()
+    distributed = require_dask("--scheduler runs the search")
     cluster = None
-    with _quiet_dask():
+    with quiet_dask():
         if scheduler == LOCAL:
-            with _workers_ignore_ctrl_c():
-                cluster = _local_cluster(distributed, workers, 1)
+            with workers_ignore_ctrl_c():
+                cluster = local_cluster(distributed, workers, 1)
             client = distributed.Client(cluster)
         else:
             try:
@@ -104,7 +104,7 @@ def connect(scheduler: str, workers: int | None = None):
         with _silent():  # a scheduler gone is ours to say (Cluster._call), once
             yield client
     finally:
-        with _interrupt_after(), _quiet_dask(), contextlib.suppress(Exception):
+        with interrupt_after(), quiet_dask(), contextlib.suppress(Exception):
             client.close()
             if cluster is not None:
                 cluster.close()
@@ -128,11 +128,14 @@ class Cluster:
     """The executor of a query's depth searches on a Dask cluster (see the module
     docstring): :meth:`best` runs one depth's pieces; :meth:`close` frees the workers."""
 
-    def __init__(self, client, scheduler: str, table, depth: int, max_memory: int | None):
-        from ..study import require_dask
+    def __init__(self, client, scheduler: str, table, depth: int, max_memory: int | None, prepare):
+        from .dask_setup import require_dask
 
-        distributed = require_dask()
+        distributed = require_dask("--scheduler runs the search")
         self.client, self.scheduler = client, scheduler
+        self.prepare = (
+            prepare  # a worker's (arrays, memo) of the query (top level: pickled by name)
+        )
         self.token = uuid.uuid4().hex
         self.depth = depth
         self.workers = max(1, len(self._call(client.scheduler_info)["workers"]))
@@ -172,6 +175,7 @@ class Cluster:
         futures = [
             self.client.submit(
                 _piece_task,
+                self.prepare,
                 self.token,
                 self.table,
                 self.depth,
@@ -275,15 +279,13 @@ class _Local:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _local(token: str, table, depth: int, max_memory: int | None, var, stop) -> _Local:
-    from .ordered import _Arrays, new_memo
-
+def _local(prepare, token: str, table, depth: int, max_memory: int | None, var, stop) -> _Local:
     with _LOCK:
         q = _QUERIES.get(token)
         if q is None:
-            arrays = _Arrays(table, depth, max_memory)
+            arrays, memo = prepare(table, depth, max_memory)
             m = arrays.load(None)
-            q = _Local(arrays, new_memo(), m, arrays.name(None), free=[arrays.work])
+            q = _Local(arrays, memo, m, arrays.name(None), free=[arrays.work])
             _QUERIES[token] = q
             threading.Thread(
                 target=_watch, args=(token, q, var, stop), name="dagger-watch", daemon=True
@@ -292,7 +294,7 @@ def _local(token: str, table, depth: int, max_memory: int | None, var, stop) -> 
         return q
 
 
-def _piece_task(token, table, depth, max_memory, var_name, d, bound, piece):
+def _piece_task(prepare, token, table, depth, max_memory, var_name, d, bound, piece):
     """A Dask task: one piece of the depth-d search below ``bound``; returns (status,
     value, found, counters, usage)."""
     import distributed
@@ -302,7 +304,7 @@ def _piece_task(token, table, depth, max_memory, var_name, d, bound, piece):
     client = distributed.get_client()
     var = distributed.Variable(var_name, client=client)
     stop = distributed.Event(f"dagger-stop-{token}", client=client)
-    q = _local(token, table, depth, max_memory, var, stop)
+    q = _local(prepare, token, table, depth, max_memory, var, stop)
     with q.lock:
         shared = q.shared.setdefault(d, np.array([bound], dtype=np.int64))
         ws = q.free.pop() if q.free else None
@@ -318,18 +320,9 @@ def _piece_task(token, table, depth, max_memory, var_name, d, bound, piece):
         root = k.RootPiece(piece.attr, piece.lo, piece.hi)
         limits = k.BestLimits(d, bound)
         budget = a.budget(1)
+        choice = np.zeros(5, dtype=np.int64)
         status, value, found = k.best_piece(
-            a.table,
-            ws,
-            q.m,
-            limits,
-            q.name,
-            q.memo,
-            stats,
-            root,
-            shared,
-            budget,
-            usage,
+            a.table, ws, q.m, limits, q.name, q.memo, stats, root, shared, choice, budget, usage
         )
     finally:
         with q.lock:

@@ -42,7 +42,7 @@ from ..fronts import Front
 from ..text import size_text
 from ..trees import Tree, TreeNode, pick_children, rows_labels, tree_costs
 from . import threads
-from .progress import Progress, has_deadline
+from .progress import Progress, check_deadline, has_deadline
 from .structures import OrderedStats, Relation
 
 MIS = "misclassifications"
@@ -407,11 +407,18 @@ def _cluster_depth_front(table, arrays: _Arrays, depth: int, leaf_mis: int, quer
     from .cluster import Cluster, connect
 
     with connect(query.scheduler, query.workers) as client:
-        on = Cluster(client, query.scheduler, table, depth, query.max_memory)
+        on = Cluster(client, query.scheduler, table, depth, query.max_memory, piece_state)
         try:
             return _depth_front(arrays, depth, leaf_mis, stats, progress, on)
         finally:
             on.close()
+
+
+def piece_state(table, depth: int, max_memory: int | None):
+    """What a worker of a cluster keeps to run the pieces of a query on ``table`` at depth
+    <= ``depth``: the solver's arrays and an empty memo (see
+    :mod:`dagger_cli.engine.cluster`)."""
+    return _Arrays(table, depth, max_memory), new_memo()
 
 
 def _depth_front(arrays: _Arrays, depth: int, leaf_mis: int, stats, progress, cluster=None):
@@ -503,9 +510,11 @@ def _depth_pieces(arrays: _Arrays, m: int, limits, name, memo, plan, stats, prog
         ws = k.Workspace(bufs[slot], sides[slot])
         root = k.RootPiece(piece.attr, piece.lo, piece.hi)
         budget = arrays.budget(share["slots"])
+        choice = np.zeros(5, dtype=np.int64)
         return k.best_piece(
-            arrays.table, ws, m, limits, name, memo, own[i], root, shared, budget, usages[i]
-        )
+            arrays.table, ws, m, limits, name, memo, own[i], root, shared, choice, budget,
+            usages[i],
+        )  # fmt: skip
 
     def tick(done: int) -> None:
         evaluated = int(stats[k.S_EVALUATED]) + sum(int(st[k.S_EVALUATED]) for st in own)
@@ -739,6 +748,66 @@ def _schedule(
     merge_done()
 
 
+def _first_piece(arrays: _Arrays, rows, d: int, mis: int):
+    """The root of the first tree of depth <= d (>= 3) with ``mis`` misclassifications on
+    ``rows`` (its least; the leaf has more), found by the pieces of the search
+    (:mod:`dagger_cli.engine.pieces`) on the engine's threads: each piece searches below
+    ``mis + 1`` on a memo of its own, so the tree it finds first does not depend on what ran
+    beside it, and the answer is the first piece, in the search's order, that has one. A
+    piece after one that found is stopped or never started. Returns (attribute, code, the
+    children's least misclassifications or None), or None when a piece ran out of memory
+    (the caller then searches as one call, which says so)."""
+    from . import pieces as pc
+    from .kernels import ordered as k
+
+    m = arrays.load(rows)
+    plan = _plan(arrays, m)
+    slots = max(1, min(threads.current_choice(), arrays.spare_buffers() + 1, len(plan)))
+    bufs = [arrays.buf] + [arrays.buf.copy() for _ in range(slots - 1)]
+    sides = [arrays.side] + [arrays.side.copy() for _ in range(slots - 1)]
+    own = [np.zeros(k.N_STATS, dtype=np.int64) for _ in plan]
+    choices = [np.full(5, -1, dtype=np.int64) for _ in plan]
+    first = [len(plan)]  # the first piece that found one
+    lock = threading.Lock()
+    name = arrays.name(rows)
+    limits = k.BestLimits(d, mis + 1)
+
+    def work(i: int, slot: int):
+        if first[0] < i:
+            return None
+        ws = k.Workspace(bufs[slot], sides[slot])
+        usage = np.zeros(k.N_USAGE, dtype=np.int64)
+        res = k.best_piece(
+            arrays.table, ws, m, limits, name, new_memo(), own[i], k.RootPiece(
+                plan[i].attr, plan[i].lo, plan[i].hi), pc.shared_bound(mis + 1), choices[i],
+            arrays.budget(slots), usage,
+        )  # fmt: skip
+        if res[0] == k.DONE and res[2]:
+            with lock:
+                if i < first[0]:
+                    first[0] = i
+                    for st in own[i + 1 :]:
+                        st[k.S_ABORT] = 1
+        return res
+
+    def tick(done: int) -> None:
+        if has_deadline():
+            check_deadline()
+
+    def stop() -> None:
+        for st in own:
+            st[k.S_ABORT] = 1
+
+    results = pc.Threads(slots).run(list(range(len(plan))), work, tick, stop)
+    i = first[0]
+    if any(r is not None and r[0] != k.DONE for r in results[: i + 1]):
+        return None
+    if i == len(plan) or results[i][1] != mis:  # type: ignore[index]
+        raise AssertionError("extraction lost its way: the point is not on the front")
+    attr, code, kind, vl, vr = (int(v) for v in choices[i])
+    return attr, code, ([vl, vr] if kind == k.ORDERED and vl >= 0 and vr >= 0 else None)
+
+
 class _Extractor:
     """The tree behind a front point: the search run again on the subtables of its path
     (each run finds the same first tree, so ties resolve as they did). Called with a
@@ -915,21 +984,34 @@ class _Extractor:
         return TreeNode(counts, decision, attr, tuple(kids))
 
     def _least(self, rows, d: int, mis: int) -> TreeNode:
-        """The first tree of depth <= d with ``mis`` misclassifications on ``rows``."""
+        """The first tree of depth <= d with ``mis`` misclassifications on ``rows``: the
+        leaf if it has them, else (depth >= 3) the first tree of the first piece of the
+        search that has one (:func:`_first_piece`), or (depth <= 2) the search's first."""
 
         a = self.arrays
         choice = np.zeros(3, dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
-        v, exact = a.best(rows, d, mis + 1, stats, choice)  # a fresh memo: the root's choice
-        if not exact or v != mis:
-            raise AssertionError("extraction lost its way: the point is not on the front")
-        attr, code = int(choice[0]), int(choice[1])
-        if attr < 0:
+        counts, _ = rows_labels(self.table, rows)
+        if rows.size - max(counts, default=0) == mis:
             return self._leaf(rows)
+        sides = None
+        found = _first_piece(a, rows, d, mis) if d >= 3 and rows.size > 1 else None
+        if found is not None:
+            attr, code, sides = found
+        else:
+            v, exact = a.best(rows, d, mis + 1, stats, choice)  # a fresh memo: the root's
+            if not exact or v != mis:
+                raise AssertionError("extraction lost its way: the point is not on the front")
+            attr, code = int(choice[0]), int(choice[1])
+            if attr < 0:
+                return self._leaf(rows)
         name, children = self._split(rows, attr, code)
         kids = []
-        for value, sub in children:
-            v, _ = a.best(sub, d - 1, 1 << 40, stats, choice, self.memo)
+        for j, (value, sub) in enumerate(children):
+            if sides is not None:
+                v = sides[j]
+            else:
+                v, _ = a.best(sub, d - 1, 1 << 40, stats, choice, self.memo)
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 
@@ -985,4 +1067,4 @@ class _Extractor:
         return self._node_of(rows, name, code, kids)
 
 
-__all__ = ["applies", "solve_ordered", "why_not"]
+__all__ = ["applies", "piece_state", "solve_ordered", "why_not"]

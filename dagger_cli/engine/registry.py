@@ -44,6 +44,9 @@ class Solver:
         Whether a lower depth cap makes it need less memory (its limit messages say so).
     trees : bool
         Whether it finds the tree behind a point (:meth:`tree`).
+    clusters : frozenset
+        The cost pairs whose search it runs on a Dask cluster (``scheduler``;
+        :mod:`dagger_cli.engine.cluster`).
     """
 
     name = ""
@@ -52,6 +55,7 @@ class Solver:
     counts = False
     pushes_bounds = False
     depth_helps = False
+    clusters: frozenset = frozenset()
 
     def validate(self, query) -> None:
         """Raise :class:`InputError` for what this solver cannot compute (the query is
@@ -134,6 +138,7 @@ class OrderedSolver(Solver):
         "thresholds (chosen by fast for such tables)"
     )
     trees = True
+    clusters = frozenset({frozenset({"depth", "misclassifications"})})
 
     def applies(self, table, query) -> bool:
         """Whether it answers ``query`` on ``table``: numeric columns kept whole, a depth

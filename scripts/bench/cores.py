@@ -65,15 +65,15 @@ def add_arguments(group) -> None:
 
 def wide_table(out_dir) -> str:
     """A 1,900 x 27 numeric table (fixed seed; written once into ``out_dir``): three
-    informative columns and 24 of noise, two classes."""
+    informative columns (two of them as a product) and 24 of noise, two classes."""
     import pandas as pd
 
-    path = out_dir / "wide27.csv"
+    path = out_dir / "wide27-product.csv"
     if not path.exists():
         rng = np.random.default_rng(27)
         n = 1900
         df = pd.DataFrame({f"x{j}": rng.normal(size=n).round(3) for j in range(27)})
-        score = df.x0 + 0.8 * df.x1 - 0.6 * df.x2 + rng.normal(scale=0.8, size=n)
+        score = df.x0 * df.x1 + 0.5 * df.x2 + rng.normal(scale=1.0, size=n)
         df["y"] = np.where(score > 0, "yes", "no")
         out_dir.mkdir(parents=True, exist_ok=True)
         df.to_csv(path, index=False)

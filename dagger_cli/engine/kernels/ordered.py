@@ -153,6 +153,7 @@ def best_piece(
     stats: np.ndarray,
     piece: RootPiece,
     shared: np.ndarray,
+    choice: np.ndarray,
     budget: int,
     usage: np.ndarray,
 ) -> tuple[int, int, bool]:
@@ -163,9 +164,13 @@ def best_piece(
     below both bounds as they were, ``value`` then its misclassifications (else the caller's
     bound). The least of all pieces' is ``shared[0]`` at the end (when below
     ``limits.bound``), whatever order they ran in and however many at once. The memo may be
-    shared by pieces running at once (it locks); the root itself is not kept in it."""
+    shared by pieces running at once (it locks); the root itself is not kept in it.
+
+    ``choice`` (int64, at least 5) gets the root of the best tree the piece found, as
+    :func:`best`'s, and for a threshold its two sides' least misclassifications (both
+    exact; -1 for a nominal split)."""
     return _core.ordered_best_piece(
-        table, work, m, limits, name, memo, stats, piece, shared, budget, usage
+        table, work, m, limits, name, memo, stats, piece, shared, choice, budget, usage
     )
 
 
