@@ -114,6 +114,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         Only trees whose every leaf holds at least this many training rows (a float in
         (0, 1): that fraction of the rows, rounded up), scikit-learn's meaning; exact
         (:mod:`dagger_cli.weights`). Not with ``time_limit``.
+    scheduler : str, distributed.Client or None, default=None
+        A Dask scheduler's address (or ``"local"``), or a client of one: with ``x="depth"``
+        on numeric columns, the search for the least errors at each depth runs on that
+        cluster's workers (:mod:`dagger_cli.engine.cluster`); the same tree. Other
+        queries refuse it (ValueError).
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).
@@ -167,6 +172,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             Interval(numbers.Integral, 1, None, closed="left"),
             Interval(numbers.Real, 0.0, 1.0, closed="neither"),
         ],
+        "scheduler": "no_validation",
     }
 
     def __init__(
@@ -183,6 +189,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         time_limit=None,
         class_weight=None,
         min_samples_leaf=1,
+        scheduler=None,
     ):
         self.max_depth = max_depth
         self.x = x
@@ -195,6 +202,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.class_weight = class_weight
         self.min_samples_leaf = min_samples_leaf
+        self.scheduler = scheduler
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -395,6 +403,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
             and self.max_x is None
             and self.max_misclassifications is None,
             time_limit=self.time_limit,
+            scheduler=_address(self.scheduler),
         )
 
     def _choose(self, front) -> int:
@@ -998,6 +1007,20 @@ def _guess_kinds(X: np.ndarray) -> list[str]:
     if X.dtype.kind in "iuf":
         return ["numeric"] * X.shape[1]
     return ["text"] * X.shape[1]
+
+
+def _address(scheduler):
+    """A scheduler's address from an address, ``"local"`` or a Dask client (None: none)."""
+    if scheduler is None or isinstance(scheduler, str):
+        return scheduler
+    inner = getattr(scheduler, "scheduler", None)
+    address = getattr(inner, "address", None)
+    if not isinstance(address, str):
+        raise ValueError(
+            f"scheduler must be a Dask scheduler's address, 'local' or a distributed.Client, "
+            f"not {type(scheduler).__name__}"
+        )
+    return address
 
 
 __all__ = ["DaggerTreeClassifier", "TimeLimitWarning"]

@@ -184,3 +184,24 @@ def test_the_options_are_refused_where_they_do_not_apply(tmp_path):
         relate(table, "depth", MIS, max_depth=3, scheduler="tcp://127.0.0.1:1", workers=2)
     with pytest.raises(InputError, match="--workers must be a whole number"):
         relate(table, "depth", MIS, max_depth=3, scheduler="local", workers=0)
+
+
+def test_the_estimator_runs_its_search_on_a_cluster(cluster):
+    """``scheduler=`` an address or a client: the same tree as in one process; a query the
+    cluster does not run is refused."""
+    import distributed
+
+    from dagger_cli.sklearn import DaggerTreeClassifier
+
+    df = _frame(7, 200, columns=4)
+    X, y = df.drop(columns="y"), df.y
+    one = DaggerTreeClassifier(x="depth", max_depth=4, thresholds="all").fit(X, y)
+    there = DaggerTreeClassifier(
+        x="depth", max_depth=4, thresholds="all", scheduler=cluster.address
+    )
+    assert there.fit(X, y).tree_.to_text() == one.tree_.to_text()
+    with distributed.Client(cluster.address, timeout="30s") as client:
+        by_client = DaggerTreeClassifier(x="depth", max_depth=4, thresholds="all", scheduler=client)
+        assert by_client.fit(X, y).tree_.to_text() == one.tree_.to_text()
+    with pytest.raises(InputError, match="drop --scheduler"):
+        DaggerTreeClassifier(max_depth=3, thresholds="all", scheduler=cluster.address).fit(X, y)
