@@ -144,7 +144,7 @@ class Cluster:
         self.var_name = f"dagger-bound-{self.token}"
         self.var = distributed.Variable(self.var_name, client=client)
         self.stop = distributed.Event(f"dagger-stop-{self.token}", client=client)
-        [self.table] = self._call(client.scatter, [table], broadcast=True)
+        [self.table] = self._call(client.scatter, [table], broadcast=True, hash=False)
         self.tasks = 0  # pieces sent so far
 
     def _call(self, f, *args, **kw):
