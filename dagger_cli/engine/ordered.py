@@ -353,7 +353,7 @@ def solve_ordered(table, query) -> Relation:
             points = [(xs[0], ys[0])]
         else:
             arrays = _Arrays(table, depth, query.max_memory)
-            if other.name == "depth" and query.scheduler is not None:
+            if other.name == "depth" and query.scheduler is not None and depth >= 3:
                 pts = _cluster_depth_front(table, arrays, depth, leaf_mis, query, stats, progress)
             elif other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
