@@ -10,7 +10,11 @@
 //   (d2_counts), and deeper the children are solved recursively, the larger first under
 //   the bound, the other under what it leaves plus the distance to the ends of the current
 //   interval (ConTree's trick: a larger bound prunes more of the interval). Results at
-//   depth >= 2 are kept in the memo (ordered_memo.hpp).
+//   depth >= 2 are kept in the memo (ordered_memo.hpp). A child starts warm from its
+//   evaluated neighbours (their children hold nearly the same rows): their values bound
+//   its value from below (a tree that reaches the bound ends its search), the root of
+//   their best tree is its first split, and their own evaluated splits bound its splits
+//   (similarity bounds, less the rows they have that it lacks: seed_bounds).
 // - fronts: the whole Pareto front of (x, misclassifications) for x one of total path
 //   length, nodes or leaves: branch and bound over fronts (ordered_front.hpp). The working
 //   front starts as the bound (VIRTUAL points) and the front at depth r - 1, and every
@@ -54,8 +58,24 @@ struct Search {
 
 // The limits of a best search: the remaining depth and the bound (the value is wanted only
 // if below it).
+// A split's sides' values (or lower bounds) in a subtable a search solved: the
+// threshold (attr, code) of its evaluated splits, which a subtable of nearly the same rows
+// starts from (its seeds).
+struct Seed {
+    i32 attr, code, L, R;
+};
+using Seeds = vec<Seed>;
+
 struct BestLimits {
     i64 depth, bound;
+    // What the caller knows of the subtable (a warm start, never needed for exactness): a
+    // lower bound of its value (a tree found at it is optimal); a split to try first, the
+    // best root of a subtable of nearly the same rows (attribute -1: none); and up to two
+    // such subtables' evaluated splits, each with the rows it has that this one lacks
+    // (slack: its sides' values bound this one's less that many).
+    i64 lb = 0, try_attr = -1, try_code = -1;
+    const Seeds *seeds[2] = {nullptr, nullptr};
+    i64 slack[2] = {0, 0};
     BestLimits child(i64 b) const { return {depth - 1, b}; }
 };
 
@@ -83,13 +103,146 @@ struct RootPiece {
     }
 };
 
+// The order in which best visits the attributes of a subtable: by score (hints), the
+// attribute of the split to try first (try_attr) before the others.
+vec<i64> visit_order(const double *score, i64 A, i64 try_attr) {
+    vec<i64> order = by_score(score, A);
+    if (try_attr >= 0) {
+        auto it = std::find(order.begin(), order.end(), try_attr);
+        std::rotate(order.begin(), it, it + 1);
+    }
+    return order;
+}
+
+// The index among the K thresholds at positions pos (rows sorted by col along lst) of the
+// first threshold whose code (the <= side's last code) is at least code (K - 1 if none).
+i64 threshold_at(const i32 *lst, const i32 *col, const i64 *pos, i64 K, i64 code) {
+    i64 lo = 0, hi = K - 1;
+    while (lo < hi) {
+        const i64 mid = (lo + hi) / 2;
+        if (col[lst[pos[mid] - 1]] < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// What a search of an ordered attribute's thresholds knows of each evaluated threshold's
+// children: their values (or lower bounds), the roots of the trees found for them and,
+// when they were searched (depth >= 2), their own evaluated splits.
+struct Evaluated {
+    vec<i64> L, R;            // the <= and > sides' values or lower bounds
+    vec<i64> la, lc, ra, rc;  // the sides' best roots (attribute, code; -1: none)
+    vec<Seeds> sL, sR;        // the sides' evaluated splits (depth >= 3 only)
+    Evaluated(i64 K, bool deep)
+        : L(static_cast<std::size_t>(K), 0),
+          R(static_cast<std::size_t>(K), 0),
+          la(static_cast<std::size_t>(K), -1),
+          lc(static_cast<std::size_t>(K), -1),
+          ra(static_cast<std::size_t>(K), -1),
+          rc(static_cast<std::size_t>(K), -1),
+          sL(deep ? static_cast<std::size_t>(K) : 0),
+          sR(deep ? static_cast<std::size_t>(K) : 0) {}
+};
+
+// Per threshold k of attribute a (K thresholds at positions pos along lst), lower bounds
+// of its sides' values from the seeds of lim (none: false). A seed's split (code c) is the
+// threshold whose <= side ends at the largest code <= c, when it splits these rows; its
+// sides' values less the seed's slack bound that threshold's, and the sides' values move
+// by at most one per row from there (the <= side only grows along the thresholds, the >
+// side only shrinks).
+bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 *col,
+                 const i64 *pos, i64 K, vec<i64> &sl, vec<i64> &sr) {
+    bool any = false;
+    const i64 last = col[lst[m - 1]];  // the largest code of these rows
+    for (int j = 0; j < 2; ++j) {
+        const Seeds *sd = lim.seeds[j];
+        if (sd == nullptr) continue;
+        for (const Seed &e : *sd) {
+            if (e.attr != a || e.code >= last) continue;  // (all rows on its <= side)
+            // the thresholds whose <= side ends at a code <= e.code: [0, n)
+            i64 lo = 0, hi = K;
+            while (lo < hi) {
+                const i64 mid = (lo + hi) / 2;
+                if (col[lst[pos[mid] - 1]] <= e.code)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            const i64 k = lo - 1;  // (the rows past it have codes > e.code, as e.code < last)
+            if (k < 0) continue;   // (no row on its <= side)
+            if (!any) {
+                sl.assign(static_cast<std::size_t>(K), 0);
+                sr.assign(static_cast<std::size_t>(K), 0);
+                any = true;
+            }
+            sl[k] = std::max<i64>(sl[k], e.L - lim.slack[j]);
+            sr[k] = std::max<i64>(sr[k], e.R - lim.slack[j]);
+        }
+    }
+    if (!any) return false;
+    // the <= side: no less than at any threshold before, nor than after less the rows between
+    i64 run = 0;
+    for (i64 k = 0; k < K; ++k) run = sl[k] = std::max(sl[k], run);
+    for (i64 k = K - 2; k >= 0; --k) sl[k] = std::max(sl[k], sl[k + 1] - (pos[k + 1] - pos[k]));
+    run = 0;
+    for (i64 k = K - 1; k >= 0; --k) run = sr[k] = std::max(sr[k], run);
+    for (i64 k = 1; k < K; ++k) sr[k] = std::max(sr[k], sr[k - 1] - (pos[k] - pos[k - 1]));
+    return true;
+}
+
+// The warm start of the children of threshold mid (after p rows) in the interval I, from
+// its evaluated neighbours (similarity bounds): the <= side holds the left neighbour's
+// rows and more, so its value is at least that side's, and it is the right neighbour's
+// side less pos[rn] - p rows, each of which moves a value by at most one; likewise the >
+// side. The split to try first in each: the root found for that side at the nearer
+// neighbour (the one fewer rows away).
+std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Interval &I,
+                                                const i64 *pos, i64 p, i64 depth) {
+    BestLimits l{depth - 1, 0}, r{depth - 1, 0};
+    const bool has_l = I.ln >= 0, has_r = I.rn >= 0;
+    if (has_l) {
+        l.lb = ev.L[I.ln];
+        r.lb = std::max<i64>(r.lb, ev.R[I.ln] - (p - pos[I.ln]));
+        if (!ev.sL.empty()) {
+            l.seeds[0] = &ev.sL[I.ln];
+            r.seeds[1] = &ev.sR[I.ln];
+            r.slack[1] = p - pos[I.ln];
+        }
+    }
+    if (has_r) {
+        r.lb = std::max(r.lb, ev.R[I.rn]);
+        l.lb = std::max<i64>(l.lb, ev.L[I.rn] - (pos[I.rn] - p));
+        if (!ev.sL.empty()) {
+            r.seeds[0] = &ev.sR[I.rn];
+            l.seeds[1] = &ev.sL[I.rn];
+            l.slack[1] = pos[I.rn] - p;
+        }
+    }
+    const bool left_near = has_l && (!has_r || p - pos[I.ln] <= pos[I.rn] - p);
+    const i64 near = left_near ? I.ln : I.rn, far = left_near ? I.rn : I.ln;
+    for (const i64 k : {near, far}) {
+        if (k < 0) continue;
+        if (l.try_attr < 0 && ev.la[k] >= 0) {
+            l.try_attr = ev.la[k];
+            l.try_code = ev.lc[k];
+        }
+        if (r.try_attr < 0 && ev.ra[k] >= 0) {
+            r.try_attr = ev.ra[k];
+            r.try_code = ev.rc[k];
+        }
+    }
+    return {l, r};
+}
+
 // The least misclassifications over the trees of depth <= lim.depth of s if below
 // lim.bound (exact), else a lower bound of at least lim.bound. choice gets the root of the
 // best tree found: (attribute, threshold code, kind), attribute -1 for the leaf. (h1, h2):
 // the subtable's name in the memo. With a piece (the root of a search at depth >= 3 only):
 // the least over the piece's splits if below the bound then (exact), else the bound.
 Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
-           const RootPiece *piece = nullptr) {
+           Seeds *out = nullptr, const RootPiece *piece = nullptr) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
@@ -114,11 +267,16 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         choice[2] = last.kind;
         return {last.y, true};
     }
+    i64 lb = lim.lb;  // a tree of lb errors is optimal
     if (piece == nullptr) {
         i64 v;
         bool exact;
-        if (X.memo->find(h1, h2, r, v, exact) && (exact || v >= ub)) return {v, exact};
+        if (X.memo->find(h1, h2, r, v, exact)) {
+            if (exact || v >= ub) return {v, exact};
+            lb = std::max(lb, v);
+        }
     }
+    if (lb >= ub) return {lb, false};
     if (r == 2 && T.nv[A] > 0 && piece == nullptr) {
         bool few = true;  // every attribute of few codes: the depth-two trees from counts
         for (i64 a = 0; a < A; ++a) few = few && T.nv[a] <= T.nv[A];
@@ -152,10 +310,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         found = true;
         if (piece) piece->lower(v);
     };
-    vec<i64> attrs = by_score(score.data(), A);
+    vec<i64> attrs = visit_order(score.data(), A, lim.try_attr);
     if (piece) attrs.assign(1, piece->attr);
     for (const i64 a : attrs) {
-        if (bound() <= 0 || X.st.aborted()) break;
+        if (bound() <= lb || X.st.aborted()) break;
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         if (!T.ordered(a)) {
@@ -196,16 +354,21 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
             prefix.resize(static_cast<std::size_t>(K * C));
             prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data());
         }
-        // per evaluated threshold: its sides' values (or lower bounds)
-        vec<i64> recL(static_cast<std::size_t>(K), 0), recR(static_cast<std::size_t>(K), 0);
+        // per evaluated threshold: its sides' values (or lower bounds), and their roots
+        Evaluated ev(K, r >= 3);
+        vec<i64> &recL = ev.L, &recR = ev.R;
+        vec<i64> seedL, seedR;  // per threshold: its sides' lower bounds from the seeds
+        const bool seeded = seed_bounds(lim, a, lst, m, col, pos.data(), K, seedL, seedR);
         i64 zlo = -1;  // the last threshold whose <= side has no error
         i64 zhi = K;   // the first threshold whose > side has no error
-        IntervalPruner iv(pos.data(), K, hint[a], piece ? piece->lo : 0,
+        const i64 start =
+            a == lim.try_attr ? threshold_at(lst, col, pos.data(), K, lim.try_code) : hint[a];
+        IntervalPruner iv(pos.data(), K, start, piece ? piece->lo : 0,
                           piece ? std::min(piece->hi, K - 1) : -1);
         while (!iv.empty()) {
             Interval I = iv.pop();
             const i64 UB = bound();
-            if (UB <= 0 || X.st.aborted()) break;
+            if (UB <= lb || X.st.aborted()) break;
             const i64 lbl = I.ln >= 0 ? recL[I.ln] : 0;
             const i64 lbr = I.rn >= 0 ? recR[I.rn] : 0;
             if (lbl + lbr >= UB) {  // monotone bound
@@ -217,7 +380,31 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
             if (I.rn >= 0) iv.shrink_from_right(I, recL[I.rn] + recR[I.rn] - UB);
             IntervalPruner::clip(I, zlo, zhi);
             if (I.lo > I.hi) continue;
-            const i64 mid = iv.want(I);
+            i64 mid = iv.want(I);
+            if (seeded) {
+                auto dead = [&](i64 k) {
+                    return std::max(seedL[k], lbl) + std::max(seedR[k], lbr) >= UB;
+                };
+                const i64 n0 = I.hi - I.lo + 1;
+                while (I.lo <= I.hi && dead(I.lo)) ++I.lo;
+                while (I.lo <= I.hi && dead(I.hi)) --I.hi;
+                if (I.lo > I.hi) {
+                    X.st.add(S_PRUNED, n0);
+                    continue;
+                }
+                X.st.add(S_PRUNED, n0 - (I.hi - I.lo + 1));
+                mid = std::clamp(mid, I.lo, I.hi);
+                for (i64 d = 1; dead(mid); ++d) {  // the nearest live threshold
+                    if (mid - d >= I.lo && !dead(mid - d)) {
+                        mid -= d;
+                        break;
+                    }
+                    if (mid + d <= I.hi && !dead(mid + d)) {
+                        mid += d;
+                        break;
+                    }
+                }
+            }
             iv.evaluated();
             const i64 p = pos[mid];
             X.st.add(S_EVALUATED);
@@ -253,15 +440,41 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
                 const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
                 const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
-                const i64 vf = best(X, fsub, lim.child(UB), f1, f2, sub).v;
-                i64 vs = big_left ? lbr : lbl;
-                if (UB - vf + half > 0)
-                    vs = best(X, ssub, lim.child(UB - vf + half), s1, s2, sub).v;
+                auto [wl, wr] = warm_children(ev, I, pos.data(), p, r);
+                if (seeded) {
+                    wl.lb = std::max(wl.lb, seedL[mid]);
+                    wr.lb = std::max(wr.lb, seedR[mid]);
+                }
+                BestLimits fl = big_left ? wl : wr, sl = big_left ? wr : wl;
+                Seeds *fo = big_left ? &ev.sL[mid] : &ev.sR[mid];
+                Seeds *so = big_left ? &ev.sR[mid] : &ev.sL[mid];
+                fl.bound = UB;
+                const i64 vf = best(X, fsub, fl, f1, f2, sub, fo).v;
+                const i64 fa = sub[0], fc = sub[1];
+                i64 vs = std::max(big_left ? lbr : lbl, sl.lb);
+                i64 sa = -1, sc = -1;
+                if (UB - vf + half > 0) {
+                    sl.bound = UB - vf + half;
+                    vs = best(X, ssub, sl, s1, s2, sub, so).v;
+                    sa = sub[0];
+                    sc = sub[1];
+                }
                 vl = big_left ? vf : vs;
                 vr = big_left ? vs : vf;
+                ev.la[mid] = big_left ? fa : sa;
+                ev.lc[mid] = big_left ? fc : sc;
+                ev.ra[mid] = big_left ? sa : fa;
+                ev.rc[mid] = big_left ? sc : fc;
             }
             recL[mid] = std::max(vl, lbl);
             recR[mid] = std::max(vr, lbr);
+            if (seeded) {
+                recL[mid] = std::max(recL[mid], seedL[mid]);
+                recR[mid] = std::max(recR[mid], seedR[mid]);
+            }
+            if (out != nullptr)
+                out->push_back({static_cast<i32>(a), col[lst[p - 1]], static_cast<i32>(recL[mid]),
+                                static_cast<i32>(recR[mid])});
             if (vl == 0) zlo = std::max(zlo, mid);
             if (vr == 0) zhi = std::min(zhi, mid);
             if (vl + vr < UB) {
@@ -572,7 +785,9 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 intervals = 32 * (2 * K + 2);                        // the queue
     const i64 packed = (12 * A + 8 * LANES) * n + 16 * (A + LANES)  // lanes or rows, the walk
                        + 16 * m + 16 * C;                          // and the pass's scratch
-    const i64 best_deep = common + 16 * m + 16 * K + intervals;    // hk1, hk2, recL, recR
+    // hk1, hk2; per threshold its sides' values, roots, seeds and seed bounds (the seeds'
+    // points, 16 bytes per split a child evaluated, are charged as they are made)
+    const i64 best_deep = common + 16 * m + (16 + 32 + 48 + 16) * K + intervals;
     const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
     const i64 V = 64;                                              // d2_counts (few codes)
     const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
@@ -814,7 +1029,7 @@ void bind_ordered(nb::module_ &m) {
                 const Search X{T, W, Stats{st.p}, &memo};
                 status = run_budgeted(limit, memo.bytes(), us, [&] {
                     v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
-                             static_cast<u64>(h.second), ch.p, &rp);
+                             static_cast<u64>(h.second), ch.p, nullptr, &rp);
                 });
                 us[U_MEMO_BYTES] = memo.bytes();
                 us[U_MEMO_SIZE] = static_cast<i64>(memo.size());

@@ -1,0 +1,59 @@
+"""A random numeric table for the ordered solver's long-table cases (issue 40): one
+informative column and noise, made from a fixed seed (no data file in git).
+
+Column ``x0`` decides the class (``x0 > 0.5``), a tenth of the labels flipped at random;
+the other columns are uniform noise, rounded to 6 decimals (100,000 rows: about 95,000
+distinct values, so thresholds, per column with ``--thresholds all``).
+
+    python -m scripts.bench.synthetic OUT.csv [--rows 100000] [--cols 10] [--seed 40]
+
+>>> X, y = table(rows=5, cols=3)
+>>> X.shape, y.shape
+((5, 3), (5,))
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+#: The generator's default seed (the issue's number).
+SEED = 40
+#: The share of labels flipped.
+NOISE = 0.1
+
+
+def table(rows: int = 100_000, cols: int = 10, seed: int = SEED):
+    """``(X, y)``: ``rows`` x ``cols`` uniform values on [0, 1) rounded to 6 decimals, and
+    the class of each row, ``x0 > 0.5`` with :data:`NOISE` of them flipped."""
+    rng = np.random.default_rng(seed)
+    X = rng.random(size=(rows, cols)).round(6)
+    y = (X[:, 0] > 0.5).astype(np.int64)
+    flip = rng.random(rows) < NOISE
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def write_csv(path: Path, rows: int = 100_000, cols: int = 10, seed: int = SEED) -> Path:
+    """The table of :func:`table` as a CSV file (header ``x0..x{cols-1},y``) at ``path``."""
+    X, y = table(rows, cols, seed)
+    header = ",".join([f"x{j}" for j in range(cols)] + ["y"])
+    fmt = ["%.6f"] * cols + ["%d"]
+    np.savetxt(path, np.column_stack([X, y]), delimiter=",", header=header, comments="", fmt=fmt)
+    return path
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("out", type=Path)
+    p.add_argument("--rows", type=int, default=100_000)
+    p.add_argument("--cols", type=int, default=10)
+    p.add_argument("--seed", type=int, default=SEED)
+    a = p.parse_args(argv)
+    write_csv(a.out, a.rows, a.cols, a.seed)
+
+
+if __name__ == "__main__":
+    main()
