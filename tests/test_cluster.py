@@ -141,7 +141,7 @@ def _run_and(action, table, depth, address):
 
 
 def test_a_worker_killed_mid_query_costs_time_not_the_answer(tmp_path):
-    table = DecisionTable.from_dataframe(_frame(4, 700, columns=5), thresholds="all")
+    table = DecisionTable.from_dataframe(_frame(4, 1500, columns=6), thresholds="all")
     one = _answer(table, 4)
     c = _Cluster(tmp_path)
     try:
@@ -154,7 +154,7 @@ def test_a_worker_killed_mid_query_costs_time_not_the_answer(tmp_path):
 
 
 def test_a_scheduler_gone_mid_query_is_a_clear_error_and_nothing_written(tmp_path):
-    df = _frame(5, 700, columns=5)
+    df = _frame(5, 1500, columns=6)
     csv = tmp_path / "t.csv"
     df.to_csv(csv, index=False)
     table = DecisionTable.from_dataframe(df, thresholds="all")
