@@ -193,19 +193,19 @@ def test_the_layer_serves_what_it_reads_exactly():
     positives and negatives (a leaf of two points) and rows of more than
     D2_MAX_CLASSES (decision, weight) pairs: the DAG's last levels, the same front."""
     rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, size=(60, 6)).tolist()
-    y = rng.integers(0, 2, size=60).tolist()
+    X = rng.integers(0, 2, size=(150, 6)).tolist()
+    y = rng.integers(0, 2, size=150).tolist()
     t = DecisionTable.from_rows(X, y)
-    few = t.weighted([2] * 60, prices=[[0, 1], [3, 0]]).weighted(min_leaf=3)
+    few = t.weighted([2] * 150, prices=[[0, 1], [3, 0]]).weighted(min_leaf=3)
     rel = relate(few, "depth", "misclassifications", max_depth=3)
     assert rel.stats.depth_two
     fp = relate(few.weighted(positive="1"), "false-negatives", "misclassifications", max_depth=3)
     assert fp.stats.depth_two is None
-    many = t.weighted(list(range(1, 61)))
+    many = t.weighted(list(range(1, 151)))
     assert not depth_two_serves(many, COSTS["depth"], COSTS["misclassifications"])
     off = relate(many, "depth", "misclassifications", max_depth=3)
     assert off.stats.depth_two is None
-    assert D2_MAX_CLASSES < 60
+    assert D2_MAX_CLASSES < 150
     forced = relate(many, "depth", "misclassifications", max_depth=3, depth_two=True)
     assert forced.stats.depth_two is None and forced.front.points() == off.front.points()
 
