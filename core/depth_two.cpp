@@ -44,10 +44,18 @@ inline constexpr i64 D2_NO_MEMORY = -(i64{1} << 61);
 // the leaf decides d; the leaf's weight is its rows' weight, its misclassifications the
 // least price over the D decisions, and `infeasible` when it holds fewer than min_leaf
 // rows (a branch is never the whole table, which is always a leaf).
+// `own`: the classes of counts are the decisions (rows of one weight per decision: a
+// weight on every row, class weights), a wrong decision costs the row's weight: the
+// leaf's price is its weight less its heaviest decision's. `of` (not null), more generally:
+// no prices, a wrong decision costs the row's weight and class k is of decision of[k]; the
+// leaf's price is then its weight less its heaviest decision's (at most MAX_OF decisions).
+inline constexpr i64 MAX_OF = 64;
 struct Leaves {
     i64 D = 0;
     const i64 *unit = nullptr, *price = nullptr;
     i64 min_leaf = 1, infeasible = 0;
+    bool own = false;
+    const i64 *of = nullptr;
 };
 
 // A leaf's weight (the n of the split costs) and misclassifications (its price).
@@ -67,6 +75,29 @@ inline LeafTerms leaf_terms(const Leaves &L, const i64 *c, i64 C) {
         return {tot, tot - big};
     }
     i64 w = 0;
+    if (L.own) {
+        i64 big = 0;
+        for (i64 d = 0; d < C; ++d) {
+            tot += c[d];
+            const i64 wd = c[d] * L.unit[d];
+            w += wd;
+            big = std::max(big, wd);
+        }
+        return {w, tot < L.min_leaf ? L.infeasible : w - big};
+    }
+    if (L.of != nullptr) {
+        i64 by[MAX_OF];
+        for (i64 d = 0; d < L.D; ++d) by[d] = 0;
+        for (i64 k = 0; k < C; ++k) {
+            tot += c[k];
+            const i64 wk = c[k] * L.unit[k];
+            w += wk;
+            by[L.of[k]] += wk;
+        }
+        i64 big = 0;
+        for (i64 d = 0; d < L.D; ++d) big = std::max(big, by[d]);
+        return {w, tot < L.min_leaf ? L.infeasible : w - big};
+    }
     for (i64 k = 0; k < C; ++k) {
         tot += c[k];
         w += c[k] * L.unit[k];
@@ -1112,6 +1143,7 @@ int run_on(py::nb::handle entries, py::nb::handle table, py::nb::handle leaves,
     auto unit = py::field<const i64>(leaves, "unit");
     auto price = py::field<const i64>(leaves, "price");
     Leaves lv;
+    std::vector<i64> of(static_cast<std::size_t>(std::max<i64>(unit.size(), 0)), 0);
     if (cls.size() > 0) {
         if (cls.size() != dec.size() || unit.size() < 1 || price.size() % unit.size() != 0)
             throw std::invalid_argument("leaves: cls, unit and price do not fit the table");
@@ -1119,7 +1151,26 @@ int run_on(py::nb::handle entries, py::nb::handle table, py::nb::handle leaves,
         n_dec = unit.size();
         lv = Leaves{price.size() / unit.size(), unit.p, price.p,
                     py::nb::cast<i64>(leaves.attr("min_leaf")),
-                    py::nb::cast<i64>(leaves.attr("infeasible"))};
+                    py::nb::cast<i64>(leaves.attr("infeasible")), false, nullptr};
+        // One weight per decision, no prices: class of counts k is decision k.
+        bool own = lv.D == n_dec;
+        for (i64 k = 0; own && k < n_dec; ++k)
+            for (i64 d = 0; d < lv.D; ++d)
+                own = own && price[k * lv.D + d] == (k != d ? unit[k] : 0);
+        lv.own = own;
+        // No prices: each class's price row is its weight off its own decision.
+        bool plain = !own && lv.D <= MAX_OF;
+        for (i64 k = 0; plain && k < n_dec; ++k) {
+            i64 zeros = 0;
+            for (i64 d = 0; d < lv.D; ++d) {
+                const i64 p = price[k * lv.D + d];
+                zeros += p == 0;
+                if (p == 0) of[k] = d;
+                plain = plain && (p == 0 || p == unit[k]);
+            }
+            plain = plain && zeros == 1 && unit[k] > 0;
+        }
+        if (plain) lv.of = of.data();
     }
     Kernel<T> k{
         Entries{py::field<const i64>(entries, "node"), py::field<const i64>(entries, "r"),

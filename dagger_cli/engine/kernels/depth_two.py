@@ -56,10 +56,7 @@ def weighted_leaves(weighting, decisions: np.ndarray, n_dec: int) -> D2Leaves:
     >>> lv.cls.tolist(), lv.unit.tolist(), lv.price.tolist()
     ([0, 2, 1], [2, 1, 2], [0, 2, 1, 0, 2, 0])
     """
-    pairs, cls = np.unique(
-        np.stack([np.asarray(decisions, np.int64), weighting.rows]), axis=1, return_inverse=True
-    )
-    of, unit = pairs[0], pairs[1]
+    of, unit, cls = _classes(weighting, decisions)
     prices = weighting.prices
     if prices is None:
         prices = 1 - np.eye(n_dec, dtype=np.int64)
@@ -76,8 +73,16 @@ def weighted_leaves(weighting, decisions: np.ndarray, n_dec: int) -> D2Leaves:
 def weighted_classes(weighting, decisions: np.ndarray) -> int:
     """How many classes of counts :func:`weighted_leaves` makes: the (decision, weight)
     pairs of the rows."""
-    key = np.asarray(decisions, np.int64) * (int(weighting.rows.max(initial=0)) + 1)
-    return int(np.unique(key + weighting.rows).size)
+    return int(_classes(weighting, decisions)[0].size)
+
+
+def _classes(weighting, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows' (decision, weight) pairs, ascending: each pair's decision and weight, and
+    every row's pair."""
+    rows = weighting.rows.astype(np.int64)
+    base = int(rows.max(initial=0)) + 1
+    pairs, cls = np.unique(np.asarray(decisions, np.int64) * base + rows, return_inverse=True)
+    return pairs // base, pairs % base, cls
 
 
 def d2_fronts(
