@@ -20,6 +20,9 @@
 //   children's total misclassifications take a specialised pair loop (d2_binary: two
 //   popcounts per pair and word, the rest by subtraction, over the attributes whose
 //   column differs from every earlier one and from its complement).
+// Weighted rows (dagger_cli.weights): the counts are of the rows' classes of (decision,
+// weight) instead of their decisions, and a leaf reads its weight, its least price and its
+// rows (a minimum leaf size) from them (Leaves, leaf_terms); the counting is unchanged.
 // Memory goes by the rows and the present values, never by a product of two attributes'
 // numbers of values; every array of a piece is sized against the piece's allowance of
 // bytes before it is made (OUT_OF_MEMORY with the bytes wanted otherwise). The

@@ -19,6 +19,11 @@ tables with two classes take a specialised pair loop (two popcounts per pair and
 over the attributes whose column differs from every earlier one and its complement).
 Every array of a piece is sized against the piece's allowance of bytes before it is
 made.
+
+Weighted rows, class weights, prices and a minimum leaf size (:mod:`dagger_cli.weights`):
+the layer counts the rows per class of (decision, weight) (:func:`weighted_leaves`) and
+reads each leaf's weight, least price and rows from those counts, as
+:meth:`~dagger_cli.weights.Weighting.terms` reads a subtable's.
 """
 
 from __future__ import annotations
