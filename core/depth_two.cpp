@@ -66,18 +66,20 @@ struct LeafTerms {
     i64 w, mis;
 };
 
-// The leaf of class counts c[0 .. C - 1] (not all zero).
-inline LeafTerms leaf_terms(const Leaves &L, const i64 *c, i64 C) {
-    i64 tot = 0;
-    if (L.D == 0) {
-        i64 big = 0;
-        for (i64 d = 0; d < C; ++d) {
-            tot += c[d];
-            big = std::max(big, c[d]);
-        }
-        return {tot, tot - big};
+// The plain leaf of class counts c[0 .. C - 1] (all zero: weight 0, an empty child).
+inline LeafTerms plain_terms(const i64 *c, i64 C) {
+    i64 tot = 0, big = 0;
+    for (i64 d = 0; d < C; ++d) {
+        tot += c[d];
+        big = std::max(big, c[d]);
     }
-    i64 w = 0;
+    return {tot, tot - big};
+}
+
+// The weighted leaf of class counts c[0 .. C - 1] (L.D > 0; all zero: weight 0). Kept out
+// of line: the plain loops that test for it stay as small as they were.
+[[gnu::noinline]] LeafTerms weighted_terms(const Leaves &L, const i64 *c, i64 C) {
+    i64 tot = 0, w = 0;
     if (L.own) {
         i64 big = 0;
         for (i64 d = 0; d < C; ++d) {
@@ -115,6 +117,11 @@ inline LeafTerms leaf_terms(const Leaves &L, const i64 *c, i64 C) {
     return {w, best};
 }
 
+// The leaf of class counts c[0 .. C - 1], plain or weighted.
+inline LeafTerms leaf_terms(const Leaves &L, const i64 *c, i64 C) {
+    return L.D == 0 ? plain_terms(c, C) : weighted_terms(L, c, C);
+}
+
 // The table as the layer reads it (fields of dagger_cli.engine.kernels.discovery.TableArrays):
 // row-major codes rc (row * m + a), values per attribute, every row's class of counts
 // (its decision; weighted, its class of D2Leaves) and the number of classes, and how a
@@ -148,19 +155,20 @@ struct SplitPoint {
 };
 
 // The point of a split of a branch of weight nbr into leaves: child i's class counts are
-// cnt[base + i * step:] (C of them), i < count, empty children skipped.
+// cnt[base + i * step:] (C of them), i < count, empty children skipped. WEIGHTED: the
+// leaves are read by weighted_terms (a template, so that the plain loop is as it was).
+template <bool WEIGHTED>
 inline SplitPoint split_point(const Params &P, const Leaves &L, i64 nbr, const i64 *cnt,
                               i64 base, i64 step, i64 count, i64 C) {
     i64 acx = 0, acy = 0, nz = 0;
     for (i64 i = 0; i < count; ++i) {
-        const i64 o = base + i * step;
-        i64 tot = 0;
-        for (i64 d = 0; d < C; ++d) tot += cnt[o + d];
-        if (tot == 0) continue;
+        // (An empty child weighs 0, and only it: weights are positive.)
+        const i64 *k = cnt + base + i * step;
+        const LeafTerms lt = WEIGHTED ? weighted_terms(L, k, C) : plain_terms(k, C);
+        if (lt.w == 0) continue;
         ++nz;
-        const i64 wrong = leaf_terms(L, cnt + o, C).mis;
-        acx = comb(P.x.combine, acx, P.x.leaf(wrong));
-        acy = comb(P.y.combine, acy, P.y.leaf(wrong));
+        acx = comb(P.x.combine, acx, P.x.leaf(lt.mis));
+        acy = comb(P.y.combine, acy, P.y.leaf(lt.mis));
     }
     return {P.x.split(nbr) + acx, P.y.split(nbr) + acy, nz};
 }
@@ -286,6 +294,7 @@ struct Branches {
 // last class; the rest by subtraction), offered to the branches a = v (split on b) and
 // b = w (split on a). Branch j's slots are those of its small-branch index sbase[p] + iv;
 // the counts of one pair take at most maxs^2 * C cells.
+template <bool WEIGHTED>
 void pairs_generic(const Branches &B, i64 Ks, const i64 *sp, i64 maxs, const i64 *sbase,
                    const u64 *bits, const u64 *cls, const Params &P, i64 *lx, i64 *ly, i64 *ln,
                    i64 cap) {
@@ -339,13 +348,15 @@ void pairs_generic(const Branches &B, i64 Ks, const i64 *sp, i64 maxs, const i64
             for (i64 iv = 0; iv < npa; ++iv) {
                 const i64 j = B.jbase[p] + iv, js = sbase[p] + iv;
                 const SplitPoint sp_ =
-                    split_point(P, *B.lv, B.nbr[j], cnt.data(), iv * npb * C, C, npb, C);
+                    split_point<WEIGHTED>(P, *B.lv, B.nbr[j], cnt.data(), iv * npb * C, C,
+                                          npb, C);
                 if (sp_.nz >= 2) ln[js] = offer(lx, ly, js * cap, cap, ln[js], sp_.x, sp_.y);
             }
             for (i64 iw = 0; iw < npb; ++iw) {
                 const i64 j = B.jbase[q] + iw, js = sbase[q] + iw;
                 const SplitPoint sp_ =
-                    split_point(P, *B.lv, B.nbr[j], cnt.data(), iw * C, npb * C, npa, C);
+                    split_point<WEIGHTED>(P, *B.lv, B.nbr[j], cnt.data(), iw * C, npb * C,
+                                          npa, C);
                 if (sp_.nz >= 2) ln[js] = offer(lx, ly, js * cap, cap, ln[js], sp_.x, sp_.y);
             }
         }
@@ -439,8 +450,12 @@ BranchStatus branch_fronts(const Branches &B, const i32 *rows, const TableView<T
             for (i64 iv = 0; iv < npres[a]; ++iv) vmap[pv[poff[a] + iv]] = -1;
         }
     }
-    pairs_generic(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P, lx.data(),
-                  ly.data(), ln.data(), cap);
+    if (B.lv->D == 0)
+        pairs_generic<false>(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P,
+                             lx.data(), ly.data(), ln.data(), cap);
+    else
+        pairs_generic<true>(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P,
+                            lx.data(), ly.data(), ln.data(), cap);
     // Room for every branch's front (leaf and split points): grown as needed.
     px = Buf<i64>(J + Js * cap + 16);
     py = Buf<i64>(px.size());
@@ -589,6 +604,7 @@ i64 distinct_columns(i64 K, i64 W, i64 n, const u64 *bits, i64 *reps) {
 // the least M is kept, its only Pareto split point (when neither cost counts
 // misclassifications, M is taken as 0: every split is the same point). Branch j = 2p + v
 // gets its point at lx, ly[j * cap], ln[j] = 1 (none: ln[j] = 0).
+template <bool WEIGHTED>
 void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const i64 *nbr,
                   const Params &P, const Leaves &L, i64 *lx, i64 *ly, i64 *ln, i64 cap) {
     const Cost &X = P.x, &Y = P.y;
@@ -614,12 +630,15 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
     }
     Buf<i64> n11s(K, 0), y11s(K, 0);
     i64 *n11 = n11s.data(), *y11 = y11s.data();
-    // A cell's leaf: c rows, y of them of class 0 (weighted: of class of counts 0).
-    const bool plain = L.D == 0;
+    // A cell's leaf: c rows, y of them of class 0 (weighted: of class of counts 0). A
+    // template, so that the plain pair loop stays as tight as it was.
     auto cell = [&](i64 c, i64 y) -> i64 {
-        if (plain) return std::min(y, c - y);
-        const i64 k[2] = {y, c - y};
-        return c == 0 ? 0 : leaf_terms(L, k, 2).mis;
+        if constexpr (WEIGHTED) {
+            const i64 k[2] = {y, c - y};
+            return c == 0 ? 0 : weighted_terms(L, k, 2).mis;
+        } else {
+            return std::min(y, c - y);
+        }
     };
     for (i64 p = 0; p < K; ++p) {
         for (i64 q = p + 1; q < K; ++q) {
@@ -794,8 +813,12 @@ i64 d2_binary(const Branches &B, const i32 *rows, i64 wn, i64 mis, const TableVi
     }
     const i64 cap = 3;
     Buf<i64> lx(2 * k2 * cap), ly(2 * k2 * cap), ln(2 * k2, 0);
-    pairs_binary(k2, n, W, bits2.data(), cls, nbr2.data(), P, *B.lv, lx.data(), ly.data(),
-                 ln.data(), cap);
+    if (B.lv->D == 0)
+        pairs_binary<false>(k2, n, W, bits2.data(), cls, nbr2.data(), P, *B.lv, lx.data(),
+                            ly.data(), ln.data(), cap);
+    else
+        pairs_binary<true>(k2, n, W, bits2.data(), cls, nbr2.data(), P, *B.lv, lx.data(),
+                           ly.data(), ln.data(), cap);
     return tail_binary(k2, attrs2.data(), wn, mis, P, lfx2.data(), lfy2.data(), lx.data(),
                        ly.data(), ln.data(), cap, s, pb);
 }
