@@ -20,6 +20,9 @@
 //   children's total misclassifications take a specialised pair loop (d2_binary: two
 //   popcounts per pair and word, the rest by subtraction, over the attributes whose
 //   column differs from every earlier one and from its complement).
+// Weighted rows (dagger_cli.weights): the counts are of the rows' classes of (decision,
+// weight) instead of their decisions, and a leaf reads its weight, its least price and its
+// rows (a minimum leaf size) from them (Leaves, leaf_terms); the counting is unchanged.
 // Memory goes by the rows and the present values, never by a product of two attributes'
 // numbers of values; every array of a piece is sized against the piece's allowance of
 // bytes before it is made (OUT_OF_MEMORY with the bytes wanted otherwise). The
@@ -37,9 +40,92 @@ namespace {
 inline constexpr i64 D2_BUG = -(i64{1} << 62);
 inline constexpr i64 D2_NO_MEMORY = -(i64{1} << 61);
 
+// How a leaf reads the class counts of its rows (dagger_cli.engine.kernels.depth_two.D2Leaves).
+// Plain (D = 0): the counts are rows per decision, the leaf misclassifies the rows not of
+// its most common one. Weighted (dagger_cli.weights): the counts are rows per class of
+// (decision, weight) and a row of class k weighs unit[k] and costs price[k * D + d] when
+// the leaf decides d; the leaf's weight is its rows' weight, its misclassifications the
+// least price over the D decisions, and `infeasible` when it holds fewer than min_leaf
+// rows (a branch is never the whole table, which is always a leaf).
+// `own`: the classes of counts are the decisions (rows of one weight per decision: a
+// weight on every row, class weights), a wrong decision costs the row's weight: the
+// leaf's price is its weight less its heaviest decision's. `of` (not null), more generally:
+// no prices, a wrong decision costs the row's weight and class k is of decision of[k]; the
+// leaf's price is then its weight less its heaviest decision's (at most MAX_OF decisions).
+inline constexpr i64 MAX_OF = 64;
+struct Leaves {
+    i64 D = 0;
+    const i64 *unit = nullptr, *price = nullptr;
+    i64 min_leaf = 1, infeasible = 0;
+    bool own = false;
+    const i64 *of = nullptr;
+};
+
+// A leaf's weight (the n of the split costs) and misclassifications (its price).
+struct LeafTerms {
+    i64 w, mis;
+};
+
+// The plain leaf of class counts c[0 .. C - 1] (all zero: weight 0, an empty child).
+inline LeafTerms plain_terms(const i64 *c, i64 C) {
+    i64 tot = 0, big = 0;
+    for (i64 d = 0; d < C; ++d) {
+        tot += c[d];
+        big = std::max(big, c[d]);
+    }
+    return {tot, tot - big};
+}
+
+// The weighted leaf of class counts c[0 .. C - 1] (L.D > 0; all zero: weight 0). The hot
+// loops take it as a template argument: the plain ones stay as tight as they were.
+inline LeafTerms weighted_terms(const Leaves &L, const i64 *c, i64 C) {
+    i64 tot = 0, w = 0;
+    if (L.own) {
+        i64 big = 0;
+        for (i64 d = 0; d < C; ++d) {
+            tot += c[d];
+            const i64 wd = c[d] * L.unit[d];
+            w += wd;
+            big = std::max(big, wd);
+        }
+        return {w, tot < L.min_leaf ? L.infeasible : w - big};
+    }
+    if (L.of != nullptr) {
+        i64 by[MAX_OF];
+        for (i64 d = 0; d < L.D; ++d) by[d] = 0;
+        for (i64 k = 0; k < C; ++k) {
+            tot += c[k];
+            const i64 wk = c[k] * L.unit[k];
+            w += wk;
+            by[L.of[k]] += wk;
+        }
+        i64 big = 0;
+        for (i64 d = 0; d < L.D; ++d) big = std::max(big, by[d]);
+        return {w, tot < L.min_leaf ? L.infeasible : w - big};
+    }
+    for (i64 k = 0; k < C; ++k) {
+        tot += c[k];
+        w += c[k] * L.unit[k];
+    }
+    if (tot < L.min_leaf) return {w, L.infeasible};
+    i64 best = INF;
+    for (i64 d = 0; d < L.D; ++d) {
+        i64 s = 0;
+        for (i64 k = 0; k < C; ++k) s += c[k] * L.price[k * L.D + d];
+        best = std::min(best, s);
+    }
+    return {w, best};
+}
+
+// The leaf of class counts c[0 .. C - 1], plain or weighted.
+inline LeafTerms leaf_terms(const Leaves &L, const i64 *c, i64 C) {
+    return L.D == 0 ? plain_terms(c, C) : weighted_terms(L, c, C);
+}
+
 // The table as the layer reads it (fields of dagger_cli.engine.kernels.discovery.TableArrays):
-// row-major codes rc (row * m + a), values per attribute, every row's decision and the
-// number of decisions.
+// row-major codes rc (row * m + a), values per attribute, every row's class of counts
+// (its decision; weighted, its class of D2Leaves) and the number of classes, and how a
+// leaf reads their counts.
 template <class T>
 struct TableView {
     const T *rc;
@@ -48,6 +134,7 @@ struct TableView {
     const i32 *dec;
     i64 nt;
     i64 n_dec;
+    Leaves lv;
     i64 code(i64 row, i64 a) const {
         return static_cast<i64>(rc[static_cast<u64>(row) * static_cast<u64>(m) +
                                    static_cast<u64>(a)]);
@@ -67,22 +154,21 @@ struct SplitPoint {
     i64 x, y, nz;  // the split's point, and its non-empty children
 };
 
-// The point of a split of a branch of nbr rows into leaves: child i's class counts are
-// cnt[base + i * step:] (C of them), i < count, empty children skipped.
-inline SplitPoint split_point(const Params &P, i64 nbr, const i64 *cnt, i64 base, i64 step,
-                              i64 count, i64 C) {
+// The point of a split of a branch of weight nbr into leaves: child i's class counts are
+// cnt[base + i * step:] (C of them), i < count, empty children skipped. WEIGHTED: the
+// leaves are read by weighted_terms (a template, so that the plain loop is as it was).
+template <bool WEIGHTED>
+inline SplitPoint split_point(const Params &P, const Leaves &L, i64 nbr, const i64 *cnt,
+                              i64 base, i64 step, i64 count, i64 C) {
     i64 acx = 0, acy = 0, nz = 0;
     for (i64 i = 0; i < count; ++i) {
-        const i64 o = base + i * step;
-        i64 tot = 0, big = 0;
-        for (i64 d = 0; d < C; ++d) {
-            tot += cnt[o + d];
-            big = std::max(big, cnt[o + d]);
-        }
-        if (tot == 0) continue;
+        // (An empty child weighs 0, and only it: weights are positive.)
+        const i64 *k = cnt + base + i * step;
+        const LeafTerms lt = WEIGHTED ? weighted_terms(L, k, C) : plain_terms(k, C);
+        if (lt.w == 0) continue;
         ++nz;
-        acx = comb(P.x.combine, acx, P.x.leaf(tot - big));
-        acy = comb(P.y.combine, acy, P.y.leaf(tot - big));
+        acx = comb(P.x.combine, acx, P.x.leaf(lt.mis));
+        acy = comb(P.y.combine, acy, P.y.leaf(lt.mis));
     }
     return {P.x.split(nbr) + acx, P.y.split(nbr) + acy, nz};
 }
@@ -142,7 +228,7 @@ i64 present_counts(i64 a, i64 n, const i32 *rows, const TableView<T> &tb, i64 nv
     return nt;
 }
 
-// The point of the split of a branch of nbr rows (br[0 .. nr - 1]) on attribute b into
+// The point of the split of a branch of weight nbr (rows br[0 .. nr - 1]) on attribute b into
 // leaves, from class counts gathered row by row (work by the branch's rows, whatever b's
 // number of values).
 template <class T>
@@ -160,12 +246,8 @@ SplitPoint sparse_point(const Params &P, i64 nbr, const i64 *br, i64 nr,
     i64 acx = 0, acy = 0;
     for (i64 i = 0; i < nt; ++i) {
         const i64 v = touched[i];
-        i64 big = 0;
-        for (i64 d = 0; d < C; ++d) {
-            big = std::max(big, vtmp[v * C + d]);
-            vtmp[v * C + d] = 0;
-        }
-        const i64 wrong = vtot[v] - big;
+        const i64 wrong = leaf_terms(tb.lv, vtmp + v * C, C).mis;
+        for (i64 d = 0; d < C; ++d) vtmp[v * C + d] = 0;
         vtot[v] = 0;
         acx = comb(P.x.combine, acx, P.x.leaf(wrong));
         acy = comb(P.y.combine, acy, P.y.leaf(wrong));
@@ -202,7 +284,8 @@ struct Branches {
     const i64 *attrs;  // the non-constant attributes, ascending (K)
     const i64 *npres, *poff, *voff, *pv, *S;
     const i64 *jbase;  // attribute p's branches: jbase[p] .. jbase[p + 1] - 1 (value order)
-    const i64 *nbr, *lfx, *lfy;  // per branch: rows, leaf point
+    const i64 *nbr, *lfx, *lfy;  // per branch: weight (its rows unweighted), leaf point
+    const Leaves *lv;
 };
 
 // The small attributes' branches' split points on each other: for each pair of small
@@ -211,6 +294,7 @@ struct Branches {
 // last class; the rest by subtraction), offered to the branches a = v (split on b) and
 // b = w (split on a). Branch j's slots are those of its small-branch index sbase[p] + iv;
 // the counts of one pair take at most maxs^2 * C cells.
+template <bool WEIGHTED>
 void pairs_generic(const Branches &B, i64 Ks, const i64 *sp, i64 maxs, const i64 *sbase,
                    const u64 *bits, const u64 *cls, const Params &P, i64 *lx, i64 *ly, i64 *ln,
                    i64 cap) {
@@ -264,13 +348,15 @@ void pairs_generic(const Branches &B, i64 Ks, const i64 *sp, i64 maxs, const i64
             for (i64 iv = 0; iv < npa; ++iv) {
                 const i64 j = B.jbase[p] + iv, js = sbase[p] + iv;
                 const SplitPoint sp_ =
-                    split_point(P, B.nbr[j], cnt.data(), iv * npb * C, C, npb, C);
+                    split_point<WEIGHTED>(P, *B.lv, B.nbr[j], cnt.data(), iv * npb * C, C,
+                                          npb, C);
                 if (sp_.nz >= 2) ln[js] = offer(lx, ly, js * cap, cap, ln[js], sp_.x, sp_.y);
             }
             for (i64 iw = 0; iw < npb; ++iw) {
                 const i64 j = B.jbase[q] + iw, js = sbase[q] + iw;
                 const SplitPoint sp_ =
-                    split_point(P, B.nbr[j], cnt.data(), iw * C, npb * C, npa, C);
+                    split_point<WEIGHTED>(P, *B.lv, B.nbr[j], cnt.data(), iw * C, npb * C,
+                                          npa, C);
                 if (sp_.nz >= 2) ln[js] = offer(lx, ly, js * cap, cap, ln[js], sp_.x, sp_.y);
             }
         }
@@ -364,8 +450,12 @@ BranchStatus branch_fronts(const Branches &B, const i32 *rows, const TableView<T
             for (i64 iv = 0; iv < npres[a]; ++iv) vmap[pv[poff[a] + iv]] = -1;
         }
     }
-    pairs_generic(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P, lx.data(),
-                  ly.data(), ln.data(), cap);
+    if (B.lv->D == 0)
+        pairs_generic<false>(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P,
+                             lx.data(), ly.data(), ln.data(), cap);
+    else
+        pairs_generic<true>(B, Ks, sp.data(), maxs, sbase.data(), bits.data(), cls, P,
+                            lx.data(), ly.data(), ln.data(), cap);
     // Room for every branch's front (leaf and split points): grown as needed.
     px = Buf<i64>(J + Js * cap + 16);
     py = Buf<i64>(px.size());
@@ -514,8 +604,9 @@ i64 distinct_columns(i64 K, i64 W, i64 n, const u64 *bits, i64 *reps) {
 // the least M is kept, its only Pareto split point (when neither cost counts
 // misclassifications, M is taken as 0: every split is the same point). Branch j = 2p + v
 // gets its point at lx, ly[j * cap], ln[j] = 1 (none: ln[j] = 0).
+template <bool WEIGHTED>
 void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const i64 *nbr,
-                  const Params &P, i64 *lx, i64 *ly, i64 *ln, i64 cap) {
+                  const Params &P, const Leaves &L, i64 *lx, i64 *ly, i64 *ln, i64 cap) {
     const Cost &X = P.x, &Y = P.y;
     const i64 big = i64{1} << 40;
     // Per attribute: the least M of a split of branch value 0 and value 1 (big: none).
@@ -539,6 +630,16 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
     }
     Buf<i64> n11s(K, 0), y11s(K, 0);
     i64 *n11 = n11s.data(), *y11 = y11s.data();
+    // A cell's leaf: c rows, y of them of class 0 (weighted: of class of counts 0). A
+    // template, so that the plain pair loop stays as tight as it was.
+    auto cell = [&](i64 c, i64 y) -> i64 {
+        if constexpr (WEIGHTED) {
+            const i64 k[2] = {y, c - y};
+            return c == 0 ? 0 : weighted_terms(L, k, 2).mis;
+        } else {
+            return std::min(y, c - y);
+        }
+    };
     for (i64 p = 0; p < K; ++p) {
         for (i64 q = p + 1; q < K; ++q) {
             n11[q] = 0;
@@ -566,10 +667,10 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
             const i64 c10 = nap - c11, d10 = yap - d11;
             const i64 c01 = nq[q] - c11, d01 = yq[q] - d11;
             const i64 c00 = n - nap - nq[q] + c11, d00 = ytot - yap - yq[q] + d11;
-            const i64 m11 = std::min(d11, c11 - d11);
-            const i64 m10 = std::min(d10, c10 - d10);
-            const i64 m01 = std::min(d01, c01 - d01);
-            const i64 m00 = std::min(d00, c00 - d00);
+            const i64 m11 = cell(c11, d11);
+            const i64 m10 = cell(c10, d10);
+            const i64 m01 = cell(c01, d01);
+            const i64 m00 = cell(c00, d00);
             const i64 z11 = static_cast<i64>(c11 == 0) * big;
             const i64 z10 = static_cast<i64>(c10 == 0) * big;
             const i64 z01 = static_cast<i64>(c01 == 0) * big;
@@ -604,7 +705,7 @@ void pairs_binary(i64 K, i64 n, i64 W, const u64 *bits, const u64 *cls_in, const
 // node_front (a combination with a dominated branch point is dominated itself, so the
 // branches need no filter first). Returns the front's length, or -need when the scratch
 // is too short.
-i64 tail_binary(i64 K, const i64 *attrs, i64 n, i64 mis, const Params &P, const i64 *lfx,
+i64 tail_binary(i64 K, const i64 *attrs, i64 wn, i64 mis, const Params &P, const i64 *lfx,
                 const i64 *lfy, const i64 *lx, const i64 *ly, const i64 *ln, i64 cap,
                 Scratch &s, ParetoBuf &pb) {
     const Cost &X = P.x, &Y = P.y;
@@ -616,7 +717,7 @@ i64 tail_binary(i64 K, const i64 *attrs, i64 n, i64 mis, const Params &P, const 
     cy[0] = Y.leaf(mis);
     cc[0] = -1;
     i64 nc = 1;
-    const i64 addx = X.split(n), addy = Y.split(n);
+    const i64 addx = X.split(wn), addy = Y.split(wn);
     for (i64 p = 0; p < K; ++p) {
         const i64 j0 = 2 * p, j1 = j0 + 1;
         for (i64 u = 0; u < 1 + ln[j0]; ++u) {
@@ -685,7 +786,7 @@ inline void column_words(const i32 *rows, i64 t0, i64 t1, const TableView<T> &tb
 // (they split the subtable the same way: only the first of each kind matters, ties going
 // to the first attribute).
 template <class T>
-i64 d2_binary(const Branches &B, const i32 *rows, i64 mis, const TableView<T> &tb,
+i64 d2_binary(const Branches &B, const i32 *rows, i64 wn, i64 mis, const TableView<T> &tb,
               const u64 *cls, const Params &P, Scratch &s, ParetoBuf &pb) {
     const i64 K = B.K, n = B.n, W = B.W;
     Buf<u64> bits(K * W), word(tb.m);
@@ -712,17 +813,23 @@ i64 d2_binary(const Branches &B, const i32 *rows, i64 mis, const TableView<T> &t
     }
     const i64 cap = 3;
     Buf<i64> lx(2 * k2 * cap), ly(2 * k2 * cap), ln(2 * k2, 0);
-    pairs_binary(k2, n, W, bits2.data(), cls, nbr2.data(), P, lx.data(), ly.data(), ln.data(), cap);
-    return tail_binary(k2, attrs2.data(), n, mis, P, lfx2.data(), lfy2.data(), lx.data(),
+    if (B.lv->D == 0)
+        pairs_binary<false>(k2, n, W, bits2.data(), cls, nbr2.data(), P, *B.lv, lx.data(),
+                            ly.data(), ln.data(), cap);
+    else
+        pairs_binary<true>(k2, n, W, bits2.data(), cls, nbr2.data(), P, *B.lv, lx.data(),
+                           ly.data(), ln.data(), cap);
+    return tail_binary(k2, attrs2.data(), wn, mis, P, lfx2.data(), lfy2.data(), lx.data(),
                        ly.data(), ln.data(), cap, s, pb);
 }
 
-// The front of a subtable (rows, n of them, mis misclassified by its leaf, least depth
-// lvl) at remaining depth r (1 or 2) into s.ox, s.oy, s.oc (tags: split attributes):
-// returns its length, -need when the scratch is too short, D2_BUG, or D2_NO_MEMORY when
-// its arrays would take more than `allow` bytes (`want`: every stage's bytes).
+// The front of a subtable (rows, n of them, of weight wn, mis misclassified by its leaf,
+// least depth lvl) at remaining depth r (1 or 2) into s.ox, s.oy, s.oc (tags: split
+// attributes): returns its length, -need when the scratch is too short, D2_BUG, or
+// D2_NO_MEMORY when its arrays would take more than `allow` bytes (`want`: every stage's
+// bytes).
 template <class T>
-i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T> &tb,
+i64 d2_front(i64 n, i64 wn, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T> &tb,
              const Params &P, Scratch &s, ParetoBuf &pb, Workspace &ws, i64 many, i64 allow,
              i64 &want) {
     const i64 m = tb.m;
@@ -848,16 +955,11 @@ i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T>
     for (i64 p = 0; p < K; ++p) {
         const i64 a = attrs[p];
         for (i64 iv = 0; iv < npres[a]; ++iv) {
-            const i64 o = (poff[a] + iv) * C;
-            i64 tot = 0, big = 0;
-            for (i64 d = 0; d < C; ++d) {
-                tot += S[o + d];
-                big = std::max(big, S[o + d]);
-            }
+            const LeafTerms lt = leaf_terms(tb.lv, S.data() + (poff[a] + iv) * C, C);
             const i64 j = jbase[p] + iv;
-            nbr[j] = tot;
-            lfx[j] = X.leaf(tot - big);
-            lfy[j] = Y.leaf(tot - big);
+            nbr[j] = lt.w;
+            lfx[j] = X.leaf(lt.mis);
+            lfy[j] = Y.leaf(lt.mis);
         }
     }
     // Each branch's front at remaining depth r - 1, as the children's fronts of bundles.
@@ -866,7 +968,7 @@ i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T>
     const i64 *px = lfx.data(), *py = lfy.data();
     const Branches B{n, K, J, C, (n + 63) >> 6, attrs.data(), npres.data(), poff.data(),
                      voff.data(), pv.data(), S.data(), jbase.data(), nbr.data(), lfx.data(),
-                     lfy.data()};
+                     lfy.data(), &tb.lv};
     if (r <= 1) {
         for (i64 j = 0; j < J; ++j) gp[j] = j;
     } else {
@@ -885,7 +987,7 @@ i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T>
             const i64 d = tb.dec[rows[t]];
             if (d < C - 1) cls[d * W + (t >> 6)] |= u64{1} << (t & 63);
         }
-        if (fastbin) return d2_binary(B, rows, mis, tb, cls.data(), P, s, pb);
+        if (fastbin) return d2_binary(B, rows, wn, mis, tb, cls.data(), P, s, pb);
         const BranchStatus st = branch_fronts(B, rows, tb, cls.data(), P, ws, many, gp.data(),
                                               gl.data(), pb, allow, want, bpx, bpy);
         if (st != BRANCHES_OK) {
@@ -899,7 +1001,7 @@ i64 d2_front(i64 n, i64 mis, const i32 *rows, i64 r, i64 lvl, const TableView<T>
         py = bpy.data();
     }
     const ChildFronts kids{gp.data(), gl.data(), px, py};
-    const i64 cnt = node_front(n, mis, 1, lvl, 0, K, jbase.data(), 0, P, kids, s, pb);
+    const i64 cnt = node_front(wn, mis, 1, lvl, 0, K, jbase.data(), 0, P, kids, s, pb);
     for (i64 k = 0; k < std::max<i64>(cnt, 0); ++k)
         if (s.oc[k] >= 0) s.oc[k] = static_cast<i32>(attrs[s.oc[k]]);
     return cnt;
@@ -962,9 +1064,9 @@ void d2_piece(const Kernel<T> &K, i64 pc, i64 pieces, const Batch &bt) {
         const i32 *rows = d.row_pool.p + d.node_start[i];
         i64 cnt;
         while (true) {
-            cnt = d2_front(d.node_size[i], d.node_mis[i], rows, K.e.r[bt.c0 + t], d.node_level[i],
-                           tb, K.params, *scr, pb, ws, K.many,
-                           K.allow - fixed - SCRATCH_BYTES * cap, bt.wants[t]);
+            cnt = d2_front(d.node_size[i], d.node_weight[i], d.node_mis[i], rows,
+                           K.e.r[bt.c0 + t], d.node_level[i], tb, K.params, *scr, pb, ws,
+                           K.many, K.allow - fixed - SCRATCH_BYTES * cap, bt.wants[t]);
             if (cnt == D2_NO_MEMORY) {
                 bt.wants[t] += fixed + SCRATCH_BYTES * cap;  // the piece's own arrays too
                 break;
@@ -988,7 +1090,7 @@ void d2_piece(const Kernel<T> &K, i64 pc, i64 pieces, const Batch &bt) {
             bt.len[t] = -1;
             continue;
         }
-        cnt = trim(scr->ox.data(), scr->oy.data(), scr->oc.data(), cnt, d.node_size[i],
+        cnt = trim(scr->ox.data(), scr->oy.data(), scr->oc.data(), cnt, d.node_weight[i],
                    d.node_level[i], K.params.raw);
         const i64 o = bt.off[t];
         for (i64 k = 0; k < cnt; ++k) {
@@ -1055,17 +1157,51 @@ int run(const Kernel<T> &K) {
 }
 
 template <class T>
-int run_on(py::nb::handle entries, py::nb::handle table, py::nb::handle dag,
-           py::nb::handle params,
-           py::nb::handle pool, i64 m, i64 many, i64 allow, i64 budget) {
+int run_on(py::nb::handle entries, py::nb::handle table, py::nb::handle leaves,
+           py::nb::handle dag, py::nb::handle params, py::nb::handle pool, i64 m, i64 many,
+           i64 allow, i64 budget) {
     auto rc = py::field<const T>(table, "rc");
     auto nvals = py::field<const i64>(table, "nvals");
     auto dec = py::field<const i32>(table, "dec");
+    i64 n_dec = py::nb::cast<i64>(table.attr("n_dec"));
+    // Weighted rows: the counts are of the rows' classes of (decision, weight).
+    auto cls = py::field<const i32>(leaves, "cls");
+    auto unit = py::field<const i64>(leaves, "unit");
+    auto price = py::field<const i64>(leaves, "price");
+    Leaves lv;
+    std::vector<i64> of(static_cast<std::size_t>(std::max<i64>(unit.size(), 0)), 0);
+    if (cls.size() > 0) {
+        if (cls.size() != dec.size() || unit.size() < 1 || price.size() % unit.size() != 0)
+            throw std::invalid_argument("leaves: cls, unit and price do not fit the table");
+        dec = cls;
+        n_dec = unit.size();
+        lv = Leaves{price.size() / unit.size(), unit.p, price.p,
+                    py::nb::cast<i64>(leaves.attr("min_leaf")),
+                    py::nb::cast<i64>(leaves.attr("infeasible")), false, nullptr};
+        // One weight per decision, no prices: class of counts k is decision k.
+        bool own = lv.D == n_dec;
+        for (i64 k = 0; own && k < n_dec; ++k)
+            for (i64 d = 0; d < lv.D; ++d)
+                own = own && price[k * lv.D + d] == (k != d ? unit[k] : 0);
+        lv.own = own;
+        // No prices: each class's price row is its weight off its own decision.
+        bool plain = !own && lv.D <= MAX_OF;
+        for (i64 k = 0; plain && k < n_dec; ++k) {
+            i64 zeros = 0;
+            for (i64 d = 0; d < lv.D; ++d) {
+                const i64 p = price[k * lv.D + d];
+                zeros += p == 0;
+                if (p == 0) of[k] = d;
+                plain = plain && (p == 0 || p == unit[k]);
+            }
+            plain = plain && zeros == 1 && unit[k] > 0;
+        }
+        if (plain) lv.of = of.data();
+    }
     Kernel<T> k{
         Entries{py::field<const i64>(entries, "node"), py::field<const i64>(entries, "r"),
                 py::field<const i64>(entries, "sub")},
-        TableView<T>{rc.p, nvals.p, nvals.size(), dec.p, dec.size(),
-                     py::nb::cast<i64>(table.attr("n_dec"))},
+        TableView<T>{rc.p, nvals.p, nvals.size(), dec.p, dec.size(), n_dec, lv},
         py::dag_view(dag),
         Params::of(py::span<const i64>(params, "params")),
         m,
@@ -1090,18 +1226,20 @@ namespace py {
 void bind_depth_two(nb::module_ &m) {
     m.def(
         "depth_two_run",
-        [](nb::handle entries, nb::handle table, nb::handle dag, nb::handle params,
-           nb::handle pool, i64 n_attributes, i64 many, i64 allow, i64 budget) {
+        [](nb::handle entries, nb::handle table, nb::handle leaves, nb::handle dag,
+           nb::handle params, nb::handle pool, i64 n_attributes, i64 many, i64 allow,
+           i64 budget) {
             nb::handle rc = table.attr("rc");
             if (is<u8>(rc))
-                return fronts::run_on<u8>(entries, table, dag, params, pool, n_attributes, many,
-                                          allow, budget);
+                return fronts::run_on<u8>(entries, table, leaves, dag, params, pool, n_attributes,
+                                          many, allow, budget);
             if (is<i32>(rc))
-                return fronts::run_on<i32>(entries, table, dag, params, pool, n_attributes, many,
-                                           allow, budget);
+                return fronts::run_on<i32>(entries, table, leaves, dag, params, pool,
+                                           n_attributes, many, allow, budget);
             throw nb::type_error("table.rc: uint8 or int32 expected");
         },
-        nb::arg("entries"), nb::arg("table"), nb::arg("dag"), nb::arg("params"), nb::arg("pool"),
+        nb::arg("entries"), nb::arg("table"), nb::arg("leaves"), nb::arg("dag"),
+        nb::arg("params"), nb::arg("pool"),
         nb::arg("n_attributes"), nb::arg("many"), nb::arg("allow"), nb::arg("budget"),
         "The fronts of the depth-two subproblems from counters[0] on, from class counts "
         "(resumable: DONE, BUDGET_SPENT, MUST_GROW, FRONT_TOO_LONG, OUT_OF_MEMORY). The "

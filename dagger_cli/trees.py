@@ -644,9 +644,23 @@ def leaf_price(table, counts) -> int | None:
 
 
 def _rows_mis(table, rows: np.ndarray) -> int:
-    """Rows of a row set that its leaf misclassifies."""
+    """What the leaf of a row set costs in the cost ``misclassifications``: the rows not of
+    its most common decision; with weighted rows its least price, and
+    :attr:`~dagger_cli.weights.Weighting.infeasible` for fewer rows than the minimum leaf
+    size (the whole table aside), as :meth:`~dagger_cli.weights.Weighting.terms` has it."""
     counts, _ = rows_labels(table, rows)
-    return int(rows.size - max(counts, default=0))
+    w = table.weighting
+    if w is None:
+        return int(rows.size - max(counts, default=0))
+    if rows.size < w.min_leaf and rows.size < w.rows.size:
+        return w.infeasible
+    return w.leaf(np.asarray(counts, dtype=np.int64))[1]
+
+
+def _rows_weight(table, rows: np.ndarray) -> int:
+    """The ``n`` of the split costs of a row set: its rows, or their weight."""
+    w = table.weighting
+    return int(rows.size) if w is None else int(w.rows[rows].sum())
 
 
 def _branches(table, rows: np.ndarray, attr: int) -> list[tuple[int, np.ndarray]]:
@@ -660,6 +674,7 @@ def _front_r1(table, cx, cy, rows: np.ndarray):
     attribute order; the first of equal points kept), as the depth-two layer's
     branches: x, y and the split attribute (-1: the leaf)."""
     mis = _rows_mis(table, rows)
+    n = _rows_weight(table, rows)
     xs, ys, ch = [cx.leaf(mis)], [cy.leaf(mis)], [-1]
     n_dec = len(table.decision_values)
     dec = table.decisions[rows]
@@ -669,11 +684,14 @@ def _front_r1(table, cx, cy, rows: np.ndarray):
         present, inv = np.unique(table.codes[a][rows], return_inverse=True)
         if present.size < 2:
             continue
-        cnt = np.bincount(inv * n_dec + dec, minlength=present.size * n_dec)
-        cnt = cnt.reshape(present.size, n_dec)
-        leaves = (cnt.sum(axis=1) - cnt.max(axis=1)).tolist()
-        xs.append(cx.split(rows.size, [cx.leaf(k) for k in leaves]))
-        ys.append(cy.split(rows.size, [cy.leaf(k) for k in leaves]))
+        if table.weighting is None:
+            cnt = np.bincount(inv * n_dec + dec, minlength=present.size * n_dec)
+            cnt = cnt.reshape(present.size, n_dec)
+            leaves = (cnt.sum(axis=1) - cnt.max(axis=1)).tolist()
+        else:
+            leaves = [_rows_mis(table, rows[inv == k]) for k in range(present.size)]
+        xs.append(cx.split(n, [cx.leaf(k) for k in leaves]))
+        ys.append(cy.split(n, [cy.leaf(k) for k in leaves]))
         ch.append(a)
     keep = pareto(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64))
     return (
@@ -696,21 +714,22 @@ def _d2_node(table, cx, cy, rows: np.ndarray, r: int, tx: int, ty: int, attr: in
         for _, br in branches:
             k = _rows_mis(table, br)
             fronts.append((np.array([cx.leaf(k)]), np.array([cy.leaf(k)]), np.array([-1])))
-    picks = pick_children(cx, cy, rows.size, [f[:2] for f in fronts], tx, ty)
+    picks = pick_children(cx, cy, _rows_weight(table, rows), [f[:2] for f in fronts], tx, ty)
     kids = []
     for (v, br), (gx, gy, gch), (px_, py_) in zip(branches, fronts, picks):
         k = int(np.flatnonzero((gx == px_) & (gy == py_))[0])
         b = int(gch[k])
         if b < 0:
-            kid = TreeNode(*rows_labels(table, br))
+            kid = leaf_node(table, br)
         else:
             leaves = tuple(
-                (table.values[b][w], TreeNode(*rows_labels(table, sub)))
-                for w, sub in _branches(table, br, b)
+                (table.values[b][w], leaf_node(table, sub)) for w, sub in _branches(table, br, b)
             )
-            kid = TreeNode(*rows_labels(table, br), table.attributes[b], leaves)
+            c, d = rows_labels(table, br)
+            kid = TreeNode(c, d, table.attributes[b], leaves, leaf_price(table, c))
         kids.append((table.values[attr][v], kid))
-    return TreeNode(counts, decision, table.attributes[attr], tuple(kids))
+    price = leaf_price(table, counts)
+    return TreeNode(counts, decision, table.attributes[attr], tuple(kids), price)
 
 
 def tree_for(relation, *, max_x: int | None = None, max_y: int | None = None) -> Tree:

@@ -393,8 +393,8 @@ def replay(name, call, budget, room, allow):
             order, dag, params, _, m, _, _ = args
             status = kernel(order, dag, params, pool, m, allow, budget)
         else:
-            entries, table, dag, params, _, m, many, _, _ = args
-            status = kernel(entries, table, dag, params, pool, m, many, allow, budget)
+            entries, table, dag, params, _, m, many, _, _, leaves = args
+            status = kernel(entries, table, dag, params, pool, m, many, allow, budget, leaves)
         trace.append((int(status), counters.tolist(), needs.tolist()))
         if status == fk.MUST_GROW:
             need = int(needs[0])

@@ -145,6 +145,9 @@ class Dag:
     #: per node its classes' weights (nodes x classes), kept when the table has a positive
     #: class (:meth:`weigh`, read by :meth:`decide`)
     class_totals: np.ndarray | None = None
+    #: how the depth-two layer's leaves read weighted rows
+    #: (:func:`dagger_cli.engine.kernels.depth_two.weighted_leaves`; None: the plain counts)
+    d2_leaves: Any = None
 
     def decide(self, table, cx, cy) -> None:
         """Set the leaves' two points for the pair ``cx``, ``cy`` when one of them reads
@@ -184,6 +187,10 @@ class Dag:
             len(table.decision_values),
         )
         self.node_weight, self.node_mis, self.node_major = w.terms(totals, self.node_size)
+        if self.d2_level is not None:
+            from .kernels.depth_two import weighted_leaves
+
+            self.d2_leaves = weighted_leaves(w, table.decisions, len(table.decision_values))
         # Kept for the leaves' choice of decisions (Dag.decide) only: one pass over the rows.
         self.class_totals = totals if w.positive is not None else None
 
