@@ -81,7 +81,7 @@ SAN_VENV ?= .venv-sanitize
 SAN_PY := $(SAN_VENV)/bin/python
 SAN_TESTS := tests/test_kernels_discovery.py tests/test_kernels_fronts.py \
 	tests/test_kernels_ordered.py tests/test_kernels_rules.py tests/test_bruteforce.py \
-	tests/test_fuzz.py
+	tests/test_fuzz.py tests/test_pieces.py
 $(SAN_VENV)/.installed: pyproject.toml CMakeLists.txt $(wildcard core/*.cpp core/*.hpp)
 	$(PYTHON) -m venv $(SAN_VENV)
 	$(SAN_PY) -m pip install --quiet --upgrade pip
