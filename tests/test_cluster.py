@@ -182,6 +182,8 @@ def test_the_options_are_refused_where_they_do_not_apply(tmp_path):
         relate(table, "total-path-length", MIS, max_depth=3, scheduler="local")
     with pytest.raises(InputError, match="--workers sizes a local cluster"):
         relate(table, "depth", MIS, max_depth=3, scheduler="tcp://127.0.0.1:1", workers=2)
+    with pytest.raises(InputError, match="give --scheduler local too"):
+        relate(table, "depth", MIS, max_depth=3, workers=2)
     with pytest.raises(InputError, match="--workers must be a whole number"):
         relate(table, "depth", MIS, max_depth=3, scheduler="local", workers=0)
 

@@ -62,6 +62,11 @@ RETRIES = 3
 def check(scheduler: str | None, workers: int | None) -> None:
     """The options' own errors (before any work)."""
     if workers is not None:
+        if scheduler is None:
+            raise InputError(
+                f"--workers {workers} sizes a local cluster: give --scheduler local too (or "
+                "leave --workers out: one process uses every core by itself)"
+            )
         if scheduler != LOCAL:
             raise InputError(
                 "--workers sizes a local cluster (--scheduler local); a scheduler at an "
