@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -122,6 +123,8 @@ def _run_and(action, table, depth, address):
             out["answer"] = _answer(table, depth, scheduler=address)
         except Exception as err:  # noqa: BLE001 - handed to the test
             out["error"] = err
+            out["trace"] = "".join(traceback.format_exception(err))
+        out["end"] = time.monotonic()
 
     t = threading.Thread(target=run)
     t.start()
@@ -148,7 +151,31 @@ def test_a_worker_killed_mid_query_costs_time_not_the_answer(tmp_path):
         victim = c.workers[0]
         out = _run_and(lambda: victim.send_signal(signal.SIGKILL), table, 4, c.address)
         assert victim.poll() is not None  # really killed while the query ran
-        assert out.get("answer") == one, out.get("error")
+        assert out.get("answer") == one, out.get("trace")
+    finally:
+        c.close()
+
+
+def test_every_first_worker_lost_and_a_new_one_finishes_the_query(tmp_path):
+    """Both workers that started the query die, the second after a while alone; a worker
+    that joins after them, which never saw the table, runs the rest: the same answer."""
+    table = DecisionTable.from_dataframe(_frame(8, 1500, columns=6), thresholds="all")
+    one = _answer(table, 4)
+    c = _Cluster(tmp_path)
+    killed = []
+
+    def swap():
+        c.workers[0].send_signal(signal.SIGKILL)
+        time.sleep(3)  # what the scheduler keeps settles on the one worker left
+        c.workers[1].send_signal(signal.SIGKILL)
+        killed.append(time.monotonic())
+        c.workers.append(c.add_worker())
+
+    try:
+        out = _run_and(swap, table, 4, c.address)
+        assert c.workers[0].poll() is not None and c.workers[1].poll() is not None
+        assert killed[0] < out["end"]  # the query still ran when the last one died
+        assert out.get("answer") == one, out.get("trace")
     finally:
         c.close()
 

@@ -11,8 +11,11 @@ whatever ran where and when.
 
 How the pieces run:
 
-* The table goes to every worker once per query (``scatter``): workers need neither its
-  file nor a compiler (the compiled core comes with dagger's wheel). A worker keeps, per
+* The table goes to every worker once per query, through the scheduler (a Dask
+  ``Variable`` holding it pickled; a worker fetches it before its first piece): workers
+  need neither its file nor a compiler (the compiled core comes with dagger's wheel). Not
+  ``scatter``: the scheduler's active memory manager keeps one copy of scattered data, and
+  a killed worker holding it would lose the table for every piece not yet run. A worker keeps, per
   query, the solver's arrays, one memo for all the pieces and depths it runs, and a
   workspace per task running at once; the client drops them at the end (and a worker drops
   them by itself after :data:`IDLE` seconds without a piece, should the client vanish).
@@ -39,6 +42,7 @@ How the pieces run:
 from __future__ import annotations
 
 import contextlib
+import pickle
 import threading
 import time
 import uuid
@@ -149,7 +153,9 @@ class Cluster:
         self.var_name = f"dagger-bound-{self.token}"
         self.var = distributed.Variable(self.var_name, client=client)
         self.stop = distributed.Event(f"dagger-stop-{self.token}", client=client)
-        [self.table] = self._call(client.scatter, [table], broadcast=True, hash=False)
+        self.table_name = f"dagger-table-{self.token}"
+        self.table_var = distributed.Variable(self.table_name, client=client)
+        self._call(self.table_var.set, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
         self.tasks = 0  # pieces sent so far
 
     def _call(self, f, *args, **kw):
@@ -171,8 +177,6 @@ class Cluster:
         ``bound`` (else ``bound``); adds the tasks' counters to ``stats``; ``tick(done,
         made, least)`` shows progress (it may raise KeyboardInterrupt: then the running
         pieces are stopped and it is raised again)."""
-        import distributed
-
         from .kernels import ordered as k
 
         least = bound
@@ -182,7 +186,7 @@ class Cluster:
                 _piece_task,
                 self.prepare,
                 self.token,
-                self.table,
+                self.table_name,
                 self.depth,
                 self.max_memory,
                 self.var_name,
@@ -200,8 +204,10 @@ class Cluster:
         done = 0
         try:
             while pending:
-                finished, pending = self._call(_wait, distributed, pending)
+                finished, pending = _wait(pending)
                 for fut in finished:
+                    if fut.cancelled():
+                        raise self._cancelled()
                     status, value, found, own, usage = self._call(_result, fut)
                     if status != k.DONE:
                         raise LimitError(
@@ -225,12 +231,28 @@ class Cluster:
             raise
         return least
 
+    def _cancelled(self) -> DaggerError:
+        """The error of a piece the cluster cancelled."""
+        if self.client.status != "running":
+            return DaggerError(
+                f"the Dask scheduler at {self.scheduler} went away during the search. "
+                "Nothing was written; run it again when the cluster is back, or without "
+                "--scheduler"
+            )
+        return DaggerError(
+            f"the Dask scheduler at {self.scheduler} cancelled a piece of the search (was "
+            "it restarted, or the piece cancelled by another client?). Nothing was "
+            "written; run it again"
+        )
+
     def close(self) -> None:
         """Drop the query from the workers and the scheduler."""
         with contextlib.suppress(Exception):
             self.client.run(_forget, self.token)
         with contextlib.suppress(Exception):
             self.var.delete()
+        with contextlib.suppress(Exception):
+            self.table_var.delete()
         with contextlib.suppress(Exception):
             self.stop.clear()
 
@@ -240,12 +262,18 @@ class Cluster:
 _GONE = ("CancelledError", "FuturesCancelledError", "CommClosedError")
 
 
-def _wait(distributed, pending: set):
-    """(finished, pending) after waiting :data:`POLL` seconds at most for one more."""
-    try:
-        return distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
-    except distributed.TimeoutError:
-        return set(), pending
+def _wait(pending: set) -> tuple[set, set]:
+    """(finished, pending) after waiting :data:`POLL` seconds at most for one more.
+
+    Polled, not ``distributed.wait``: that one raises a cancelled future's
+    ``CancelledError``, a BaseException that the client's ``sync`` turns into an
+    UnboundLocalError of its own."""
+    end = time.monotonic() + POLL
+    while True:
+        finished = {fut for fut in pending if fut.done()}
+        if finished or time.monotonic() >= end:
+            return finished, pending - finished
+        time.sleep(POLL / 10)
 
 
 def _result(fut):
@@ -285,10 +313,12 @@ class _Local:
 
 
 def _local(prepare, token: str, table, depth: int, max_memory: int | None, var, stop) -> _Local:
+    """The query ``token`` on this worker (its table from the Variable ``table`` the
+    first time)."""
     with _LOCK:
         q = _QUERIES.get(token)
         if q is None:
-            arrays, memo = prepare(table, depth, max_memory)
+            arrays, memo = prepare(pickle.loads(table.get()), depth, max_memory)
             m = arrays.load(None)
             q = _Local(arrays, memo, m, arrays.name(None), free=[arrays.work])
             _QUERIES[token] = q
@@ -309,7 +339,8 @@ def _piece_task(prepare, token, table, depth, max_memory, var_name, d, bound, pi
     client = distributed.get_client()
     var = distributed.Variable(var_name, client=client)
     stop = distributed.Event(f"dagger-stop-{token}", client=client)
-    q = _local(prepare, token, table, depth, max_memory, var, stop)
+    table_var = distributed.Variable(table, client=client)
+    q = _local(prepare, token, table_var, depth, max_memory, var, stop)
     with q.lock:
         shared = q.shared.setdefault(d, np.array([bound], dtype=np.int64))
         ws = q.free.pop() if q.free else None
