@@ -24,12 +24,66 @@ from .errors import InputError
 from .fronts import pareto
 from .values import MISSING_MARKERS, cell_text, parse_number
 
+#: Above this many decisions a node's rows per decision are kept sparse
+#: (:class:`SparseCounts`): a table whose every row has its own decision (sorting 8: 40,320)
+#: would otherwise hold a count per decision in each of its tree's nodes.
+DENSE_DECISIONS = 4096
+
+
+@dataclass(frozen=True)
+class SparseCounts:
+    """Rows per decision as the decisions that have rows (ascending) and their counts, for a
+    table of ``size`` decisions: a sequence of ``size`` counts as a tuple would be, with
+    its sum, maximum and nonzero entries at the cost of the nonzero ones.
+
+    >>> c = SparseCounts(5, (1, 3), (2, 7))
+    >>> list(c), c[3], len(c), c.total(), c.most(), list(c.items())
+    ([0, 2, 0, 7, 0], 7, 5, 9, 7, [(1, 2), (3, 7)])
+    """
+
+    size: int
+    idx: tuple
+    val: tuple
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, k: int) -> int:
+        k = range(self.size)[k]
+        i = int(np.searchsorted(self.idx, k))
+        return int(self.val[i]) if i < len(self.idx) and self.idx[i] == k else 0
+
+    def __iter__(self):
+        dense = [0] * self.size
+        for i, v in zip(self.idx, self.val):
+            dense[i] = v
+        return iter(dense)
+
+    def total(self) -> int:
+        return int(sum(self.val))
+
+    def most(self) -> int:
+        return int(max(self.val, default=0))
+
+    def items(self):
+        """(decision index, count) of the decisions with rows, ascending."""
+        return zip(self.idx, self.val)
+
+
+def count_items(counts):
+    """(decision index, count) of the decisions with rows, in decision order."""
+    if isinstance(counts, SparseCounts):
+        return counts.items()
+    return ((d, k) for d, k in enumerate(counts) if k)
+
 
 @dataclass(frozen=True, eq=False)
 class TreeNode:
     """A node: a leaf (``attribute is None``) or a split with one child per value."""
 
-    counts: tuple  #: rows per decision (in the table's decision order); weights if weighted
+    #: rows per decision (in the table's decision order); weights if weighted; sparse for
+    #: tables of more than :data:`DENSE_DECISIONS` decisions
+    counts: tuple | SparseCounts
     decision: str  #: most common decision of the node's subtable (smallest on a tie)
     attribute: str | None = None
     children: tuple = ()  #: ((value label, TreeNode), ...) in value order
@@ -48,6 +102,8 @@ class TreeNode:
     @property
     def rows(self) -> int:
         """Its rows, or their weight when the table's rows are weighted."""
+        if isinstance(self.counts, SparseCounts):
+            return self.counts.total()
         return int(sum(self.counts))
 
     @property
@@ -55,6 +111,8 @@ class TreeNode:
         """What its leaf costs in the cost ``misclassifications``."""
         if self.price is not None:
             return self.price
+        if isinstance(self.counts, SparseCounts):
+            return self.rows - self.counts.most()
         return self.rows - max(self.counts, default=0)
 
     def to_dict(self, splits=None) -> dict:
@@ -298,7 +356,7 @@ class Tree:
         lines = [f"# {self.summary()}"]
 
         def counts(node):
-            return ", ".join(f"{d}: {k}" for d, k in zip(self.decision_values, node.counts) if k)
+            return ", ".join(f"{self.decision_values[d]}: {k}" for d, k in count_items(node.counts))
 
         def walk(node, indent):
             pad = "|   " * indent
@@ -360,7 +418,11 @@ class Tree:
             k = counter[0]
             counter[0] += 1
             if node.is_leaf:
-                cnt = ", ".join(str(v) for v in node.counts)
+                if isinstance(node.counts, SparseCounts):  # the decisions with rows only
+                    names = self.decision_values
+                    cnt = ", ".join(f"{names[d]}: {k}" for d, k in node.counts.items())
+                else:
+                    cnt = ", ".join(str(v) for v in node.counts)
                 out.append(
                     f'  n{k} [shape=box, style=rounded, label="{esc(self.decision_name)} = '
                     f'{esc(node.decision)}\\n[{cnt}]"];'
@@ -446,7 +508,7 @@ def _combine(cost, a, b):
     return (a[:, None] + b[None, :]).ravel()
 
 
-def node_labels(table, dag, i: int) -> tuple[tuple, str]:
+def node_labels(table, dag, i: int) -> tuple[tuple | SparseCounts, str]:
     """Rows per decision and the leaf decision of DAG node ``i`` (for a :class:`TreeNode`):
     the most common, the smallest on a tie (the first maximum), as ``node_major``."""
     return rows_labels(table, dag.rows(i))
@@ -588,7 +650,7 @@ def pick_children(cx, cy, n: int, fronts, tx: int, ty: int) -> list[tuple[int, i
     return picks
 
 
-def rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
+def rows_labels(table, rows: np.ndarray) -> tuple[tuple | SparseCounts, str]:
     """Rows per decision and the leaf decision of a row set (see :func:`node_labels`);
     with weighted rows their weight per decision and the decision of least price
     (:mod:`dagger_cli.weights`)."""
@@ -598,6 +660,12 @@ def rows_labels(table, rows: np.ndarray) -> tuple[tuple, str]:
         totals = w.class_totals(table.decisions, rows, n_dec)
         d, _ = w.leaf(totals)
         return tuple(totals.tolist()), table.decision_values[d]
+    if n_dec > DENSE_DECISIONS:
+        idx, val = np.unique(table.decisions[rows], return_counts=True)
+        first = int(idx[int(np.argmax(val))]) if idx.size else 0  # the smallest on a tie
+        return SparseCounts(n_dec, tuple(idx.tolist()), tuple(val.tolist())), (
+            table.decision_values[first]
+        )
     counts = np.bincount(table.decisions[rows], minlength=n_dec)
     return tuple(counts.tolist()), table.decision_values[int(np.argmax(counts))]
 

@@ -659,11 +659,11 @@ def test_cli_optimize_sorting_says_its_route(run, tmp_path):
 
 
 def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
-    # Past MAX_TREE_CELLS (8 elements: 40,320 rows per node) the stages come without a
-    # tree, a format that is only a tree is refused, and so is extracting one.
+    # Past MAX_TREE_NODES the stages come without a tree, a format that is only a tree is
+    # refused, and so is extracting one.
     from dagger_cli.engine import posets
 
-    monkeypatch.setattr(posets, "MAX_TREE_CELLS", 10)
+    monkeypatch.setattr(posets, "MAX_TREE_NODES", 10)
     csv_path = tmp_path / "s3.csv"
     assert run("example", "sorting", "3", "-o", str(csv_path)).exit_code == 0
     r = run("optimize", str(csv_path), "--order", "total-path-length", "--exact-only", "-q")
@@ -675,9 +675,47 @@ def test_optimize_without_a_tree_when_too_big(run, tmp_path, monkeypatch):
     r = run("optimize", str(csv_path), "--order", "total-path-length", "--format", "dot")
     assert r.exit_code == 2 and "no tree to write as dot" in r.stderr
     r = run("tree", str(csv_path), "--exact-only", "--least-y", "-q")
-    assert r.exit_code == 2 and "no tree: a tree of this table holds 6 decisions'" in r.stderr
+    assert r.exit_code == 2 and "no tree: a tree of this table can have 11 nodes" in r.stderr
     r = run("relate", str(csv_path), "--exact-only", "-q")  # the front needs no tree
     assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_sparse_counts_give_the_dense_trees(n, monkeypatch):
+    # Tables of many decisions (sorting 8: 40,320, one per row) keep each tree node's rows
+    # per decision sparse: the same tree in every format (a dot leaf lists its decisions
+    # with rows by name, not every count), the same costs, every row right.
+    import re
+
+    from dagger_cli import trees
+
+    t, df = sorting(n), _frame(n)
+    order = "misclassifications,total-path-length,depth"
+
+    def outputs():
+        tree = optimize(t, order).tree
+        rel = relate(t, "total-path-length", "misclassifications")
+        other = trees.extract_tree(rel, len(rel.front) // 2)
+        return [
+            (
+                x.to_text(),
+                re.sub(r"\\n\[.*?\]", "", x.to_dot()),
+                x.to_json(),
+                x.costs(df),
+                x.costs(),
+            )
+            for x in (tree, other)
+        ], tree
+
+    dense, tree = outputs()
+    assert not isinstance(tree.root.counts, trees.SparseCounts)
+    monkeypatch.setattr(trees, "DENSE_DECISIONS", 1)
+    sparse, tree = outputs()
+    assert isinstance(tree.root.counts, trees.SparseCounts)
+    assert sparse == dense
+    assert re.search(r"label=\"order = (x\d<)+x\d\\n\[(x\d<)+x\d: 1\]\"", tree.to_dot())
+    rows = df.drop(columns="order")
+    assert list(map(str, tree.predict(rows))) == df["order"].astype(str).tolist()
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
@@ -744,3 +782,17 @@ def test_poset_classes_least_path_length_by_the_plain_recurrence(n):
             count[v] += prod
     res = optimize(sorting(n), "total-path-length", exact_only=True)
     assert [(s.value, s.trees) for s in res.stages] == [(least[0], count[0])]
+
+
+@pytest.mark.slow
+def test_a_sort_of_eight_elements_is_extracted_and_sorts_every_order():
+    # The natural query on sorting 8 gives its tree (80,639 nodes, mapped back from the
+    # classes): it has the stages' least values, and sorts each of the 40,320 orders.
+    t, df = sorting(8), _frame(8)
+    res = optimize(t, "misclassifications,total-path-length,depth")
+    assert [s.value for s in res.stages] == [0, 620160, 16]
+    assert res.tree is not None and res.no_tree is None
+    costs = res.tree.costs()
+    assert (costs["total_path_length"], costs["depth"], costs["leaves"]) == (620160, 16, 40320)
+    rows = df.drop(columns="order")
+    assert list(map(str, res.tree.predict(rows))) == df["order"].astype(str).tolist()

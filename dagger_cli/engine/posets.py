@@ -45,10 +45,10 @@ from .structures import Dag
 #: Partial orders fit one 64-bit word (bit 8x + y: x before y) up to 8 elements, and two
 #: (a 128-bit word, bit 9x + y, low word first) for 9; see :func:`stride`.
 MAX_N = 9
-#: Trees of a sorting table are extracted up to this many row counts in all: every node of
-#: a tree holds its rows per decision, and each row has its own decision (8 elements:
-#: 40,320 counts in each of 80,639 nodes).
-MAX_TREE_CELLS = 1 << 26
+#: Trees of a sorting table are extracted up to this many nodes (a tree with no
+#: misclassification has 2 n! - 1: 725,759 for 9 elements; each node keeps only the
+#: decisions of its rows, :class:`dagger_cli.trees.SparseCounts`).
+MAX_TREE_NODES = 1 << 21
 #: What :func:`_discover` returns first: done, more than ``limit`` subtables, more than
 #: ``mem_limit`` bytes.
 DISCOVERED, TOO_MANY, TOO_BIG = 0, 3, 4
@@ -167,13 +167,13 @@ class PosetDag(Dag):
         return np.sort(_extension_rows(p, self.n, size, self.row_of_rank))
 
     def tree_refusal(self, table) -> str | None:
-        """A tree of a sorting table of 8 or more elements is too big to extract."""
-        rows, decisions = table.n_rows, len(table.decision_values)
-        if 2 * rows * decisions <= MAX_TREE_CELLS:
+        """A tree of more than :data:`MAX_TREE_NODES` nodes is not extracted."""
+        nodes = 2 * table.n_rows - 1
+        if nodes <= MAX_TREE_NODES:
             return None
         return (
-            f"a tree of this table holds {decisions:,} decisions' row counts in each of "
-            f"{2 * rows - 1:,} nodes; not built"
+            f"a tree of this table can have {nodes:,} nodes, more than the "
+            f"{MAX_TREE_NODES:,} extracted; not built"
         )
 
     def mapped(self, table, root):
