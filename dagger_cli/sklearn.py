@@ -109,11 +109,11 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's meaning: a class's weight multiplies its rows' weights (``"balanced"``:
         ``n_samples / (n_classes * rows of the class)``); misclassifications are then the
         weighted sum and a leaf predicts the class of greatest weight (see ``fit``'s
-        ``sample_weight``). Not with ``time_limit``.
+        ``sample_weight``).
     min_samples_leaf : int or float, default=1
         Only trees whose every leaf holds at least this many training rows (a float in
         (0, 1): that fraction of the rows, rounded up), scikit-learn's meaning; exact
-        (:mod:`dagger_cli.weights`). Not with ``time_limit``.
+        (:mod:`dagger_cli.weights`).
     scheduler : str, distributed.Client or None, default=None
         A Dask scheduler's address (or ``"local"``), or a client of one: with ``x="depth"``
         on numeric columns, the search for the least errors at each depth runs on that
@@ -255,11 +255,6 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         weighted = sample_weight is not None or self.class_weight is not None
         least = self._least_leaf(y.shape[0])
-        if (weighted or least > 1) and self.time_limit is not None:
-            raise ValueError(
-                "time_limit with sample_weight, class_weight or min_samples_leaf is not "
-                "supported yet; drop time_limit (the exact front) or them"
-            )
         # "balanced" counts every row of y, as scikit-learn's does (weight 0 included).
         cw = self._class_weights(y_codes) if self.class_weight is not None else None
         if sample_weight is not None:

@@ -362,3 +362,54 @@ def test_cli_without_a_cap_a_long_limit_is_the_exact_answer_exit_0(tmp_path):
     doc = json.loads(limited.stdout)
     assert len(doc["points"]) > 3 and doc.get("status", "exact") == "exact"
     assert all(p.get("proven", True) for p in doc["points"])
+
+
+@st.composite
+def _weighted(draw):
+    """A small table with some of: row weights, a price matrix, a minimum leaf size, a
+    positive class (for false positives and negatives)."""
+    t = draw(tables(max_rows=9, max_attributes=4, max_values=3, max_decisions=3))
+    table = DecisionTable.from_rows(list(t.rows), list(t.decisions))
+    n, dv = table.n_rows, table.decision_values
+    weights = draw(st.none() | st.lists(st.integers(1, 4), min_size=n, max_size=n))
+    prices = None
+    if draw(st.booleans()):
+        prices = [[draw(st.integers(0, 3)) if c != d else 0 for d in dv] for c in dv]
+    min_leaf = draw(st.sampled_from([None, None, 2, 3]))
+    positive = draw(st.none() | st.sampled_from(dv))
+    return table.weighted(weights, prices=prices, min_leaf=min_leaf, positive=positive)
+
+
+WEIGHTED_PAIRS = [
+    *PAIRS[:4],
+    ("false-positives", "false-negatives"),
+    ("depth", "false-negatives"),
+    ("false-positives", "misclassifications"),
+]
+
+
+@SETTINGS
+@given(_weighted(), st.sampled_from(WEIGHTED_PAIRS), st.sampled_from([None, 2, 3]))
+def test_weights_prices_and_decisions_stopped_at_any_stage(table, pair, cap):
+    # Weighted rows, prices, a minimum leaf size, false positives and negatives: stopped at
+    # every stage the answer's points are real trees, the proven ones exact, the bound
+    # below every tree; not stopped, the exact answer.
+    w = table.weighting
+    reads = any(c.startswith("false") for c in pair)
+    if reads and (w is None or w.positive is None):
+        table = table.weighted(positive=table.decision_values[0])
+    if (
+        table.weighting is not None
+        and table.weighting.min_leaf > 1
+        and "misclassifications" not in pair
+    ):
+        pair = (pair[0], "misclassifications")
+    query = Query(*pair, max_depth=cap, time_limit=60)
+    for calls in range(6):
+        rel = solve_within(table, query, stopped_after(calls))
+        exact = check_answer(table, query, rel)
+        if rel.status == "exact":
+            assert rel.front.points() == exact.points()
+            break
+    else:
+        raise AssertionError("never finished")

@@ -394,12 +394,20 @@ def test_sample_weight_is_repeated_rows():
     assert half.front_.y.tolist() == a.front_.y.tolist()
 
 
+def test_a_weighted_fit_within_a_time_limit_is_the_exact_fit():
+    """Long enough, a time limit changes nothing of a weighted fit (its tree proven)."""
+    X, y = load_wine(return_X_y=True)
+    w = np.random.default_rng(1).integers(1, 4, size=y.size)
+    kw = dict(max_depth=2, thresholds=8, min_samples_leaf=3, class_weight={0: 2})
+    a = DaggerTreeClassifier(**kw).fit(X, y, sample_weight=w)
+    b = DaggerTreeClassifier(**kw, time_limit=3600).fit(X, y, sample_weight=w)
+    assert b.optimal_ and a.tree_.to_text() == b.tree_.to_text()
+
+
 def test_bad_sample_weight_is_a_value_error():
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match="Negative values in data passed to `?sample_weight"):
         DaggerTreeClassifier(max_depth=1).fit(X, y, sample_weight=-np.ones(y.size))
-    with pytest.raises(ValueError, match="time_limit with sample_weight"):
-        DaggerTreeClassifier(max_depth=1, time_limit=5).fit(X, y, sample_weight=np.ones(y.size))
     with pytest.raises(ValueError, match="class_weight names 7"):
         DaggerTreeClassifier(max_depth=1, class_weight={7: 2}).fit(X, y)
 

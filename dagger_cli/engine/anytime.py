@@ -80,7 +80,8 @@ def deep_corner(cost, table, depth: int, least_mis: int) -> int:
     [2, 6, 5]
     """
     splits = depth + 1
-    rows = table.n_rows + 2 * depth
+    # every row weighs at least 1 (in the weighting's units: :mod:`dagger_cli.weights`)
+    rows = table.weight_total + 2 * depth
     split_terms = splits * cost.split_const + cost.split_rows * rows
     if cost.combine == MAX:
         return split_terms + cost.leaf_const
@@ -151,8 +152,8 @@ def limit_at(limit: float, now: float | None = None) -> float:
 def solve_within(table, query, exact_solve) -> Relation:
     """The best front of ``query`` within ``query.time_limit`` seconds (see the module
     docstring); ``exact_solve(table, query)`` solves a query without a limit."""
-    from ..data.report import equal_rows
     from ..greedy import greedy_trees
+    from ..trees import Tree
     from .progress import check_deadline
 
     t0 = time.perf_counter()
@@ -167,8 +168,10 @@ def solve_within(table, query, exact_solve) -> Relation:
     status = INTERRUPTED
     done: Relation | None = None  # the deepest finished front (depth 0: the leaf alone)
     depth_done = 0
-    greedy: dict = {_leaf_point(table, cx, cy): lambda: _leaf(table)}
-    least_mis = equal_rows(table.codes, table.decisions)[2]  # no tree avoids these
+    greedy: dict = {}
+    for p, leaf in _leaves(table, cx, cy):
+        greedy.setdefault(p, lambda leaf=leaf: leaf)
+    least_mis = _forced(table)  # no tree avoids these
 
     def capped(d: int) -> None:
         """The exact front over the trees of depth <= d, and the progress line."""
@@ -184,6 +187,8 @@ def solve_within(table, query, exact_solve) -> Relation:
             if cap is None and top >= 1:
                 capped(1)  # the depth-one front first: quick on any table
             for costs, tree in greedy_trees(table, max_depth=cap, check=check_deadline):
+                if cx.reads_decision or cy.reads_decision:  # its leaves' false positives..
+                    costs = Tree.for_table(table, tree()).costs()
                 p = (costs[cx.column], costs[cy.column])
                 greedy.setdefault(p, tree)  # the first sweep listed wins a tie
             if cap is None:
@@ -245,18 +250,46 @@ def _add_least_tree(rel: Relation, exact, greedy: dict) -> None:
     greedy.setdefault(p, lambda: tree.root)
 
 
-def _leaf(table):
-    """The single leaf: the tree of depth 0."""
-    from ..trees import TreeNode
+def _leaves(table, cx, cy) -> list:
+    """The trees of depth 0 and their points: the single leaf, and when the table has a
+    positive class (false positives and negatives) the leaf of each decision (a leaf may
+    carry any, :meth:`~dagger_cli.weights.Weighting.decision_leaves`): ``[((x, y),
+    TreeNode), ...]``."""
+    from dataclasses import replace as with_
 
-    counts = np.bincount(table.decisions, minlength=len(table.decision_values))
-    return TreeNode(tuple(int(c) for c in counts), table.decision_values[int(np.argmax(counts))])
+    from ..trees import Tree, leaf_node
+
+    leaf = leaf_node(table, np.arange(table.n_rows))
+    roots = [leaf]
+    w = getattr(table, "weighting", None)
+    if w is not None and w.positive is not None:
+        roots += [with_(leaf, decision=d) for d in table.decision_values if d != leaf.decision]
+    out = []
+    for root in roots:
+        costs = Tree.for_table(table, root).costs()
+        out.append(((costs[cx.column], costs[cy.column]), root))
+    return out
 
 
-def _leaf_point(table, cx, cy) -> tuple[int, int]:
-    counts = np.bincount(table.decisions, minlength=len(table.decision_values))
-    mis = table.n_rows - int(counts.max(initial=0))
-    return cx.leaf(mis), cy.leaf(mis)
+def _forced(table) -> int:
+    """The least misclassifications of any tree as the equal rows force them (in each
+    group of rows equal on every attribute, those not of its most common decision; with
+    weights or prices each group's least price: a leaf's price is at least the sum of its
+    groups')."""
+    from ..data.report import equal_rows, row_groups
+
+    w = getattr(table, "weighting", None)
+    if w is None:
+        return equal_rows(table.codes, table.decisions)[2]
+    codes = np.asarray(table.codes)
+    n = table.n_rows
+    gid = row_groups(codes) if codes.size else np.zeros(n, dtype=np.int64)
+    k = len(table.decision_values)
+    totals = np.bincount(
+        gid * k + table.decisions, weights=w.rows, minlength=(int(gid.max(initial=0)) + 1) * k
+    )
+    prices = w.leaf_prices(np.rint(totals).astype(np.int64).reshape(-1, k))
+    return int(prices.min(axis=1).sum())
 
 
 def _say(progress: Progress, d: int, so_far: Relation) -> None:
@@ -297,7 +330,7 @@ def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) 
         deep_corner(cy, table, depth_done, least_mis),
     )
     # The trees of depth <= depth_done: the finished front's (depth 0: the leaf alone).
-    shallow = done.front.points() if done is not None else [_leaf_point(table, cx, cy)]
+    shallow = done.front.points() if done is not None else [p for p, _ in _leaves(table, cx, cy)]
     bx = np.array([p[0] for p in shallow] + [corner[0]], dtype=np.int64)
     by = np.array([p[1] for p in shallow] + [corner[1]], dtype=np.int64)
     bound = staircase(bx, by)
