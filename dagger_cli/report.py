@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from .fronts import Front
 from .text import abbreviate
 
@@ -102,6 +104,9 @@ class Section:
     #: of a front found within a time limit: the proven bound's points (x, y), drawn under
     #: the front (no tree is below its staircase)
     bound: tuple | None = None
+    #: of a front of false positives against false negatives: the positive and the negative
+    #: rows (or their weight), for its ROC chart (the true against the false positive rate)
+    roc: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -321,7 +326,16 @@ def relation_section(
         command=command,
         bound=relation.bound if relation.status != "exact" else None,
     )
+    if _is_roc(front) and getattr(table.weighting, "positive", None) is not None:
+        from .scores import class_split
+
+        section = replace(section, roc=class_split(table))
     return replace(section, note=late) if late else section
+
+
+def _is_roc(front: Front) -> bool:
+    """Whether ``front`` is of false positives against false negatives (either way)."""
+    return {front.x_cost.name, front.y_cost.name} == {"false-positives", "false-negatives"}
 
 
 #: The trees of a run with a time limit are made this many points at a time, so that
@@ -567,6 +581,12 @@ def _section_html(sid: str, sec: Section) -> str:
         has = ' class="has-tree"' if k in sec.trees else ""
         rows.append(f'<tr data-point="{k}"{has}>{"".join(cells)}</tr>')
     extra = ""
+    if sec.roc is not None:
+        extra += (
+            '<p class="sub">The same front as an ROC curve: the true positive rate against '
+            "the false positive rate of each tree (click a point for its tree).</p>"
+            f'<div class="chart small" id="{sid}-roc"></div>'
+        )
     if sec.heldout is not None:
         extra += f'<div class="chart small" id="{sid}-heldout"></div>'
     if sec.comparison:
@@ -622,6 +642,7 @@ def _section_data(sid: str, sec: Section) -> dict:
         "trees": {str(k): v for k, v in sorted(sec.trees.items())},
         "figure": _figure(sec),
         "heldout": _heldout_figure(sec.heldout, front) if sec.heldout is not None else None,
+        "roc": _roc_figure(front, sec.roc) if sec.roc is not None else None,
         "command": sec.command,
     }
 
@@ -712,6 +733,54 @@ def _figure(sec: Section) -> dict:
         legend={"orientation": "h", "y": -0.2},
         showlegend=bool(sec.greedy) or sec.bound is not None,
         height=420,
+    )
+    return _plotly_dict(fig)
+
+
+def _roc_figure(front: Front, classes: tuple) -> dict:
+    """The ROC chart of a front of false positives against false negatives: each point's
+    true positive rate against its false positive rate (``classes``: the positive and the
+    negative rows or weight), the step the greatest rate at each false positive rate, and
+    the diagonal of a leaf that decides at random."""
+    import plotly.graph_objects as go
+
+    positives, negatives = (max(int(v), 1) for v in classes)
+    fp_is_x = front.x_cost.name == "false-positives"
+    fp, fn = (front.x, front.y) if fp_is_x else (front.y, front.x)
+    order = np.argsort(np.asarray(fp), kind="stable")
+    fpr = [float(fp[k]) / negatives for k in order]
+    tpr = [1.0 - float(fn[k]) / positives for k in order]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=fpr,
+            y=tpr,
+            mode="lines+markers",
+            line={"shape": "hv", "color": "#4c72b0", "width": 1.5},
+            marker={"size": 7, "color": "#4c72b0"},
+            name="trees on the front",
+            customdata=[[int(k)] for k in order],
+            hovertemplate="point %{customdata[0]}<br>false positive rate: %{x:.4f}"
+            "<br>true positive rate: %{y:.4f}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            line={"color": "#8c8c8c", "width": 1, "dash": "dot"},
+            name="chance",
+            hoverinfo="skip",
+        )
+    )
+    fig.update_layout(
+        template="plotly_white",
+        xaxis={"title": "False positive rate", "range": [-0.02, 1.02]},
+        yaxis={"title": "True positive rate", "range": [-0.02, 1.02]},
+        margin={"l": 60, "r": 20, "t": 20, "b": 50},
+        height=360,
+        legend={"orientation": "h", "y": -0.25},
     )
     return _plotly_dict(fig)
 
@@ -915,6 +984,14 @@ _JS = r"""
       if (sec.heldout) {
         var held = document.getElementById(sec.id + "-heldout");
         Plotly.newPlot(held, sec.heldout.data, sec.heldout.layout, config);
+      }
+      if (sec.roc) {
+        var roc = document.getElementById(sec.id + "-roc");
+        Plotly.newPlot(roc, sec.roc.data, sec.roc.layout, config);
+        roc.on("plotly_click", function (ev) {
+          var pt = ev.points[0];
+          if (pt && pt.curveNumber === 0) showTree(sec, pt.customdata[0]);
+        });
       }
     }
     document.querySelectorAll("#" + sec.id + "-points tbody tr").forEach(function (row) {

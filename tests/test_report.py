@@ -481,3 +481,27 @@ def test_the_hint_tests_set_every_recipe_field():
 
     params = test_the_hint_carries_every_recipe_field_and_the_query.pytestmark[0].args[1]
     assert set().union(*params) == FIELDS
+
+
+def test_a_front_of_false_positives_and_negatives_has_its_roc_chart(here):
+    # Weighted rows, 'y' the positive class: the ROC chart's points are each front point's
+    # false positive rate (of the negatives' weight) and true positive rate (of the
+    # positives'), clickable to their trees; another pair of costs has none.
+    (here / "w.csv").write_text("a,b,w,d\n0,1,2,x\n1,0,1,y\n1,1,3,y\n0,0,1,x\n0,1,1,y\n1,0,2,x\n")
+    base = ["relate", "w.csv", "--weight", "w", "--positive", "y", "-q"]
+    invoke(*base, "--x", "false-positives", "--y", "false-negatives", "--report", "roc.html")
+    text = (here / "roc.html").read_text()
+    sec = page_data(text)["sections"][0]
+    assert 'id="s0-roc"' in text and "ROC curve" in text
+    positives, negatives = 1 + 3 + 1, 2 + 1 + 2
+    curve = sec["roc"]["data"][0]
+    want = sorted(
+        (fp / negatives, 1 - fn / positives, k) for k, (fp, fn) in enumerate(sec["points"])
+    )
+    got = sorted(zip(curve["x"], curve["y"], [c[0] for c in curve["customdata"]]))
+    assert len(got) == len(want) >= 2
+    for g, w in zip(got, want):
+        assert g == pytest.approx(w)
+    invoke(*base, "--report", "plain.html")
+    plain = (here / "plain.html").read_text()
+    assert page_data(plain)["sections"][0]["roc"] is None and 'id="s0-roc"' not in plain
