@@ -70,6 +70,9 @@ struct Params {
     i64 max_x, max_y;  // INF: none
     bool least_y;
     const i64 *raw;
+    // The two leaves (DagView::leaf_xy) at remaining depth 0 only, a plain leaf above (the
+    // anytime bound's optimistic leaves at the cap); an optional 15th value.
+    bool leaves_at_cap = false;
 
     static Params of(Span<const i64> p) {
         if (p.size() < 14) throw std::invalid_argument("params: 14 values expected");
@@ -79,7 +82,8 @@ struct Params {
                       p[11],
                       p[12],
                       p[13] != 0,
-                      p.p};
+                      p.p,
+                      p.size() > 14 && p[14] != 0};
     }
 };
 

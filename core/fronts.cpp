@@ -155,7 +155,8 @@ void front_piece(const Kernel &K, i64 pc, i64 pieces, const Chunk &ch) {
         }
         i64 cnt;
         while (true) {
-            const i64 *leaves = d.leaf_xy.size() ? d.leaf_xy.p + 4 * i : nullptr;
+            const bool two = d.leaf_xy.size() && (!K.params.leaves_at_cap || o.r[ch.c0 + t] == 0);
+            const i64 *leaves = two ? d.leaf_xy.p + 4 * i : nullptr;
             cnt = node_front(d.node_weight[i], d.node_mis[i], d.node_split[i], d.node_level[i],
                              ch.cb0[t], ch.cb1[t], bes, eb[t], K.params, kids, *scr, pb, leaves);
             if (cnt >= 0) break;

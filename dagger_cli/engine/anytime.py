@@ -13,9 +13,10 @@ Without a depth cap the depth-one front comes first (before the greedy trees, wh
 whole trees), the least misclassifications are those the equal rows force (every other
 subtable can be split), and the capped fronts of depth 2, 3, ... take at most
 :data:`DEEPEN_SHARE` of the limit (each predicted from the growth of the last two) before
-the query itself runs: a capped front proves little there (no bound but the corner below
-tells what deeper trees reach), while the query's front, once it ends, is the exact
-answer. So a limit about 10 % longer than the query's own run gives the exact front,
+the query itself runs: the query's front, once it ends, is the exact answer. After
+each capped front the bound below every tree is computed from the same subtables with
+optimistic leaves at the cap (:func:`relaxed_bound`): the points it meets are proven
+before the query ends. So a limit about 10 % longer than the query's own run gives the exact front,
 every point proven, exit status 0. When the time runs out (or at
 the first Ctrl-C) the work in progress is dropped and the answer is made of what finished:
 
@@ -46,6 +47,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..costs import MAX
+from ..errors import LimitError
 from ..fronts import Front, pareto
 from .progress import Progress, TimeLimitReached, deadline
 from .structures import Relation
@@ -172,14 +174,21 @@ def solve_within(table, query, exact_solve) -> Relation:
     for p, leaf in _leaves(table, cx, cy):
         greedy.setdefault(p, lambda leaf=leaf: leaf)
     least_mis = _forced(table)  # no tree avoids these
+    relaxed = None  # the deepest relaxed_bound made (without a cap)
 
     def capped(d: int) -> None:
-        """The exact front over the trees of depth <= d, and the progress line."""
-        nonlocal done, depth_done
+        """The exact front over the trees of depth <= d (without a cap, and the bound
+        below every tree from its subtables), and the progress line."""
+        nonlocal done, depth_done, relaxed
         done = exact_solve(table, replace(exact, max_depth=d, progress=False))
         depth_done = d
+        if cap is None:
+            try:
+                relaxed = relaxed_bound(table, exact, d) or relaxed
+            except LimitError:  # beside the capped front it passed --max-memory: skipped
+                pass
         if progress.enabled:  # the answer's state if it stopped now
-            now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0)
+            now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0, relaxed)
             _say(progress, d, now)
 
     try:
@@ -214,7 +223,7 @@ def solve_within(table, query, exact_solve) -> Relation:
         status = INTERRUPTED
     finally:
         progress.close()
-    return _answer(table, query, done, depth_done, greedy, least_mis, status, t0)
+    return _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0, relaxed)
 
 
 def _deepen(capped, top: int, share: float, spent: float) -> None:
@@ -276,20 +285,77 @@ def _forced(table) -> int:
     group of rows equal on every attribute, those not of its most common decision; with
     weights or prices each group's least price: a leaf's price is at least the sum of its
     groups')."""
-    from ..data.report import equal_rows, row_groups
+    return int(_forced_by_row(table).sum())
 
-    w = getattr(table, "weighting", None)
-    if w is None:
-        return equal_rows(table.codes, table.decisions)[2]
+
+def _forced_by_row(table) -> np.ndarray:
+    """Per row, what its group of equal rows forces every tree to misclassify (see
+    :func:`_forced`), on the group's first row (0 on the others): a split never parts a
+    group, so a subtable's floor is the sum over its rows."""
+    from ..data.report import row_groups
+
     codes = np.asarray(table.codes)
     n = table.n_rows
     gid = row_groups(codes) if codes.size else np.zeros(n, dtype=np.int64)
-    k = len(table.decision_values)
-    totals = np.bincount(
-        gid * k + table.decisions, weights=w.rows, minlength=(int(gid.max(initial=0)) + 1) * k
-    )
-    prices = w.leaf_prices(np.rint(totals).astype(np.int64).reshape(-1, k))
-    return int(prices.min(axis=1).sum())
+    k = max(len(table.decision_values), 1)
+    groups = int(gid.max(initial=-1)) + 1
+    w = getattr(table, "weighting", None)
+    weights = None if w is None else w.rows
+    totals = np.bincount(gid * k + table.decisions, weights=weights, minlength=groups * k)
+    totals = np.rint(totals).astype(np.int64).reshape(groups, k)
+    if w is None:
+        floor = totals.sum(axis=1) - totals.max(axis=1, initial=0)
+    else:
+        floor = w.leaf_prices(totals).min(axis=1)
+    first = np.full(groups, n, dtype=np.int64)
+    np.minimum.at(first, gid, np.arange(n, dtype=np.int64))
+    out = np.zeros(n, dtype=np.int64)
+    out[first] = floor
+    return out
+
+
+def relaxed_bound(table, query, d: int):
+    """A staircase below every tree for ``table`` (of any depth), from the subtables
+    within ``d`` splits: the front of the trees of depth <= d in which a subtable that
+    some attribute splits may also end in an *optimistic leaf*, the least each cost can
+    be of a subtree with a split there (:func:`deep_corner` of depth 0, with the
+    misclassifications its equal rows force). A deeper tree cut at depth d is such a
+    tree, at or above it in both costs. None when a cost reads a leaf's decision or the
+    query asks for exact trees only. The optimistic leaves are at the cap only (above it
+    a subtable's subtrees are there in full), so the staircase rises to the exact front
+    as d grows.
+
+    The whole DAG engine runs it (leaves of two points, ``Dag.leaf_xy``; no depth-two
+    layer), at about the cost of the front capped at d."""
+    from .dag import build_dag, compute_fronts
+    from .memory import memory_ceiling
+
+    cx, cy = query.x_cost, query.y_cost
+    if cx.reads_decision or cy.reads_decision or query.exact_only:
+        return None
+    max_memory = memory_ceiling(query.max_memory)[0]
+    dag = build_dag(table, max_memory=max_memory, max_depth=d, depth2=False)
+    n = dag.weights.astype(np.int64)
+    mis = dag.node_mis.astype(np.int64)
+    # A subtable's floor: its rows' shares of their groups' (prefix sums over the pool).
+    share = _forced_by_row(table)[dag.row_pool]
+    csum = np.concatenate(([0], np.cumsum(share)))
+    start = dag.node_start.astype(np.int64)
+    floor = csum[start + dag.node_size] - csum[start]
+    splits = np.diff(dag.node_bundle_start) > 0
+    # (the whole DAG: a node at the cap has no bundles, yet an attribute splits it)
+    splits |= (dag.node_split > 0) & (dag.node_attr_len > 0)
+
+    def points(c):
+        leaf = c.leaf_const + c.leaf_mis * mis
+        below = c.leaf_const if c.combine == MAX else 2 * c.leaf_const + c.leaf_mis * floor
+        return leaf, np.where(splits, c.split_const + c.split_rows * n + below, leaf)
+
+    (lx, ox), (ly, oy) = points(cx), points(cy)
+    dag.leaf_xy = np.ascontiguousarray(np.stack([lx, ly, ox, oy], axis=1).ravel(), np.int64)
+    store = compute_fronts(dag, cx, cy, max_memory=max_memory, leaves_at_cap=True)
+    fx, fy, _ = store.front(0)
+    return staircase(np.asarray(fx, np.int64), np.asarray(fy, np.int64))
 
 
 def _say(progress: Progress, d: int, so_far: Relation) -> None:
@@ -308,14 +374,12 @@ def _say(progress: Progress, d: int, so_far: Relation) -> None:
     )
 
 
-def _answer(table, query, done, depth_done, greedy, least_mis, status, t0) -> Relation:
-    """The answer returned when the limit cut the work short (:func:`_relation_of`)."""
-    return _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0)
-
-
-def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) -> Relation:
+def _relation_of(
+    table, query, done, depth_done, greedy, least_mis, status, t0, relaxed=None
+) -> Relation:
     """The relation of what finished: the front, its proven points and the bound (also
-    the progress line's state after each depth)."""
+    the progress line's state after each depth); ``relaxed``, a staircase below every
+    tree (:func:`relaxed_bound`), tightens the bound."""
     cx, cy = query.x_cost, query.y_cost
     xs, ys = [], []
     if done is not None:
@@ -335,6 +399,9 @@ def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) 
     by = np.array([p[1] for p in shallow] + [corner[1]], dtype=np.int64)
     bound = staircase(bx, by)
     proven = (fx < corner[0]) | (fy < corner[1]) | ((fx == corner[0]) & (fy == corner[1]))
+    if relaxed is not None:
+        bound = _higher(bound, relaxed)
+        proven |= _on(relaxed, fx, fy)
     gap = [0 if ok else _gap(bound, x, y) for ok, x, y in zip(proven, fx.tolist(), fy.tolist())]
     if query.least_y:
         # The query's one point is the exact front's last: proven only once no tree can
@@ -371,6 +438,30 @@ def _relation_of(table, query, done, depth_done, greedy, least_mis, status, t0) 
         )
         rel.proven = proven[keep]
     return rel
+
+
+def _higher(a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The staircase of the larger of two staircases below every tree (each a valid
+    bound, so is their maximum): at each x the larger least y, none where either has
+    none."""
+    xs = np.union1d(a[0], b[0])
+    ya = [bound_at(a, int(x)) for x in xs]
+    yb = [bound_at(b, int(x)) for x in xs]
+    keep = [i for i, (p, q) in enumerate(zip(ya, yb)) if p is not None and q is not None]
+    x = xs[keep].astype(np.int64)
+    y = np.array([max(ya[i], yb[i]) for i in keep], dtype=np.int64)  # type: ignore[type-var]
+    return staircase(x, y)
+
+
+def _on(bound: tuple, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
+    """Whether each point (x, y), a real tree's, is on the exact front by ``bound`` (below
+    every tree): no tree has less y at its x or below (the bound's least y there is y),
+    nor its y at a smaller x (the bound steps down exactly at x)."""
+    out = []
+    for x, y in zip(fx.tolist(), fy.tolist()):
+        here, before = bound_at(bound, x), bound_at(bound, x - 1)
+        out.append(here == y and (before is None or before > y))
+    return np.array(out, dtype=bool)
 
 
 def _gap(bound: tuple, x: int, y: int) -> int:

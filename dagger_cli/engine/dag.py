@@ -345,6 +345,7 @@ def compute_fronts(
     max_x: int | None = None,
     max_y: int | None = None,
     least_y: bool = False,
+    leaves_at_cap: bool = False,
 ) -> FrontStore:
     """Every subproblem's Pareto front, smallest subtables first (a topological order).
 
@@ -356,7 +357,9 @@ def compute_fronts(
     root point within them, and with ``least_y`` (y summed over children) only each
     subproblem's point of least y: the root's front is then the whole front's points
     within the bounds, or its last point, with the same trees (see
-    :mod:`dagger_cli.engine.kernels.fronts`).
+    :mod:`dagger_cli.engine.kernels.fronts`). With ``leaves_at_cap`` a node's two leaf
+    points (``Dag.leaf_xy``) are its subproblems' at remaining depth 0 only, a plain leaf
+    above (:func:`dagger_cli.engine.anytime.relaxed_bound`).
 
     The kernels (compiled, :mod:`dagger_cli._core`) read the named tuples of
     :mod:`dagger_cli.engine.kernels.fronts` and :mod:`~dagger_cli.engine.kernels.depth_two`
@@ -390,7 +393,8 @@ def compute_fronts(
         int(least_y),
     )
     params = np.array(
-        x_cost.params() + y_cost.params() + (int(exact_only),) + bounds, dtype=np.int64
+        x_cost.params() + y_cost.params() + (int(exact_only),) + bounds + (int(leaves_at_cap),),
+        dtype=np.int64,
     )
     fref = np.zeros((subs, 2), np.int64)
     cap = max(2 * subs, 1024)
