@@ -451,11 +451,9 @@ def greedy_points(
     if max_depth is not None and max_depth < 0:
         raise InputError(f"max_depth must be >= 0, got {max_depth}")
     cx, cy = check_pair(x, y)
-    if cx.reads_decision or cy.reads_decision:
-        raise InputError(
-            "the greedy heuristics give a leaf its majority decision: --greedy does not "
-            "compare false positives or negatives yet"
-        )
+    # False positives and negatives: each swept tree built and evaluated (its leaves keep
+    # the heuristic's decision, the majority or the least price).
+    reads = cx.reads_decision or cy.reads_decision
     for s in sweeps:
         if s not in SWEEPS:
             raise InputError(f"unknown sweep {s!r}; expected one of: {', '.join(SWEEPS)}")
@@ -465,13 +463,31 @@ def greedy_points(
         for s in sweeps:
             if s == "threshold":
                 costs = [g.threshold_costs(th) for th in g.thresholds()]
+                if reads:
+                    costs = [
+                        _decided(table, g, lambda v, g=g, th=th: g.ratio[v] <= th)
+                        for th in g.thresholds()
+                    ]
             else:
                 costs = [g.depth_costs(d) for d in range(int(g.depth.max()) + 1)]
+                if reads:
+                    depths = range(int(g.depth.max()) + 1)
+                    costs = [
+                        _decided(table, g, lambda v, g=g, d=d: g.depth[v] >= d) for d in depths
+                    ]
             px = np.array([c[cx.column] for c in costs], dtype=np.int64)
             py = np.array([c[cy.column] for c in costs], dtype=np.int64)
             keep = pareto(px, py)
             out[heuristic_name(crit, s)] = (px[keep], py[keep])
     return out
+
+
+def _decided(table, g, leaf) -> dict:
+    """The costs of the greedy tree ``g.tree(leaf)`` on ``table``, those that read its
+    leaves' decisions (false positives and negatives) included."""
+    from .trees import Tree
+
+    return Tree.for_table(table, g.tree(leaf)).costs()
 
 
 def greedy_trees(table, max_depth: int | None = None, check=None):

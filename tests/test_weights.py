@@ -286,6 +286,33 @@ def test_greedy_trees_count_the_weights(data):
         assert costs["misclassifications"] >= min(best)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    cap=st.sampled_from([None, 2]),
+)
+def test_greedy_points_of_false_positives_and_negatives(data, cap):
+    """--greedy on a front of false positives against false negatives: every heuristic's
+    point is a greedy tree's (re-evaluated on the weighted rows) and none is below the
+    exact front."""
+    from dagger_cli.greedy import greedy_points, greedy_trees
+    from dagger_cli.trees import Tree
+
+    t, weights, prices = data
+    table = weighted(t, weights, prices)
+    table = table.weighted(positive=table.decision_values[-1])
+    x, y = "false-positives", "false-negatives"
+    front = relate(table, x, y, max_depth=cap).front
+    trees = set()
+    for _, build in greedy_trees(table, max_depth=cap):
+        costs = Tree.for_table(table, build()).costs()
+        trees.add((costs["false_positives"], costs["false_negatives"]))
+    for px, py in greedy_points(table, x, y, max_depth=cap).values():
+        for p in zip(px.tolist(), py.tolist()):
+            assert p in trees
+            assert any(a <= p[0] and b <= p[1] for a, b in front.points())
+
+
 @pytest.mark.parametrize(
     "command, message",
     [

@@ -10,7 +10,8 @@
   searches (:mod:`dagger_cli.engine.pieces`), and the speed-up a list schedule of those
   pieces in their order would give on 2, 8 and 16 cores (what the pieces' sizes allow;
   the bounds they lend each other aside).
-- ``cluster``: segment at depth 4 on a local cluster (``--scheduler local``) of two
+- ``cluster``: page at depth 4 (a long query: about a minute in one process on two
+  threads, 95 s on one) on a local cluster (``--scheduler local``) of two
   single-threaded workers against one, and against one process with the default threads.
 
     python -m scripts.bench run --only cores [--runs 3] [--cores-parts threads,busy,spread,cluster]
@@ -52,7 +53,7 @@ CASES = [
 ONCE_OVER_S = 60
 #: With a busy neighbour: the default within this factor of one thread.
 BUSY_RATIO = 1.15
-CLUSTER_CASE = ["relate", "num-segment", *NUM, "--max-depth", "4"]
+CLUSTER_CASE = ["relate", "num-page", *NUM, "--max-depth", "4"]
 
 
 def add_arguments(group) -> None:
@@ -197,7 +198,7 @@ def bench_cluster() -> dict:
     }
     ok = out["speedup"] >= 1.7 and out["overhead"] <= 1.15 and same
     print(
-        f"  [{verdict.met(ok)}] segment, depth 4 on a local cluster: two workers "
+        f"  [{verdict.met(ok)}] page, depth 4 on a local cluster: two workers "
         f"{two['wall']:.1f} s, one {one['wall']:.1f} s (x{out['speedup']:.2f}, target x1.7); "
         f"one process, default threads {alone['wall']:.1f} s (cluster x{out['overhead']:.2f}, "
         f"at most x1.15); same output: {same}",
