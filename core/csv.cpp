@@ -6,6 +6,9 @@
 // back through the first row of its id, so the table costs 4 bytes a slot). vote_dense:
 // each group's most common decision (the smallest code on a tie) from a (groups x
 // decisions) count table, the groups with several decisions and the rows outvoted.
+#include <charconv>
+#include <cmath>
+
 #include "py.hpp"
 
 namespace dagger {
@@ -54,11 +57,47 @@ Factorized factorize(Span<const i64> keys) {
     return out;
 }
 
+// A short number t with a < t < b near their midpoint, for each pair (a, b): the first of
+// mid's roundings to 1, 2, ... 17 significant digits that lies strictly between them
+// within (b - a) * rounding of mid; mid itself, or a, if none does (neighbouring floats).
+// The roundings are printf's %.*g (correctly rounded, as Python's format), read back
+// correctly rounded: the same numbers as dagger_cli.data.thresholds.between.
+double between(double a, double b, double rounding) {
+    const double mid = a / 2 + b / 2;
+    const double tolerance = (b - a) * rounding;
+    char buf[64];
+    for (int digits = 1; digits < 18; ++digits) {
+        const auto end = std::to_chars(buf, buf + sizeof buf, mid, std::chars_format::general,
+                                       digits);
+        double t = 0;
+        std::from_chars(buf, end.ptr, t);
+        if (a < t && t < b && std::abs(t - mid) <= tolerance) return t + 0.0;
+    }
+    return a < mid && mid < b ? mid : a;
+}
+
 }  // namespace
 
 namespace py {
 
 void bind_csv(nb::module_ &m) {
+    m.def(
+        "thresholds_between",
+        [](nb::handle lo, nb::handle hi, double rounding) {
+            auto a = span<const double>(lo, "lo");
+            auto b = span<const double>(hi, "hi");
+            if (a.size() != b.size()) throw nb::value_error("lo, hi: one pair each");
+            std::vector<double> out(static_cast<std::size_t>(a.size()));
+            {
+                nb::gil_scoped_release free;
+                for (i64 i = 0; i < a.size(); ++i) out[i] = between(a[i], b[i], rounding);
+            }
+            return to_numpy<double>(std::move(out));
+        },
+        nb::arg("lo"), nb::arg("hi"), nb::arg("rounding"),
+        "For each pair (lo, hi), a short number strictly between them near their midpoint "
+        "(dagger_cli.data.thresholds.between, float64).");
+
     m.def(
         "csv_factorize",
         [](nb::handle keys) {

@@ -32,6 +32,20 @@ def parse_number(text: str) -> float | None:
     return None if math.isnan(value) else value
 
 
+def finite_numbers(texts: Sequence[str]) -> np.ndarray | None:
+    """``texts`` as float64 when every one is a finite number as :func:`parse_number`
+    reads it (``float``'s reading, in one compiled pass), else None.
+
+    >>> finite_numbers(["1", " 2.5", "1_000"]).tolist(), finite_numbers(["1", "inf"])
+    ([1.0, 2.5, 1000.0], None)
+    """
+    try:
+        out = np.array(texts, dtype=object).astype(np.float64)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return out if np.isfinite(out).all() else None
+
+
 #: A number written with a decimal comma: digits, one comma, digits (no point, no sign
 #: but a leading one): ``3,14``, ``-0,5``. (``1,000`` is one too: where the separator is
 #: not a comma, a comma inside a number is a decimal comma.)
@@ -59,6 +73,9 @@ def numeric_column(cells: Sequence[str]) -> tuple[int, list[int]]:
     >>> numeric_column(["1", "2.5", "?", "abc", "3"])
     (3, [3])
     """
+    present = [text for text in cells if text not in MISSING_MARKERS]
+    if finite_numbers(present) is not None:  # the common case, in one pass
+        return len(present), []
     numbers = 0
     stray = []
     for i, text in enumerate(cells):

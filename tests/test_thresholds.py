@@ -191,3 +191,30 @@ def test_registered_datasets_take_thresholds_through_the_recipe():
     legs = [a for a in zoo.attributes if a.startswith("legs")]
     assert legs == ["legs<=1", "legs<=3", "legs<=4.5", "legs<=5.5", "legs<=7"]
     assert all(zoo.splits[a].column == "legs" for a in legs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.floats(allow_nan=False, allow_infinity=False, width=64)
+        | st.floats(-1e6, 1e6).map(lambda v: round(v, 6))
+        | st.integers(-(10**9), 10**9).map(float),
+        min_size=2,
+        max_size=60,
+        unique=True,
+    )
+)
+def test_the_compiled_thresholds_are_between_s(values):
+    # The compiled midpoints (every column's thresholds) against the Python oracle, on
+    # neighbouring values of any size, neighbouring floats included.
+    from dagger_cli import _core
+    from dagger_cli.data.thresholds import ROUNDING, between
+
+    xs = np.unique(np.array(values, dtype=np.float64))
+    xs = np.unique(np.concatenate([xs, np.nextafter(xs, np.inf)]))
+    xs = xs[np.isfinite(xs)]
+    lo, hi = xs[:-1], xs[1:]
+    got = _core.thresholds_between(lo, hi, ROUNDING)
+    want = [between(float(a), float(b)) for a, b in zip(lo, hi)]
+    assert got.tolist() == want
+    assert np.signbit(got).tolist() == np.signbit(np.array(want, dtype=np.float64)).tolist()

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..errors import InputError
-from ..values import MISSING_MARKERS, parse_number
+from ..values import MISSING_MARKERS, finite_numbers, parse_number
 
 #: A numeric column with more distinct values than this is reported by :func:`wide_columns`.
 WIDE_THRESHOLD = 20
@@ -43,15 +43,9 @@ def numeric_values(column: Sequence[str]) -> list[float] | None:
     >>> numeric_values(["1", "x"]) is None
     True
     """
-    out = []
-    for text in column:
-        if text in MISSING_MARKERS:
-            continue
-        value = _number(text)
-        if value is None:
-            return None
-        out.append(value)
-    return out or None
+    present = [text for text in column if text not in MISSING_MARKERS]
+    numbers = finite_numbers(present) if present else None
+    return None if numbers is None else numbers.tolist()
 
 
 def cut_points(values: Sequence[float], bins: int) -> list[float]:

@@ -748,16 +748,15 @@ def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     filled = {}
     rows = {}
     for j, (name, col) in enumerate(zip(header, columns)):
-        if name in skip or numeric_values(col) is None:
+        if name in skip:
             continue
-        present = sorted(
-            (number, i)
-            for i, v in enumerate(col)
-            if v not in MISSING_MARKERS and (number := parse_number(v)) is not None
-        )
-        if not present:
+        numbers = numeric_values(col)
+        if numbers is None:
             continue
-        row = rows[name] = present[(len(present) - 1) // 2][1]
+        # The lower middle of the present numbers, the first row on a tie.
+        at = np.array([i for i, v in enumerate(col) if v not in MISSING_MARKERS], np.int64)
+        order = np.lexsort((at, np.asarray(numbers, dtype=np.float64)))
+        row = rows[name] = int(at[order[(len(at) - 1) // 2]])
         holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
         if not holes:
             continue

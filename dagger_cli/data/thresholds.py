@@ -173,10 +173,10 @@ def ordered_columns(
             continue
         attr = Ordered(name, tuple(ts))
         present = [i for i, v in enumerate(column) if v not in MISSING_MARKERS]
-        codes = attr.codes_of(np.array([float(column[i]) for i in present], dtype=np.float64))
+        codes = attr.codes_of(numbers)  # the present cells' numbers, in order
         cells = list(column)
-        for i, c in zip(present, codes.tolist()):
-            cells[i] = str(c)
+        for i, c in zip(present, map(str, codes.tolist())):
+            cells[i] = c
         out.append(cells)
         ordered[name] = attr
         distinct = np.unique(numbers).size
@@ -278,7 +278,12 @@ def candidate_thresholds(
         below = np.cumsum(counts)[:-1]  # rows at or below each candidate split
         picks = {int(np.argmin(np.abs(below - k * n / (spec + 1)))) for k in range(1, spec + 1)}
         chosen = np.array(sorted(picks))
-    return [between(float(distinct[j]), float(distinct[j + 1])) for j in chosen]
+    from .. import _core
+
+    chosen = np.asarray(chosen, dtype=np.int64)
+    lo = np.ascontiguousarray(distinct[chosen], dtype=np.float64)
+    hi = np.ascontiguousarray(distinct[chosen + 1], dtype=np.float64)
+    return _core.thresholds_between(lo, hi, ROUNDING).tolist()  # between(lo, hi), compiled
 
 
 def numbers_of(column: Sequence[str]) -> np.ndarray | None:
