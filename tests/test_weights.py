@@ -289,10 +289,9 @@ def test_greedy_trees_count_the_weights(data):
 @pytest.mark.parametrize(
     "command, message",
     [
-        (["optimize", "--order", "misclassifications,depth"], "staged optimisation"),
         (["rules"], "decision rules"),
         (["validate", "--folds", "2"], "validation does not read row weights"),
-        (["relate", "--count"], "--count with weighted rows"),
+        (["relate", "--time-limit", "5"], "--time-limit with weighted rows"),
     ],
 )
 def test_what_does_not_read_weights_says_so(tmp_path, command, message):

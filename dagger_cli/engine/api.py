@@ -49,7 +49,6 @@ def with_positive(table, query: Query):
         name
         for name, on in (
             ("--exact-only", query.exact_only),
-            ("--count", query.count),
             ("--time-limit", query.time_limit is not None),
         )
         if on
@@ -85,15 +84,10 @@ def solve(table, query: Query) -> Relation:
     if query.x_cost.reads_decision or query.y_cost.reads_decision:
         table = with_positive(table, query)
     if getattr(table, "weighting", None) is not None:
-        unsupported = [
-            name
-            for name, on in (("--count", query.count), ("--time-limit", query.time_limit))
-            if on
-        ]
-        if unsupported:
+        if query.time_limit is not None:
             raise InputError(
-                f"{' and '.join(unsupported)} with weighted rows, prices or a minimum leaf "
-                "size is not supported yet; drop it (the front itself is exact)"
+                "--time-limit with weighted rows, prices or a minimum leaf size is not "
+                "supported yet; drop it (the front itself is exact)"
             )
         if table.weighting.min_leaf > 1:
             if not (query.x_cost.leaf_mis or query.y_cost.leaf_mis):

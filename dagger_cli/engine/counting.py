@@ -61,17 +61,27 @@ ANY = 62
 UNBOUNDED = 1 << 40
 #: "No ceiling" for a kernel's allowance of bytes.
 NO_LIMIT = 1 << 62
+#: Two sum costs are counted at points below this (partial sums are keyed by (x, y)).
+CAP = np.int64((1 << 31) - 1)
 #: The kernels' status for arrays past their allowance.
 OUT_OF_MEMORY = Status.OUT_OF_MEMORY
 
 
 # ----------------------------------------------------------------------------- kernels
 #: What the state kernels (compiled, ``core/counting.cpp``) read of a DAG: its nodes in
-#: increasing size (int64; a topological order, children first), their rows and
-#: misclassifications (int32), and the bundles and edges (CSR: int64, int64, int32).
+#: increasing size (int64; a topological order, children first), the ``n`` of the split
+#: costs (its rows, or their weight: :attr:`Dag.weights`) and the leaf's misclassifications
+#: (or least price, :attr:`Dag.node_mis`) of each (int32), whether some attribute splits
+#: it (int8: under ``exact_only`` a node is a leaf only where its leaf costs nothing or
+#: none does, as for the fronts), the bundles and edges (CSR:
+#: int64, int64, int32), and, for a leaf with a choice of two decisions, the two values of
+#: S it may take per node (int64, nodes x 2 flat; empty otherwise).
 StateGraph = namedtuple(
-    "StateGraph", "order node_size node_mis node_bundle_start bundle_edge_start edge_child"
+    "StateGraph",
+    "order node_size node_mis node_split node_bundle_start bundle_edge_start edge_child leaf_s",
 )
+#: No leaf values of S: a leaf costs ``leaf_const + leaf_mis * node_mis``.
+NO_LEAF_S = np.zeros(0, dtype=np.int64)
 #: A sum cost S's (depth, S) front per node (a :class:`~dagger_cli.engine.FrontStore`'s
 #: ``fref`` and ``fxy`` flattened, int64), the longest path below each node (int64), S's
 #: parameters (int64, :meth:`Cost.params`) and the divisor q: the states' minimisers are
@@ -199,38 +209,58 @@ def _store_bytes(store) -> int:
     return sum(a.nbytes for a in arrays if a is not None)
 
 
+def leaf_values(table, dag, cost: Cost) -> np.ndarray:
+    """Per node the two values of ``cost`` its leaf may take when ``cost`` reads the leaf's
+    decision (its two decisions against the positive class, :meth:`Dag.leaf_choices`, in
+    that order; int64, nodes x 2 flat), else :data:`NO_LEAF_S` (one leaf value, read from
+    ``node_mis``)."""
+    if not cost.reads_decision:
+        return NO_LEAF_S
+    _, mis, fp, fn = dag.leaf_choices(table)
+    s = cost.leaf_const + cost.leaf_mis * mis + cost.leaf_fp * fp + cost.leaf_fn * fn
+    return np.ascontiguousarray(s, dtype=np.int64).ravel()
+
+
 @dataclass
 class _Graph:
-    """What the state kernels need of a DAG, computed once per DAG."""
+    """What the state kernels need of a DAG, computed once per DAG; ``leaf_s``: the two
+    values of the sum cost counted that a leaf with a choice of decisions may take
+    (:func:`leaf_values`)."""
 
     dag: Any
     order: np.ndarray
     longest: np.ndarray
+    leaf_s: np.ndarray = field(default_factory=lambda: NO_LEAF_S)
 
     @classmethod
-    def of(cls, dag):
+    def of(cls, dag, leaf_s: np.ndarray = NO_LEAF_S):
         assert getattr(dag, "max_depth", None) is None, "the state kernels need the whole DAG"
         order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
-        graph = cls(dag, order, np.zeros(0, np.int64))
+        graph = cls(dag, order, np.zeros(0, np.int64), leaf_s)
         graph.longest = _longest(graph.arrays)
         return graph
 
     @property
     def arrays(self) -> StateGraph:
-        """The DAG as the state kernels read it."""
+        """The DAG as the state kernels read it: weighted rows through :attr:`Dag.weights`
+        and ``node_mis`` (a leaf's least price), as the fronts read them."""
         d = self.dag
         return StateGraph(
             self.order,
-            d.node_size,
+            np.ascontiguousarray(d.weights, dtype=np.int32),
             d.node_mis,
+            d.node_split,
             d.node_bundle_start,
             d.bundle_edge_start,
             d.edge_child,
+            self.leaf_s,
         )
 
     def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
+        """The least value of ``cost`` (one that does not read a leaf's decision) over
+        every node's trees."""
         p = np.array(cost.params(), dtype=np.int64)
-        return _least(self.arrays, p, exact_only)
+        return _least(self.arrays._replace(leaf_s=NO_LEAF_S), p, exact_only)
 
 
 def _root_bit(graph: _Graph, d: int) -> int:
@@ -318,8 +348,16 @@ def _multiply(st_leaf, st_tb, tb_e, cs, guard=None) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- two sums
-def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None) -> list[int]:
-    """The number of trees at each point of the root's front of two sum costs.
+def _sum_pair_counts(
+    dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None, points=None
+) -> list[int]:
+    """The number of trees at each point of the root's front of two sum costs (``points``:
+    the (x, y) of the points counted, in order; None: every point of the root's front).
+
+    ``n`` is the node's weight (:attr:`Dag.weights`) and a leaf costs its least price
+    (``node_mis``), as for the fronts; a leaf with a choice of two decisions
+    (:attr:`Dag.leaf_xy`) counts once for each choice that is at the point (each tree
+    counted once per labelling of its leaves by those choices).
 
     A state is (node, remaining depth r): r is None without a depth cap; under a cap the
     fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
@@ -331,24 +369,28 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
     from ..fronts import pareto
 
     capped = store.sub_start is not None
-    depth = int(dag.node_attr_len.max(initial=0))
-    if max(_bound(cx, int(dag.node_size[0]), depth), _bound(cy, int(dag.node_size[0]), depth)) >= (
-        1 << 31
-    ):
-        raise InputError("counting two sum costs supports costs below 2^31 (a smaller table)")
 
     def norm(v, r):
         return None if not capped else min(r, store.subproblem_depth(v))
 
     order = np.argsort(dag.node_size, kind="stable")
     r0 = norm(0, store.subproblem_depth(0)) if capped else None
-    need: dict[int, dict] = {0: {r0: set(range(len(store.front(0, r0)[0])))}}
+    rx, ry, _ = store.front(0, r0)
+    at = {(int(x), int(y)): j for j, (x, y) in enumerate(zip(rx.tolist(), ry.tolist()))}
+    wanted_points = list(at) if points is None else [(int(x), int(y)) for x, y in points]
+    if any(max(p) >= CAP for p in wanted_points):
+        raise InputError("counting two sum costs supports costs below 2^31 - 1 (a smaller table)")
+    need: dict[int, dict] = {0: {r0: {at[p] for p in wanted_points}}}
     plans: dict[tuple, list] = {}
     big = np.int64(1) << np.int64(31)
 
     def key(x, y):
-        return x * big + y
+        # Partial sums at or above CAP (a tree with an infeasible leaf, under a minimum
+        # leaf size) share keys, and never make a counted point, all below CAP.
+        return np.minimum(x, CAP) * big + np.minimum(y, CAP)
 
+    weights = dag.weights
+    two = dag.leaf_xy.size > 0
     watch = _Watch(guard)
     nodes = int(order.size)
     total = 2 * nodes
@@ -356,7 +398,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
         watch.step(done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
-            n = int(dag.node_size[v])
+            n = int(weights[v])
             plan = []
             bundles = dag.bundles(v) if r is None or r > 0 else range(0)
             rc_of = {}
@@ -407,10 +449,17 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
         watch.step(nodes + done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
-            leaf_ok = not exact_only or not dag.node_split[v]
-            mis = int(dag.node_mis[v])
-            lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
-            mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
+            leaf_ok = not exact_only or not dag.node_split[v] or not dag.node_mis[v]
+            if two:  # a leaf with a choice of two decisions: x0 y0 x1 y1
+                leaves = dag.leaf_xy[4 * v : 4 * v + 4].tolist()
+                choices = [(leaves[0], leaves[1]), (leaves[2], leaves[3])]
+            else:
+                mis = int(dag.node_mis[v])
+                choices = [(cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis)]
+            mine = {
+                j: int(leaf_ok) * sum(int(fx[j] == lx and fy[j] == ly) for lx, ly in choices)
+                for j in pts
+            }
             # A state's plan is read once: dropped as it is used.
             for targets, steps in plans.pop((v, r), ()):
                 acc = [1]
@@ -428,7 +477,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
             watch.step(nodes + done, total, sum(x.bit_length() for x in mine.values()) >> 3)
             counts[(v, r)] = mine
     root = counts[(0, r0)]
-    return [root[j] for j in range(len(root))]
+    return [root[at[p]] for p in wanted_points]
 
 
 # ----------------------------------------------------------------------------- relate
@@ -451,9 +500,12 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
     kept = _store_bytes(relation.store)
     guard = _guard(max_memory, "counting the trees", dag.nbytes() + kept)
     if cx.combine == SUM and cy.combine == SUM:
-        return _sum_pair_counts(dag, relation.store, cx, cy, exact_only, guard)
+        return _sum_pair_counts(
+            dag, relation.store, cx, cy, exact_only, guard, zip(front.x.tolist(), front.y.tolist())
+        )
     depth_on_x = cx.combine == MAX
     s_cost = cy if depth_on_x else cx
+    table = relation.table
     if dag.max_depth is None and depth_on_x:
         store = relation.store
     else:
@@ -465,8 +517,12 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
             # capped DAG, whose nodes at the cap have no bundles (leaves). Counted on it as
             # on a whole DAG: its fronts are per node, over its trees.
             if dag.d2_level is not None:  # the last two levels were never built
-                dag = build_dag(relation.table, max_depth=dag.max_depth, max_memory=room)
+                dag = build_dag(table, max_depth=dag.max_depth, max_memory=room)
             dag = replace(dag, max_depth=None)
+        else:
+            dag = replace(dag)
+        # The leaves' choices of decisions (if any) as points of (depth, S).
+        dag.decide(table, COSTS["depth"], s_cost)
         try:
             store = compute_fronts(
                 dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room
@@ -482,20 +538,42 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
                 f"({size_text(kept)}){', ' + detail if detail else ''}."
             ) from None
     depths = front.x if depth_on_x else front.y
-    graph = _Graph.of(dag)
+    graph = _Graph.of(dag, leaf_values(table, dag, s_cost))
     return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
 
 
 # ----------------------------------------------------------------------------- optimize
-def _bound(cost: Cost, n_rows: int, depth: int) -> int:
+def _bound(
+    cost: Cost, n_rows: int, depth: int, weight: int | None = None, mis: int | None = None
+) -> int:
     """The largest value a sum cost takes on a tree of a table of ``n_rows`` rows whose
-    trees are at most ``depth`` deep (at most n leaves, n - 1 splits)."""
+    trees are at most ``depth`` deep (at most n leaves, n - 1 splits); ``weight``: the
+    rows' weight (the ``n`` of the split costs; None: ``n_rows``), ``mis``: the most a
+    tree's leaves cost together (None: ``n_rows``, a leaf costing its rows not of its
+    decision)."""
     n = n_rows
+    w = n if weight is None else weight
+    most = n if mis is None else mis
     return (
-        (cost.leaf_const + cost.leaf_mis) * n
+        cost.leaf_const * n
+        + cost.leaf_mis * most
         + cost.split_const * max(n - 1, 0)
-        + (cost.split_rows * n * depth)
+        + (cost.split_rows * w * depth)
     )
+
+
+def _most_mis(table) -> int | None:
+    """The most the leaves of a tree of ``table`` cost together in misclassifications
+    (None: its rows, unweighted): the rows' weight times the greatest price, or, under a
+    minimum leaf size, a leaf's :attr:`~dagger_cli.weights.Weighting.infeasible` price
+    for each of up to one leaf per row."""
+    w = getattr(table, "weighting", None)
+    if w is None:
+        return None
+    if w.min_leaf > 1:
+        return int(w.rows.size) * w.infeasible
+    most = int(w.prices.max()) if w.prices is not None and w.prices.size else 1
+    return int(w.rows.sum()) * most
 
 
 def _weighted(costs: list[Cost], weights: list[int]) -> Cost:
@@ -658,9 +736,6 @@ def optimize(
         ``stages`` (cost, least value, trees left), ``least`` (each cost's unconstrained
         least value: total optimality), ``tree`` (one tree of the final set).
     """
-    from ..weights import refuse
-
-    refuse(table, "staged optimisation (dagger optimize)")
     import time
 
     from .dag import build_dag, compute_fronts
@@ -668,6 +743,9 @@ def optimize(
     from .progress import Progress
 
     costs = check_order(order)
+    w = getattr(table, "weighting", None)
+    if w is not None and w.min_leaf > 1 and exact_only:
+        raise InputError("--min-leaf and --exact-only do not go together yet")
     if max_depth is not None and max_depth < 0:
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
@@ -696,7 +774,9 @@ def optimize(
         sums = [c for c in costs if c.combine == SUM]
         j = next((k for k, c in enumerate(costs) if c.combine == MAX), None)
         depth_max = int(graph.longest[0])
-        bounds = [_bound(c, table.n_rows, depth_max) for c in sums]
+        # Weighted rows: n is their weight and a leaf costs its least price (Dag.weigh).
+        weight, most = int(dag.weights[0]), _most_mis(table)
+        bounds = [_bound(c, table.n_rows, depth_max, weight, most) for c in sums]
         weights = [1] * len(sums)
         for k in range(len(sums) - 2, -1, -1):
             weights[k] = weights[k + 1] * (bounds[k + 1] + 1)
@@ -791,7 +871,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
     """One tree of the final set: from the root with depth bound ``d_star``, the first
     minimiser of S listed (the leaf, then bundles in attribute order), as tree extraction
     breaks ties."""
-    from ..trees import Tree, TreeNode, node_labels
+    from ..trees import Tree, TreeNode, leaf_price, node_labels
 
     fref = store.fref.reshape(-1)
     fxy = store.fxy.reshape(-1)
@@ -804,9 +884,10 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         counts, decision = node_labels(table, dag, v)
         target = f(v, d)
         b0, b1 = int(dag.node_bundle_start[v]), int(dag.node_bundle_start[v + 1])
-        if (not exact_only or b0 == b1) and p[1] + p[2] * int(dag.node_mis[v]) == target:
-            return TreeNode(counts, decision)
-        n = int(dag.node_size[v])
+        leaf_ok = not exact_only or not dag.node_split[v] or not dag.node_mis[v]
+        if leaf_ok and p[1] + p[2] * int(dag.node_mis[v]) == target:
+            return TreeNode(counts, decision, price=leaf_price(table, counts))
+        n = int(dag.weights[v])
         for b in range(b0, b1):
             kids = [int(c) for c in dag.children(b)]
             vals = [f(c, d - 1) for c in kids] if d >= 1 else [int(NONE)]
@@ -817,7 +898,9 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
                 (table.values[attr][int(table.codes[attr][dag.rows(c)[0]])], build(c, d - 1))
                 for c in kids
             )
-            return TreeNode(counts, decision, table.attributes[attr], children)
+            return TreeNode(
+                counts, decision, table.attributes[attr], children, leaf_price(table, counts)
+            )
         raise AssertionError("no minimiser at a node (a bug in dagger)")
 
     root = build(0, UNBOUNDED if d_star is None else d_star)
