@@ -290,7 +290,6 @@ def test_greedy_trees_count_the_weights(data):
     "command, message",
     [
         (["rules"], "decision rules"),
-        (["validate", "--folds", "2"], "validation does not read row weights"),
         (["relate", "--time-limit", "5"], "--time-limit with weighted rows"),
     ],
 )
