@@ -33,6 +33,12 @@ kernel already computes. Lexicographic order over several sum costs is one sum c
   each later stage are the minimisers in T(root, D*) of (A, B's first costs): every tree of
   T(root, D*) with the least A has depth exactly D*.
 
+Weighted rows, class weights, prices and a minimum leaf size change nothing here: a node's
+``n`` is :attr:`Dag.weights` and its leaf costs ``node_mis`` (its least price; the infeasible
+price below the minimum leaf size), the numbers the fronts read. A leaf with a choice of two
+decisions (false positives or negatives) has two values, and a count counts each (tree,
+labelling of its leaves by those choices) once.
+
 Only the (node, depth bound) states that some requested root state needs are visited
 (marked top-down by a kernel, numbered and linked bottom-up by another); Python then
 multiplies and adds the counts along those links.
