@@ -220,3 +220,76 @@ def test_optimize_refuses_min_leaf_with_exact_trees():
     t = DecisionTable.from_rows([(0,), (1,)], ["a", "b"]).weighted(min_leaf=2)
     with pytest.raises(InputError, match="--min-leaf and --exact-only"):
         optimize(t, "misclassifications", exact_only=True)
+
+
+DECISION_ORDERS = st.permutations(DECISION_COSTS).flatmap(
+    lambda p: st.integers(1, 4).map(lambda k: tuple(p[:k]))
+)
+
+
+def staged(vc: Counter, order) -> list:
+    """Filter the (tree, labelling) pairs stage by stage (tests/oracle.py's staged_brute
+    over vectors with false positives and negatives)."""
+    left = dict(vc)
+    out = []
+    for name in order:
+        i = DECISION_INDEX[name]
+        best = min(v[i] for v in left)
+        left = {v: k for v, k in left.items() if v[i] == best}
+        out.append((best, sum(left.values())))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=SLOW)
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    order=DECISION_ORDERS,
+    cap=st.sampled_from([None, 1, 2]),
+    which=st.integers(0, 2),
+    k=st.integers(1, 3),
+)
+def test_stages_with_false_positives_equal_filtering_every_labelling(data, order, cap, which, k):
+    """Stages of false positives or negatives: a leaf takes either of its two decisions,
+    and the trees left are the (tree, labelling) pairs left; the final tree's leaves take
+    the decisions that reach the stages. A minimum leaf size needs misclassifications
+    before them."""
+    t, weights, prices = data
+    labels = sorted(set(t.decisions))
+    if len(labels) < 2:
+        return
+    positive = labels[which % len(labels)]
+    names = list(order)
+    decides = [n for n in names if "false" in n]
+    table = weighted(t, weights, prices).weighted(positive=positive, min_leaf=k)
+    if k > 1 and decides and "misclassifications" not in names[: names.index(decides[0])]:
+        with pytest.raises(InputError, match="needs misclassifications before it"):
+            optimize(table, names, max_depth=cap)
+        return
+    vc = capped(
+        weighted_cost_vector_counts(
+            t.rows, t.decisions, weights, prices, min_leaf=k, positive=positive
+        ),
+        cap,
+    )
+    if not decides:  # one decision per leaf (its least price): trees, not labellings
+        vc = capped(
+            weighted_cost_vector_counts(t.rows, t.decisions, weights, prices, min_leaf=k), cap
+        )
+    res = optimize(table, names, max_depth=cap)
+    want = staged(vc, names) if decides else staged_brute(vc, names)
+    assert [(s.value, s.trees) for s in res.stages] == want
+    for rec in res.total_optimality:
+        assert rec["least"] == min(v[DECISION_INDEX[rec["cost"]]] for v in vc)
+    costs = res.tree.costs()
+    for s in res.stages:
+        assert costs[s.cost.replace("-", "_")] == s.value
+    again = reevaluate(res.tree, t, weights, prices)
+    assert again["misclassifications"] == costs["misclassifications"]
+
+
+def test_optimize_false_positives_need_a_positive_class():
+    t = DecisionTable.from_rows([(0,), (1,), (2,)], ["a", "b", "c"])
+    with pytest.raises(InputError, match="give --positive CLASS"):
+        optimize(t, "false-positives")
+    with pytest.raises(InputError, match="--exact-only with false positives"):
+        optimize(t.weighted(positive="a"), "false-positives", exact_only=True)

@@ -31,10 +31,9 @@ from .query import Query
 from .structures import Relation
 
 
-def with_positive(table, query: Query):
-    """``table`` ready for a cost pair with false positives or negatives: its positive
-    class set (a two-class table's second class when none was chosen); the pairs and
-    options that do not read a leaf's choice of decision refused clearly."""
+def positive_table(table):
+    """``table`` with a positive class for false positives and negatives: its own, or a
+    two-class table's second class (an error naming the classes otherwise)."""
     w = getattr(table, "weighting", None)
     classes = [str(v) for v in table.decision_values]
     if w is None or w.positive is None:
@@ -45,6 +44,14 @@ def with_positive(table, query: Query):
                 "are then negative)"
             )
         table = table.weighted(positive=classes[1])
+    return table
+
+
+def with_positive(table, query: Query):
+    """``table`` ready for a cost pair with false positives or negatives: its positive
+    class set (a two-class table's second class when none was chosen); the pairs and
+    options that do not read a leaf's choice of decision refused clearly."""
+    table = positive_table(table)
     off = [
         name
         for name, on in (

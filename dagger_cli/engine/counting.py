@@ -262,11 +262,12 @@ class _Graph:
             self.leaf_s,
         )
 
-    def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
-        """The least value of ``cost`` (one that does not read a leaf's decision) over
-        every node's trees."""
+    def least(self, cost: Cost, exact_only: bool, table=None) -> np.ndarray:
+        """The least value of ``cost`` over every node's trees (``table``: the one whose
+        positive class a cost that reads a leaf's decision is against)."""
         p = np.array(cost.params(), dtype=np.int64)
-        return _least(self.arrays._replace(leaf_s=NO_LEAF_S), p, exact_only)
+        leaf_s = NO_LEAF_S if table is None else leaf_values(table, self.dag, cost)
+        return _least(self.arrays._replace(leaf_s=leaf_s), p, exact_only)
 
 
 def _root_bit(graph: _Graph, d: int) -> int:
@@ -563,6 +564,7 @@ def _bound(
     return (
         cost.leaf_const * n
         + cost.leaf_mis * most
+        + (cost.leaf_fp + cost.leaf_fn) * w
         + cost.split_const * max(n - 1, 0)
         + (cost.split_rows * w * depth)
     )
@@ -586,7 +588,19 @@ def _weighted(costs: list[Cost], weights: list[int]) -> Cost:
     """The sum cost sum_i w_i c_i (itself a cost of the same form: the rules are linear)."""
     p = [sum(w * c.params()[k] for c, w in zip(costs, weights)) for k in range(1, 5)]
     name = "+".join(c.name for c in costs) or "none"
-    return Cost(name, name, name, SUM, p[0], p[1], p[2], p[3], "lexicographic combination")
+    return Cost(
+        name,
+        name,
+        name,
+        SUM,
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        "lexicographic combination",
+        leaf_fp=sum(w * c.leaf_fp for c, w in zip(costs, weights)),
+        leaf_fn=sum(w * c.leaf_fn for c, w in zip(costs, weights)),
+    )
 
 
 @dataclass
@@ -700,12 +714,6 @@ def check_order(order) -> list[Cost]:
     for c in costs:
         if c.name in seen:
             raise InputError(f"--order names {c.name!r} twice")
-        if c.reads_decision:
-            raise InputError(
-                f"staged optimisation does not read {c.name} yet (a leaf with a choice of "
-                "decisions); `dagger relate --x false-positives --y false-negatives` gives "
-                "their exact front"
-            )
         seen.add(c.name)
     return costs
 
@@ -749,9 +757,25 @@ def optimize(
     from .progress import Progress
 
     costs = check_order(order)
+    decides = [c.name for c in costs if c.reads_decision]
+    if decides:
+        from .api import positive_table
+
+        table = positive_table(table)
+        if exact_only:
+            raise InputError("--exact-only with false positives or negatives is not supported yet")
     w = getattr(table, "weighting", None)
-    if w is not None and w.min_leaf > 1 and exact_only:
-        raise InputError("--min-leaf and --exact-only do not go together yet")
+    if w is not None and w.min_leaf > 1:
+        if exact_only:
+            raise InputError("--min-leaf and --exact-only do not go together yet")
+        names = [c.name for c in costs]
+        first = names.index(decides[0]) if decides else len(names)
+        if decides and "misclassifications" not in names[:first]:
+            # Their least (0) is reached by trees of small leaves too: misclassifications
+            # first keeps only the trees whose every leaf holds --min-leaf rows.
+            raise InputError(
+                f"--min-leaf with {decides[0]} needs misclassifications before it in --order"
+            )
     if max_depth is not None and max_depth < 0:
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
@@ -793,6 +817,10 @@ def optimize(
                 "give fewer costs in --order"
             )
         s_cost = _weighted(sums, weights)
+        # A leaf with a choice of two decisions (false positives or negatives): its two
+        # points of (depth, S) for the fronts, its two values of S for the counts.
+        dag.decide(table, COSTS["depth"], s_cost)
+        graph.leaf_s = leaf_values(table, dag, s_cost)
         store = compute_fronts(
             dag, COSTS["depth"], s_cost, progress=prog, max_memory=ceiling, exact_only=exact_only
         )
@@ -847,9 +875,11 @@ def optimize(
             if c.combine == MAX:
                 least[c.name] = fx[0]
             elif max_depth is None:
-                least[c.name] = int(graph.least(c, exact_only)[0])
+                least[c.name] = int(graph.least(c, exact_only, table)[0])
             else:  # the least c among trees of depth <= max_depth: its (depth, c) front
-                cf = compute_fronts(dag, COSTS["depth"], c, exact_only=exact_only)
+                alone = replace(dag)
+                alone.decide(table, COSTS["depth"], c)
+                cf = compute_fronts(alone, COSTS["depth"], c, exact_only=exact_only)
                 cx_, cy_, _ = cf.front(0)
                 least[c.name] = int(cy_[cx_ <= max_depth][-1])
         top_bound = d_star if d_star is not None else max_depth
@@ -891,7 +921,12 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         target = f(v, d)
         b0, b1 = int(dag.node_bundle_start[v]), int(dag.node_bundle_start[v + 1])
         leaf_ok = not exact_only or not dag.node_split[v] or not dag.node_mis[v]
-        if leaf_ok and p[1] + p[2] * int(dag.node_mis[v]) == target:
+        if graph.leaf_s.size:  # a leaf with a choice of two decisions: the first at target
+            for k in range(2):
+                if leaf_ok and int(graph.leaf_s[2 * v + k]) == target:
+                    said = table.decision_values[int(dag.leaf_dec[v, k])]
+                    return TreeNode(counts, said, price=leaf_price(table, counts))
+        elif leaf_ok and p[1] + p[2] * int(dag.node_mis[v]) == target:
             return TreeNode(counts, decision, price=leaf_price(table, counts))
         n = int(dag.weights[v])
         for b in range(b0, b1):
