@@ -26,25 +26,10 @@ from dataclasses import replace
 from ..costs import DEFAULT_X, DEFAULT_Y
 from ..errors import InputError, LimitError
 from ..fronts import Front
+from ..weights import positive_table
 from .memory import AUTO, memory_ceiling
 from .query import Query
 from .structures import Relation
-
-
-def positive_table(table):
-    """``table`` with a positive class for false positives and negatives: its own, or a
-    two-class table's second class (an error naming the classes otherwise)."""
-    w = getattr(table, "weighting", None)
-    classes = [str(v) for v in table.decision_values]
-    if w is None or w.positive is None:
-        if len(classes) != 2:
-            raise InputError(
-                f"false positives and negatives need a positive class: give --positive CLASS "
-                f"(the table has {len(classes)} classes: {', '.join(classes)}; the others "
-                "are then negative)"
-            )
-        table = table.weighted(positive=classes[1])
-    return table
 
 
 def with_positive(table, query: Query):

@@ -759,7 +759,7 @@ def optimize(
     costs = check_order(order)
     decides = [c.name for c in costs if c.reads_decision]
     if decides:
-        from .api import positive_table
+        from ..weights import positive_table
 
         table = positive_table(table)
         if exact_only:
