@@ -10,6 +10,12 @@
 // link: bottom-up, the marked states numbered (node order, then bit order) with, for
 // each, its leaf flag and its tight bundles' child states (CSR). Python multiplies and
 // adds the exact counts along those links.
+//
+// `node_size` is a node's n of the split costs (its rows, or their weight) and `node_mis`
+// its leaf's misclassifications (or least price). Under exact_only a node is a leaf only
+// where its leaf costs nothing or no attribute splits it (as the fronts kernel has it). A leaf with a choice of two decisions
+// (false positives or negatives) has its two values of S in `leaf_s` (two per node; empty
+// otherwise): the leaf state then counts each choice that reaches the least S.
 #include "py.hpp"
 
 namespace dagger {
@@ -34,8 +40,10 @@ inline i64 floordiv(i64 a, i64 b) {
 struct Graph {
     Span<const i64> order;  // nodes by size, ascending
     Span<const i32> node_size, node_mis;
+    Span<const i8> node_split;  // 1: some attribute splits the node (Dag.node_split)
     Span<const i64> node_bundle_start, bundle_edge_start;
     Span<const i32> edge_child;
+    Span<const i64> leaf_s;  // two leaf values of S per node, or empty
 };
 
 // A sum cost S's (depth, S) fronts and what the states need of them
@@ -58,6 +66,12 @@ inline i64 f_at(const Fronts &F, i64 v, i64 d) {
             break;
     }
     return best;
+}
+
+// Whether node v may be a leaf: under exact_only only where its leaf costs nothing or no
+// attribute splits it (the fronts kernel's rule).
+inline bool leaf_allowed(const Graph &G, i64 v, bool exact) {
+    return !exact || G.node_mis[v] == 0 || G.node_split[v] == 0;
 }
 
 inline int bit_of(const Fronts &F, i64 c, i64 d) { return d >= F.longest[c] ? ANY : static_cast<int>(d); }
@@ -98,7 +112,9 @@ std::vector<i64> least(const Graph &G, Span<const i64> p, bool exact) {
         const i64 v = G.order[t];
         const i64 b0 = G.node_bundle_start[v], b1 = G.node_bundle_start[v + 1];
         i64 best = NONE;
-        if (!exact || b0 == b1) best = p[1] + p[2] * G.node_mis[v];
+        if (leaf_allowed(G, v, exact))
+            best = G.leaf_s.size() ? std::min(G.leaf_s[2 * v], G.leaf_s[2 * v + 1])
+                                   : p[1] + p[2] * G.node_mis[v];
         for (i64 b = b0; b < b1; ++b) {
             i64 acc = 0;
             for (i64 e = G.bundle_edge_start[b]; e < G.bundle_edge_start[b + 1]; ++e) {
@@ -166,13 +182,20 @@ Links link(const Graph &G, const Fronts &F, bool exact, Span<const i64> mask, i6
         L.base[v] = sid;
         const i64 n = G.node_size[v];
         const i64 b0 = G.node_bundle_start[v], b1 = G.node_bundle_start[v + 1];
-        const bool leaf_ok = !exact || b0 == b1;
-        const i64 leaf = F.p[1] + F.p[2] * G.node_mis[v];
+        const bool leaf_ok = leaf_allowed(G, v, exact);
+        const bool two = G.leaf_s.size() != 0;
+        const i64 leaf = two ? G.leaf_s[2 * v] : F.p[1] + F.p[2] * G.node_mis[v];
+        const i64 leaf2 = two ? G.leaf_s[2 * v + 1] : NONE;
         for (int bit = 0; bit <= ANY; ++bit) {
             if (((mk >> bit) & 1) == 0) continue;
             const i64 d = depth_of(bit);
             const i64 target = floordiv(f_at(F, v, d), F.q);
-            L.st_leaf.push_back(leaf_ok && floordiv(leaf, F.q) == target ? 1 : 0);
+            i8 leaves = 0;
+            if (leaf_ok) {
+                leaves += floordiv(leaf, F.q) == target ? 1 : 0;
+                if (two) leaves += floordiv(leaf2, F.q) == target ? 1 : 0;
+            }
+            L.st_leaf.push_back(leaves);
             L.st_tb.push_back(static_cast<i64>(L.tb_e.size()));
             if (d >= 1) {
                 for (i64 b = b0; b < b1; ++b) {
@@ -202,13 +225,18 @@ Graph graph_of(nb::handle g) {
         field<const i64>(g, "order"),
         field<const i32>(g, "node_size"),
         field<const i32>(g, "node_mis"),
+        field<const i8>(g, "node_split"),
         field<const i64>(g, "node_bundle_start"),
         field<const i64>(g, "bundle_edge_start"),
         field<const i32>(g, "edge_child"),
+        field<const i64>(g, "leaf_s"),
     };
     const i64 n = G.order.size();
-    if (G.node_size.size() != n || G.node_mis.size() != n || G.node_bundle_start.size() != n + 1)
+    if (G.node_size.size() != n || G.node_mis.size() != n || G.node_split.size() != n ||
+        G.node_bundle_start.size() != n + 1)
         throw nb::value_error("graph: one entry per node (node_bundle_start: one more)");
+    if (G.leaf_s.size() != 0 && G.leaf_s.size() != 2 * n)
+        throw nb::value_error("graph: leaf_s has two values per node, or none");
     return G;
 }
 

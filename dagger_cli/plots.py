@@ -678,7 +678,7 @@ def plot_validation(results, *, title: str | None = None):
     """
     from matplotlib.figure import Figure
 
-    from .validate import error_curves, mean_curves
+    from .validate import error_curves, mean_curves, rate_label
 
     fig = Figure(figsize=FIGSIZE)
     ax = fig.add_subplot()
@@ -718,7 +718,7 @@ def plot_validation(results, *, title: str | None = None):
         front = results[0].front
         cost = front.x_cost
         ax.set_xlabel(_mean_label(cost) if cost.mean_column is not None else cost.label)
-    ax.set_ylabel("error rate (misclassified rows / rows)")
+    ax.set_ylabel(rate_label(results))
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -104,38 +105,197 @@ def stratified_folds(labels, k: int, seed: int = 0) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FoldResult:
-    """One fold: the training front and every point's errors on the held-out rows."""
+    """One fold: the training front and every point's errors on the held-out rows.
+
+    With weighted rows, class weights or prices (:mod:`dagger_cli.weights`) the held-out
+    errors are the weighted (priced) sum over the held-out rows, and ``units`` says what
+    they count in: units of 1/``units`` of a row of weight 1 (at price 1), the units of the
+    training front's misclassifications; ``train_weight`` and ``heldout_weight`` are the
+    two parts' weights in those units, so each error over its weight is a rate (a mean
+    price per unit of weight under prices)."""
 
     fold: str
     front: Front  #: the front of the training part (the best found, under a time limit)
     train_rows: int  #: rows of the prepared training table (after merging)
     heldout_rows: int
-    heldout_errors: np.ndarray  #: per front point
+    #: per front point (an int; a float when held-out weights need a finer unit than the
+    #: training part's)
+    heldout_errors: np.ndarray
     #: "exact", or how the training front's search was cut short ("time_limit")
     status: str = "exact"
     #: ``((column, value), rows)``: held-out cells that stopped rows at a split (the most
     #: rows over the fold's trees)
     unseen: tuple = ()
+    #: weighted validation: units per row of weight 1 of the errors and weights (None:
+    #: unweighted, every row counts 1 and the weights are the rows)
+    units: int | None = None
+    train_weight: int | float | None = None
+    heldout_weight: int | float | None = None
+    #: weighted validation: what the errors count ("weighted misclassifications", "priced
+    #: misclassifications": :attr:`dagger_cli.weights.Weighting.label`)
+    counted: str | None = None
+
+    @property
+    def train_total(self) -> float:
+        """What the training errors are a rate of: the training weight, or rows."""
+        return float(self.train_rows if self.train_weight is None else self.train_weight)
+
+    @property
+    def heldout_total(self) -> float:
+        """What the held-out errors are a rate of: the held-out weight, or rows."""
+        return float(self.heldout_rows if self.heldout_weight is None else self.heldout_weight)
 
     def records(self) -> list[dict]:
         out = []
         for rec, errors in zip(self.front.records(), self.heldout_errors.tolist()):
-            out.append(
-                {
-                    "fold": self.fold,
-                    **rec,
-                    "train_rows": self.train_rows,
-                    "heldout_rows": self.heldout_rows,
-                    "heldout_errors": errors,
-                }
-            )
+            row = {
+                "fold": self.fold,
+                **rec,
+                "train_rows": self.train_rows,
+                "heldout_rows": self.heldout_rows,
+                "heldout_errors": errors,
+            }
+            if self.units is not None:
+                row["train_weight"] = self.train_weight
+                row["heldout_weight"] = self.heldout_weight
+                row["units"] = self.units
+            out.append(row)
         return out
 
 
-def _heldout_errors(trees, raw: RawTable, rows) -> tuple[np.ndarray, dict]:
+@dataclass(frozen=True)
+class Pricing:
+    """How weighted validation weighs and prices a row (None when the recipe has no row
+    weights, class weights or prices): the weight column, the class weights' spec, and
+    the price of every (true class, predicted class) pair of the table's classes (None:
+    1 for a wrong decision). Class weights ``balanced`` are computed on each fold's
+    training part (as scikit-learn computes them on the rows ``fit`` sees), and its
+    held-out rows weigh by them."""
+
+    weight: str | None
+    class_weight: str | None
+    prices: dict | None
+
+    @classmethod
+    def of(cls, raw: RawTable, labels) -> Pricing | None:
+        r = raw.recipe
+        if r.weight is None and r.class_weight is None and r.cost_matrix is None:
+            return None
+        from .weights import read_cost_matrix
+
+        prices = None
+        if r.cost_matrix is not None:
+            known = [str(v) for v in labels]
+            matrix = read_cost_matrix(r.cost_matrix, known)
+            prices = {
+                (t, p): matrix[i][j] for i, t in enumerate(known) for j, p in enumerate(known)
+            }
+        return cls(r.weight, r.class_weight, prices)
+
+    def training_recipe(self, recipe: Recipe, labels) -> Recipe:
+        """The recipe of a training part whose classes are ``labels``: class weights of
+        classes it lacks left out (a rare class may sit in one fold), prices applied by
+        :meth:`priced` (the table's price matrix has its classes only)."""
+        from dataclasses import replace
+
+        cw = self.class_weight
+        if cw is not None and not _is_balanced(cw):
+            given = _class_weight_pairs(cw)
+            present = {str(v) for v in labels}
+            kept = {k: v for k, v in given.items() if k in present}
+            cw = ",".join(f"{k}={v}" for k, v in kept.items()) or None
+        return replace(recipe, class_weight=cw, cost_matrix=None)
+
+    def priced(self, table):
+        """The training ``table`` with its part of the price matrix (itself without one)."""
+        if self.prices is None:
+            return table
+        from fractions import Fraction
+
+        w = table.weighting
+        weights = None if w is None else [Fraction(int(v), w.scale) for v in w.rows]
+        known = [str(v) for v in table.decision_values]
+        matrix = [[self.prices[(t, p)] for p in known] for t in known]
+        return table.weighted(
+            weights,
+            prices=matrix,
+            min_leaf=None if w is None else w.min_leaf,
+            positive=None if w is None or w.positive is None else known[w.positive],
+        )
+
+    def row_weights(self, table, raw: RawTable, rows) -> list:
+        """The exact weight of each held-out row (``rows`` of ``raw``): its weight cell
+        times its class's weight on the training ``table``."""
+        from fractions import Fraction
+
+        from .weights import Weighting, balanced, exact
+
+        decision = raw.columns[raw.header.index(raw.decision)]
+        classes = [decision[i] for i in rows]
+        if self.weight is None:
+            cells = [Fraction(1)] * len(rows)
+        else:
+            if self.weight not in raw.header:
+                raise InputError(
+                    f"{raw.source}: no column named {self.weight!r} for the row weights"
+                )
+            column = raw.columns[raw.header.index(self.weight)]
+            lines = raw.lines
+
+            def where(k):
+                i = rows[k]
+                return f"{raw.source}, line {lines[i]}" if lines else f"{raw.source}, row {i + 1}"
+
+            text = [column[i] for i in rows]
+            # The same checks as the training rows' (positive numbers, named by line).
+            Weighting.make(text, decisions=[0] * len(rows), n_classes=1, where=where)
+            cells = [exact(v, "weight") for v in text]
+        cw: dict = {}
+        if self.class_weight is not None:
+            labels = [str(v) for v in table.decision_values]
+            if _is_balanced(self.class_weight):
+                cw = dict(zip(labels, balanced(table.decisions, len(labels))))
+            else:
+                cw = {
+                    k: exact(v, f"class weight of {k!r}")
+                    for k, v in _class_weight_pairs(self.class_weight).items()
+                }
+        return [c * cw.get(str(k), Fraction(1)) for c, k in zip(cells, classes)]
+
+    def price(self, true: str, said: str):
+        if self.prices is None:
+            return int(true != said)
+        return self.prices[(true, said)]
+
+
+def _is_balanced(spec) -> bool:
+    return isinstance(spec, str) and spec.strip().lower() == "balanced"
+
+
+def _class_weight_pairs(spec: str) -> dict:
+    """Class weights ``CLASS=W,...`` as ``{class: weight text}``."""
+    out = {}
+    for part in spec.split(","):
+        if part.strip() and "=" in part:
+            k, v = part.rsplit("=", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _exact_number(v):
+    """An exact fraction as an int when it is one, else its float."""
+    return int(v) if v.denominator == 1 else float(v)
+
+
+def _heldout_errors(
+    trees, raw: RawTable, rows, weights=None, pricing: Pricing | None = None, unit: int = 1
+) -> tuple[np.ndarray, dict]:
     """Errors of every tree (one per front point) on the raw rows ``rows`` of ``raw``, and
     ``{(column, value): rows}``: the held-out cells that stopped a row at a split of some
-    tree (:meth:`dagger_cli.trees.Tree.unseen`; said once per column by :func:`validate`)."""
+    tree (:meth:`dagger_cli.trees.Tree.unseen`; said once per column by :func:`validate`).
+
+    With ``weights`` (each row's exact weight) the errors are the sum over the rows of
+    weight times the price of the tree's decision (``pricing``), times ``unit``."""
     import warnings
 
     import pandas as pd
@@ -145,15 +305,27 @@ def _heldout_errors(trees, raw: RawTable, rows) -> tuple[np.ndarray, dict]:
     df = pd.DataFrame(
         {h: [raw.columns[j][i] for i in rows] for j, h in enumerate(raw.header)}, dtype=str
     )
+    truth = raw.columns[raw.header.index(raw.decision)] if weights is not None else None
     stopped: dict = {}
-    errors = []
+    errors: list = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnseenValueWarning)
         for tree in trees:
-            errors.append(tree.costs(df)["misclassifications"] if len(df) else 0)
+            if not len(df):
+                errors.append(0)
+            elif weights is None:
+                errors.append(tree.costs(df)["misclassifications"])
+            else:
+                assert pricing is not None and truth is not None
+                said = tree.predict(df)
+                total = sum(
+                    w * pricing.price(truth[i], str(d)) for w, i, d in zip(weights, rows, said)
+                )
+                errors.append(_exact_number(total * unit))
             for key, n in (tree.unseen(df) if len(df) else {}).items():
                 stopped[key] = max(stopped.get(key, 0), n)
-    return np.array(errors, dtype=np.int64), stopped
+    kind = np.int64 if all(isinstance(e, int) for e in errors) else np.float64
+    return np.array(errors, dtype=kind), stopped
 
 
 def _warn_stopped(results) -> None:
@@ -217,19 +389,53 @@ def _front_and_trees(table, x, max_depth, max_subtables, max_memory="auto", time
 
 
 def _fold(
-    raw, train, test, label, *, x, max_depth, max_subtables, max_memory, time_limit, test_raw=None
+    raw,
+    train,
+    test,
+    label,
+    *,
+    x,
+    max_depth,
+    max_subtables,
+    max_memory,
+    time_limit,
+    test_raw=None,
+    pricing: Pricing | None = None,
 ):
     from .data.table import from_columns
 
     lines = None if raw.lines is None else [raw.lines[i] for i in train]
+    recipe = raw.recipe
+    if pricing is not None:
+        decision = raw.columns[raw.header.index(raw.decision)]
+        recipe = pricing.training_recipe(recipe, {decision[i] for i in train})
     table = from_columns(
-        raw.header, raw.subset(train), raw.recipe, name=raw.name, source=raw.source, lines=lines
+        raw.header, raw.subset(train), recipe, name=raw.name, source=raw.source, lines=lines
     )
+    if pricing is not None:
+        table = pricing.priced(table)
     front, trees, status = _front_and_trees(
         table, x, max_depth, max_subtables, max_memory, time_limit
     )
     held = test_raw if test_raw is not None else raw
-    errors, stopped = _heldout_errors(trees, held, test)
+    if pricing is None:
+        errors, stopped = _heldout_errors(trees, held, test)
+        return FoldResult(
+            fold=label,
+            front=front,
+            train_rows=table.n_rows,
+            heldout_rows=len(test),
+            heldout_errors=errors,
+            status=status,
+            unseen=tuple(sorted(stopped.items())),
+        )
+    # Weighted: the held-out rows weigh as the training rows do (class weights of the
+    # training part), their errors priced, all in the training front's units.
+    w = table.weighting
+    unit = 1 if w is None else w.unit
+    scale = 1 if w is None else w.scale
+    weights = pricing.row_weights(table, held, test)
+    errors, stopped = _heldout_errors(trees, held, test, weights, pricing, unit)
     return FoldResult(
         fold=label,
         front=front,
@@ -238,7 +444,21 @@ def _fold(
         heldout_errors=errors,
         status=status,
         unseen=tuple(sorted(stopped.items())),
+        units=unit,
+        train_weight=_exact_number(Fraction(table.weight_total * unit, scale)),
+        heldout_weight=_exact_number(sum(weights, Fraction(0)) * unit),
+        counted=None if w is None else w.label,
     )
+
+
+def _labels(*raws: RawTable) -> list:
+    """The decision values of ``raws`` (in value order), the classes a price matrix needs."""
+    values: dict = {}
+    for raw in raws:
+        if raw.decision in raw.header:
+            for v in raw.columns[raw.header.index(raw.decision)]:
+                values[v] = True
+    return list(value_order(values))
 
 
 def _binned(raw: RawTable) -> RawTable:
@@ -296,12 +516,6 @@ def validate(
     """
     if (folds is None) == (test is None):
         raise InputError("give either --folds K or --test FILE")
-    r = raw.recipe
-    if r.weight is not None or r.class_weight is not None or r.cost_matrix is not None:
-        raise InputError(
-            "validation does not read row weights, class weights or prices yet; `dagger "
-            "relate` and `dagger tree` give the exact weighted front and its trees"
-        )
     if test is not None and raw.recipe.bins is not None:
         raise InputError(
             "--bins with --test: the test file's numbers would need the table's intervals; "
@@ -331,7 +545,8 @@ def validate(
         )
         everything = list(range(raw.n_rows))
         held = list(range(aligned.n_rows))
-        out = [_fold(raw, everything, held, "test", test_raw=aligned, **opts)]
+        pricing = Pricing.of(raw, _labels(raw, aligned))
+        out = [_fold(raw, everything, held, "test", test_raw=aligned, pricing=pricing, **opts)]
         _warn_stopped(out)
         return out
     assert folds is not None
@@ -339,11 +554,12 @@ def validate(
     if decision not in raw.header:
         raise InputError(f"{raw.source}: no column named {decision!r}")
     fold_of = stratified_folds(raw.columns[raw.header.index(decision)], folds, seed)
+    pricing = Pricing.of(raw, _labels(raw))
     out = []
     for k in range(folds):
         train = np.flatnonzero(fold_of != k).tolist()
         test_rows = np.flatnonzero(fold_of == k).tolist()
-        out.append(_fold(raw, train, test_rows, str(k + 1), **opts))
+        out.append(_fold(raw, train, test_rows, str(k + 1), pricing=pricing, **opts))
     _warn_stopped(out)
     return out
 
@@ -380,18 +596,33 @@ def results_csv(results: list[FoldResult]) -> str:
 
 def x_values(result: FoldResult) -> np.ndarray:
     """The plotted x of every point: its per-row mean for a cost that has one (average depth
-    for total path length), else x itself."""
+    for total path length; per unit of weight with weighted rows), else x itself."""
     x = result.front.x.astype(np.float64)
     if result.front.x_cost.mean_column is not None:  # a per-row mean (average depth)
-        return x / result.train_rows
+        return x / max(result.front.n_rows, 1)
     return x
 
 
 def error_curves(result: FoldResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(x, training error rate, held-out error rate) of one fold's points."""
-    train = result.front.y / result.train_rows
-    held = result.heldout_errors / max(result.heldout_rows, 1)
+    """(x, training error rate, held-out error rate) of one fold's points: errors over
+    rows, or, weighted, over weight (both in the fold's units)."""
+    train = result.front.y / max(result.train_total, 1e-300)
+    held = result.heldout_errors / (result.heldout_total or 1)
     return x_values(result), train, held
+
+
+def rate_label(results: list[FoldResult]) -> str:
+    """What the error rates of ``results`` are, for a plot's axis.
+
+    >>> rate_label([])
+    'error rate (misclassified rows / rows)'
+    """
+    counted = results[0].counted if results else None
+    if counted is None:
+        return "error rate (misclassified rows / rows)"
+    if counted.startswith("priced"):
+        return f"mean price per unit of weight ({counted} / weight)"
+    return f"error rate ({counted} / weight)"
 
 
 def mean_curves(results: list[FoldResult]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -416,6 +647,7 @@ __all__ = [
     "RawTable",
     "error_curves",
     "mean_curves",
+    "rate_label",
     "read_raw",
     "results_csv",
     "stratified_folds",

@@ -288,6 +288,22 @@ class Weighting:
         )
 
 
+def positive_table(table):
+    """``table`` with a positive class for false positives and negatives: its own, or a
+    two-class table's second class (an error naming the classes otherwise)."""
+    w = getattr(table, "weighting", None)
+    classes = [str(v) for v in table.decision_values]
+    if w is None or w.positive is None:
+        if len(classes) != 2:
+            raise InputError(
+                f"false positives and negatives need a positive class: give --positive CLASS "
+                f"(the table has {len(classes)} classes: {', '.join(classes)}; the others "
+                "are then negative)"
+            )
+        table = table.weighted(positive=classes[1])
+    return table
+
+
 def check_min_leaf(k) -> int:
     """A minimum leaf size: an integer >= 1."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:

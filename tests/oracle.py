@@ -364,3 +364,69 @@ def weighted_cost_vectors(
         return frozenset(out)
 
     return set(vectors(frozenset(range(len(rows))), max_depth))
+
+
+def weighted_cost_vector_counts(
+    rows,
+    decisions,
+    weights,
+    prices=None,
+    max_depth=None,
+    min_leaf: int = 1,
+    positive=None,
+    exact_only: bool = False,
+) -> Counter:
+    """How many trees have each cost vector when row i weighs ``weights[i]`` and deciding
+    d for a row of decision c costs ``prices[c][d]`` (as :func:`weighted_cost_vectors`).
+
+    A tree is the paper's (a subtable with one decision is a leaf; a split on an attribute
+    not constant on it), of depth at most ``max_depth``, every leaf of at least
+    ``min_leaf`` rows (the whole table aside); under ``exact_only`` a leaf only where no
+    attribute splits or its least price is 0 (no misclassification it could avoid costs).
+    Each leaf takes the decision of least price (its price does not depend on which one a
+    tie picks). With a ``positive`` decision each leaf takes either of two decisions, the
+    positive one or the other decision of least price (their false positives, false
+    negatives and price do not depend on which one a tie picks), and a tree is counted
+    once for each labelling of its leaves by those choices; the vectors then also have
+    false positives and false negatives."""
+    rows, decisions, m = _check(rows, decisions)
+    labels = sorted(set(decisions))
+
+    def price(c, d):
+        return int(c != d) if prices is None else prices[c][d]
+
+    def cost(subset, d):
+        return sum(weights[i] * price(decisions[i], d) for i in subset)
+
+    width = 5 if positive is None else 7
+
+    @cache
+    def counts(subset: frozenset, r) -> Counter:
+        n = sum(weights[i] for i in subset)
+        out: Counter = Counter()
+        split_attrs = [] if _is_pure(subset, decisions) else _split_attributes(subset, rows, m)
+        leaf_ok = len(subset) >= min_leaf or len(subset) == len(rows)
+        least = min(cost(subset, d) for d in labels)
+        if leaf_ok and (not exact_only or not split_attrs or least == 0):
+            if positive is None:
+                out[(0, 0, 1, 1, least)] += 1
+            else:
+                pos = sum(weights[i] for i in subset if decisions[i] == positive)
+                out[(0, 0, 1, 1, cost(subset, positive), n - pos, 0)] += 1
+                others = [d for d in labels if d != positive]
+                out[(0, 0, 1, 1, min(cost(subset, d) for d in others), 0, pos)] += 1
+        if r is None or r > 0:
+            for a in split_attrs:
+                acc = Counter({(0,) * width: 1})
+                for child in _children(subset, rows, a):
+                    nxt: Counter = Counter()
+                    for p, k in acc.items():
+                        for c, j in counts(child, None if r is None else r - 1).items():
+                            v = (max(p[0], c[0]), *(u + w for u, w in zip(p[1:], c[1:])))
+                            nxt[v] += k * j
+                    acc = nxt
+                for (d, lam, nodes, *rest), k in acc.items():
+                    out[(1 + d, n + lam, 1 + nodes, *rest)] += k
+        return out
+
+    return Counter(counts(frozenset(range(len(rows))), max_depth))

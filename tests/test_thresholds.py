@@ -207,14 +207,14 @@ def test_registered_datasets_take_thresholds_through_the_recipe():
 def test_the_compiled_thresholds_are_between_s(values):
     # The compiled midpoints (every column's thresholds) against the Python oracle, on
     # neighbouring values of any size, neighbouring floats included.
-    from dagger_cli import _core
+    from dagger_cli.data.csv import midpoints
     from dagger_cli.data.thresholds import ROUNDING, between
 
     xs = np.unique(np.array(values, dtype=np.float64))
     xs = np.unique(np.concatenate([xs, np.nextafter(xs, np.inf)]))
     xs = xs[np.isfinite(xs)]
     lo, hi = xs[:-1], xs[1:]
-    got = _core.thresholds_between(lo, hi, ROUNDING)
+    got = np.array(midpoints(lo, hi, ROUNDING), dtype=np.float64)
     want = [between(float(a), float(b)) for a, b in zip(lo, hi)]
     assert got.tolist() == want
     assert np.signbit(got).tolist() == np.signbit(np.array(want, dtype=np.float64)).tolist()

@@ -316,10 +316,7 @@ def test_greedy_points_of_false_positives_and_negatives(data, cap):
 @pytest.mark.parametrize(
     "command, message",
     [
-        (["optimize", "--order", "misclassifications,depth"], "staged optimisation"),
         (["rules"], "decision rules"),
-        (["validate", "--folds", "2"], "validation does not read row weights"),
-        (["relate", "--count"], "--count with weighted rows"),
     ],
 )
 def test_what_does_not_read_weights_says_so(tmp_path, command, message):
@@ -598,3 +595,29 @@ def test_class_weights_beyond_the_limit_say_what_to_do():
     t = DecisionTable.from_rows([(i % 7,) for i in range(len(decisions))], decisions)
     with pytest.raises(InputError, match="give rounded ones instead"):
         t.weighted(class_weight="balanced")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    y=st.sampled_from(["false-positives", "false-negatives"]),
+    cap=st.sampled_from([None, 1, 2]),
+    which=st.integers(0, 2),
+    k=st.integers(2, 4),
+)
+def test_min_leaf_with_false_positives_equals_the_brute_force(data, y, cap, which, k):
+    """Misclassifications against false positives (negatives) under a minimum leaf size:
+    a leaf of fewer rows costs the infeasible price whichever of its two decisions it
+    takes (Dag.leaf_choices), so no front point uses one; fast and baseline against the
+    brute force, which never builds such a leaf."""
+    t, weights, prices = data
+    labels = sorted(set(t.decisions))
+    if len(labels) < 2:
+        return
+    positive = labels[which % len(labels)]
+    vectors = weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, k, positive=positive)
+    want = pareto_front(decision_project(vectors, "misclassifications", y))
+    table = weighted(t, weights, prices).weighted(positive=positive, min_leaf=k)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, "misclassifications", y, max_depth=cap, engine=engine)
+        assert rel.front.points() == want, engine

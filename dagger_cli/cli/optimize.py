@@ -25,7 +25,8 @@ from .common import (
     metavar="C1,C2,...",
     help="Costs to minimise in stages, first stage first, e.g. "
     "misclassifications,depth,total-path-length (any of depth, total-path-length, nodes, "
-    "leaves, misclassifications).",
+    "leaves, misclassifications, false-positives, false-negatives: the last two against "
+    "--positive CLASS, a leaf then taking either decision).",
 )
 @click.option(
     "--exact-only",

@@ -93,7 +93,11 @@ def validate(
 
     For every fold, the front on its training part and, for each point, the tree's errors
     on the held-out rows. CSV columns: fold, the x cost (and average_depth),
-    misclassifications (training), train_rows, heldout_rows, heldout_errors.
+    misclassifications (training), train_rows, heldout_rows, heldout_errors. With --weight,
+    --class-weight or --cost-matrix the held-out errors are the weighted (priced) sum over
+    the held-out rows, and train_weight, heldout_weight and units follow: every number of
+    a line counts in units of 1/units of a row of weight 1 (class weights "balanced" are
+    computed on each fold's training part).
     """
     from .. import validate as val
     from ..data.table import parse_separator

@@ -408,3 +408,14 @@ def write_prepared(table, fh, *, min_rows: int = WRITE_MIN_ROWS) -> None:
                 for r, d in zip(rows, dictionaries)
             ]
             writer.write_batch(pa.record_batch(cols, names=names))
+
+
+def midpoints(lo: np.ndarray, hi: np.ndarray, rounding: float) -> list[float]:
+    """:func:`dagger_cli.data.thresholds.between` of each pair ``(lo[k], hi[k])`` by the
+    compiled core (``thresholds_between`` in ``core/csv.cpp``: the same numbers, for the
+    hundreds of thousands of thresholds a long numeric column has)."""
+    from .. import _core
+
+    lo = np.ascontiguousarray(lo, dtype=np.float64)
+    hi = np.ascontiguousarray(hi, dtype=np.float64)
+    return _core.thresholds_between(lo, hi, float(rounding)).tolist()

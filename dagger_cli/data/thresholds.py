@@ -278,12 +278,10 @@ def candidate_thresholds(
         below = np.cumsum(counts)[:-1]  # rows at or below each candidate split
         picks = {int(np.argmin(np.abs(below - k * n / (spec + 1)))) for k in range(1, spec + 1)}
         chosen = np.array(sorted(picks))
-    from .. import _core
+    from .csv import midpoints
 
     chosen = np.asarray(chosen, dtype=np.int64)
-    lo = np.ascontiguousarray(distinct[chosen], dtype=np.float64)
-    hi = np.ascontiguousarray(distinct[chosen + 1], dtype=np.float64)
-    return _core.thresholds_between(lo, hi, ROUNDING).tolist()  # between(lo, hi), compiled
+    return midpoints(distinct[chosen], distinct[chosen + 1], ROUNDING)  # between, compiled
 
 
 def numbers_of(column: Sequence[str]) -> np.ndarray | None:

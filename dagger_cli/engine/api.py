@@ -26,6 +26,7 @@ from dataclasses import replace
 from ..costs import DEFAULT_X, DEFAULT_Y
 from ..errors import InputError, LimitError
 from ..fronts import Front
+from ..weights import positive_table
 from .memory import AUTO, memory_ceiling
 from .query import Query
 from .structures import Relation
@@ -35,28 +36,9 @@ def with_positive(table, query: Query):
     """``table`` ready for a cost pair with false positives or negatives: its positive
     class set (a two-class table's second class when none was chosen); the pairs and
     options that do not read a leaf's choice of decision refused clearly."""
-    w = getattr(table, "weighting", None)
-    classes = [str(v) for v in table.decision_values]
-    if w is None or w.positive is None:
-        if len(classes) != 2:
-            raise InputError(
-                f"false positives and negatives need a positive class: give --positive CLASS "
-                f"(the table has {len(classes)} classes: {', '.join(classes)}; the others "
-                "are then negative)"
-            )
-        table = table.weighted(positive=classes[1])
-    off = [
-        name
-        for name, on in (
-            ("--exact-only", query.exact_only),
-            ("--count", query.count),
-        )
-        if on
-    ]
-    if off:
-        raise InputError(
-            f"{' and '.join(off)} with false positives or negatives is not supported yet"
-        )
+    table = positive_table(table)
+    if query.exact_only:
+        raise InputError("--exact-only with false positives or negatives is not supported yet")
     return table
 
 
@@ -84,11 +66,6 @@ def solve(table, query: Query) -> Relation:
     if query.x_cost.reads_decision or query.y_cost.reads_decision:
         table = with_positive(table, query)
     if getattr(table, "weighting", None) is not None:
-        if query.count:
-            raise InputError(
-                "--count with weighted rows, prices or a minimum leaf size is not supported "
-                "yet; drop it (the front itself is exact)"
-            )
         if table.weighting.min_leaf > 1:
             if not (query.x_cost.leaf_mis or query.y_cost.leaf_mis):
                 raise InputError(

@@ -33,6 +33,12 @@ kernel already computes. Lexicographic order over several sum costs is one sum c
   each later stage are the minimisers in T(root, D*) of (A, B's first costs): every tree of
   T(root, D*) with the least A has depth exactly D*.
 
+Weighted rows, class weights, prices and a minimum leaf size change nothing here: a node's
+``n`` is :attr:`Dag.weights` and its leaf costs ``node_mis`` (its least price; the infeasible
+price below the minimum leaf size), the numbers the fronts read. A leaf with a choice of two
+decisions (false positives or negatives) has two values, and a count counts each (tree,
+labelling of its leaves by those choices) once.
+
 Only the (node, depth bound) states that some requested root state needs are visited
 (marked top-down by a kernel, numbered and linked bottom-up by another); Python then
 multiplies and adds the counts along those links.
@@ -61,17 +67,27 @@ ANY = 62
 UNBOUNDED = 1 << 40
 #: "No ceiling" for a kernel's allowance of bytes.
 NO_LIMIT = 1 << 62
+#: Two sum costs are counted at points below this (partial sums are keyed by (x, y)).
+CAP = np.int64((1 << 31) - 1)
 #: The kernels' status for arrays past their allowance.
 OUT_OF_MEMORY = Status.OUT_OF_MEMORY
 
 
 # ----------------------------------------------------------------------------- kernels
 #: What the state kernels (compiled, ``core/counting.cpp``) read of a DAG: its nodes in
-#: increasing size (int64; a topological order, children first), their rows and
-#: misclassifications (int32), and the bundles and edges (CSR: int64, int64, int32).
+#: increasing size (int64; a topological order, children first), the ``n`` of the split
+#: costs (its rows, or their weight: :attr:`Dag.weights`) and the leaf's misclassifications
+#: (or least price, :attr:`Dag.node_mis`) of each (int32), whether some attribute splits
+#: it (int8: under ``exact_only`` a node is a leaf only where its leaf costs nothing or
+#: none does, as for the fronts), the bundles and edges (CSR:
+#: int64, int64, int32), and, for a leaf with a choice of two decisions, the two values of
+#: S it may take per node (int64, nodes x 2 flat; empty otherwise).
 StateGraph = namedtuple(
-    "StateGraph", "order node_size node_mis node_bundle_start bundle_edge_start edge_child"
+    "StateGraph",
+    "order node_size node_mis node_split node_bundle_start bundle_edge_start edge_child leaf_s",
 )
+#: No leaf values of S: a leaf costs ``leaf_const + leaf_mis * node_mis``.
+NO_LEAF_S = np.zeros(0, dtype=np.int64)
 #: A sum cost S's (depth, S) front per node (a :class:`~dagger_cli.engine.FrontStore`'s
 #: ``fref`` and ``fxy`` flattened, int64), the longest path below each node (int64), S's
 #: parameters (int64, :meth:`Cost.params`) and the divisor q: the states' minimisers are
@@ -199,38 +215,59 @@ def _store_bytes(store) -> int:
     return sum(a.nbytes for a in arrays if a is not None)
 
 
+def leaf_values(table, dag, cost: Cost) -> np.ndarray:
+    """Per node the two values of ``cost`` its leaf may take when ``cost`` reads the leaf's
+    decision (its two decisions against the positive class, :meth:`Dag.leaf_choices`, in
+    that order; int64, nodes x 2 flat), else :data:`NO_LEAF_S` (one leaf value, read from
+    ``node_mis``)."""
+    if not cost.reads_decision:
+        return NO_LEAF_S
+    _, mis, fp, fn = dag.leaf_choices(table)
+    s = cost.leaf_const + cost.leaf_mis * mis + cost.leaf_fp * fp + cost.leaf_fn * fn
+    return np.ascontiguousarray(s, dtype=np.int64).ravel()
+
+
 @dataclass
 class _Graph:
-    """What the state kernels need of a DAG, computed once per DAG."""
+    """What the state kernels need of a DAG, computed once per DAG; ``leaf_s``: the two
+    values of the sum cost counted that a leaf with a choice of decisions may take
+    (:func:`leaf_values`)."""
 
     dag: Any
     order: np.ndarray
     longest: np.ndarray
+    leaf_s: np.ndarray = field(default_factory=lambda: NO_LEAF_S)
 
     @classmethod
-    def of(cls, dag):
+    def of(cls, dag, leaf_s: np.ndarray = NO_LEAF_S):
         assert getattr(dag, "max_depth", None) is None, "the state kernels need the whole DAG"
         order = np.argsort(dag.node_size, kind="stable").astype(np.int64)
-        graph = cls(dag, order, np.zeros(0, np.int64))
+        graph = cls(dag, order, np.zeros(0, np.int64), leaf_s)
         graph.longest = _longest(graph.arrays)
         return graph
 
     @property
     def arrays(self) -> StateGraph:
-        """The DAG as the state kernels read it."""
+        """The DAG as the state kernels read it: weighted rows through :attr:`Dag.weights`
+        and ``node_mis`` (a leaf's least price), as the fronts read them."""
         d = self.dag
         return StateGraph(
             self.order,
-            d.node_size,
+            np.ascontiguousarray(d.weights, dtype=np.int32),
             d.node_mis,
+            d.node_split,
             d.node_bundle_start,
             d.bundle_edge_start,
             d.edge_child,
+            self.leaf_s,
         )
 
-    def least(self, cost: Cost, exact_only: bool) -> np.ndarray:
+    def least(self, cost: Cost, exact_only: bool, table=None) -> np.ndarray:
+        """The least value of ``cost`` over every node's trees (``table``: the one whose
+        positive class a cost that reads a leaf's decision is against)."""
         p = np.array(cost.params(), dtype=np.int64)
-        return _least(self.arrays, p, exact_only)
+        leaf_s = NO_LEAF_S if table is None else leaf_values(table, self.dag, cost)
+        return _least(self.arrays._replace(leaf_s=leaf_s), p, exact_only)
 
 
 def _root_bit(graph: _Graph, d: int) -> int:
@@ -318,8 +355,16 @@ def _multiply(st_leaf, st_tb, tb_e, cs, guard=None) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- two sums
-def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None) -> list[int]:
-    """The number of trees at each point of the root's front of two sum costs.
+def _sum_pair_counts(
+    dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=None, points=None
+) -> list[int]:
+    """The number of trees at each point of the root's front of two sum costs (``points``:
+    the (x, y) of the points counted, in order; None: every point of the root's front).
+
+    ``n`` is the node's weight (:attr:`Dag.weights`) and a leaf costs its least price
+    (``node_mis``), as for the fronts; a leaf with a choice of two decisions
+    (:attr:`Dag.leaf_xy`) counts once for each choice that is at the point (each tree
+    counted once per labelling of its leaves by those choices).
 
     A state is (node, remaining depth r): r is None without a depth cap; under a cap the
     fronts are per (node, r) subproblem (:class:`dagger_cli.engine.FrontStore`), a split
@@ -331,24 +376,28 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
     from ..fronts import pareto
 
     capped = store.sub_start is not None
-    depth = int(dag.node_attr_len.max(initial=0))
-    if max(_bound(cx, int(dag.node_size[0]), depth), _bound(cy, int(dag.node_size[0]), depth)) >= (
-        1 << 31
-    ):
-        raise InputError("counting two sum costs supports costs below 2^31 (a smaller table)")
 
     def norm(v, r):
         return None if not capped else min(r, store.subproblem_depth(v))
 
     order = np.argsort(dag.node_size, kind="stable")
     r0 = norm(0, store.subproblem_depth(0)) if capped else None
-    need: dict[int, dict] = {0: {r0: set(range(len(store.front(0, r0)[0])))}}
+    rx, ry, _ = store.front(0, r0)
+    at = {(int(x), int(y)): j for j, (x, y) in enumerate(zip(rx.tolist(), ry.tolist()))}
+    wanted_points = list(at) if points is None else [(int(x), int(y)) for x, y in points]
+    if any(max(p) >= CAP for p in wanted_points):
+        raise InputError("counting two sum costs supports costs below 2^31 - 1 (a smaller table)")
+    need: dict[int, dict] = {0: {r0: {at[p] for p in wanted_points}}}
     plans: dict[tuple, list] = {}
     big = np.int64(1) << np.int64(31)
 
     def key(x, y):
-        return x * big + y
+        # Partial sums at or above CAP (a tree with an infeasible leaf, under a minimum
+        # leaf size) share keys, and never make a counted point, all below CAP.
+        return np.minimum(x, CAP) * big + np.minimum(y, CAP)
 
+    weights = dag.weights
+    two = dag.leaf_xy.size > 0
     watch = _Watch(guard)
     nodes = int(order.size)
     total = 2 * nodes
@@ -356,7 +405,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
         watch.step(done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
-            n = int(dag.node_size[v])
+            n = int(weights[v])
             plan = []
             bundles = dag.bundles(v) if r is None or r > 0 else range(0)
             rc_of = {}
@@ -407,10 +456,17 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
         watch.step(nodes + done, total)
         for r, pts in need.get(v, {}).items():
             fx, fy, _ = store.front(v, r)
-            leaf_ok = not exact_only or not dag.node_split[v]
-            mis = int(dag.node_mis[v])
-            lx, ly = cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis
-            mine = {j: int(leaf_ok and fx[j] == lx and fy[j] == ly) for j in pts}
+            leaf_ok = not exact_only or not dag.node_split[v] or not dag.node_mis[v]
+            if two:  # a leaf with a choice of two decisions: x0 y0 x1 y1
+                leaves = dag.leaf_xy[4 * v : 4 * v + 4].tolist()
+                choices = [(leaves[0], leaves[1]), (leaves[2], leaves[3])]
+            else:
+                mis = int(dag.node_mis[v])
+                choices = [(cx.leaf_const + cx.leaf_mis * mis, cy.leaf_const + cy.leaf_mis * mis)]
+            mine = {
+                j: int(leaf_ok) * sum(int(fx[j] == lx and fy[j] == ly) for lx, ly in choices)
+                for j in pts
+            }
             # A state's plan is read once: dropped as it is used.
             for targets, steps in plans.pop((v, r), ()):
                 acc = [1]
@@ -428,7 +484,7 @@ def _sum_pair_counts(dag, store, cx: Cost, cy: Cost, exact_only: bool, guard=Non
             watch.step(nodes + done, total, sum(x.bit_length() for x in mine.values()) >> 3)
             counts[(v, r)] = mine
     root = counts[(0, r0)]
-    return [root[j] for j in range(len(root))]
+    return [root[at[p]] for p in wanted_points]
 
 
 # ----------------------------------------------------------------------------- relate
@@ -451,9 +507,12 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
     kept = _store_bytes(relation.store)
     guard = _guard(max_memory, "counting the trees", dag.nbytes() + kept)
     if cx.combine == SUM and cy.combine == SUM:
-        return _sum_pair_counts(dag, relation.store, cx, cy, exact_only, guard)
+        return _sum_pair_counts(
+            dag, relation.store, cx, cy, exact_only, guard, zip(front.x.tolist(), front.y.tolist())
+        )
     depth_on_x = cx.combine == MAX
     s_cost = cy if depth_on_x else cx
+    table = relation.table
     if dag.max_depth is None and depth_on_x:
         store = relation.store
     else:
@@ -465,8 +524,12 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
             # capped DAG, whose nodes at the cap have no bundles (leaves). Counted on it as
             # on a whole DAG: its fronts are per node, over its trees.
             if dag.d2_level is not None:  # the last two levels were never built
-                dag = build_dag(relation.table, max_depth=dag.max_depth, max_memory=room)
+                dag = build_dag(table, max_depth=dag.max_depth, max_memory=room)
             dag = replace(dag, max_depth=None)
+        else:
+            dag = replace(dag)
+        # The leaves' choices of decisions (if any) as points of (depth, S).
+        dag.decide(table, COSTS["depth"], s_cost)
         try:
             store = compute_fronts(
                 dag, COSTS["depth"], s_cost, exact_only=exact_only, max_memory=room
@@ -482,27 +545,62 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
                 f"({size_text(kept)}){', ' + detail if detail else ''}."
             ) from None
     depths = front.x if depth_on_x else front.y
-    graph = _Graph.of(dag)
+    graph = _Graph.of(dag, leaf_values(table, dag, s_cost))
     return count_min_trees(graph, store, s_cost, depths.tolist(), 1, exact_only, guard)
 
 
 # ----------------------------------------------------------------------------- optimize
-def _bound(cost: Cost, n_rows: int, depth: int) -> int:
+def _bound(
+    cost: Cost, n_rows: int, depth: int, weight: int | None = None, mis: int | None = None
+) -> int:
     """The largest value a sum cost takes on a tree of a table of ``n_rows`` rows whose
-    trees are at most ``depth`` deep (at most n leaves, n - 1 splits)."""
+    trees are at most ``depth`` deep (at most n leaves, n - 1 splits); ``weight``: the
+    rows' weight (the ``n`` of the split costs; None: ``n_rows``), ``mis``: the most a
+    tree's leaves cost together (None: ``n_rows``, a leaf costing its rows not of its
+    decision)."""
     n = n_rows
+    w = n if weight is None else weight
+    most = n if mis is None else mis
     return (
-        (cost.leaf_const + cost.leaf_mis) * n
+        cost.leaf_const * n
+        + cost.leaf_mis * most
+        + (cost.leaf_fp + cost.leaf_fn) * w
         + cost.split_const * max(n - 1, 0)
-        + (cost.split_rows * n * depth)
+        + (cost.split_rows * w * depth)
     )
+
+
+def _most_mis(table) -> int | None:
+    """The most the leaves of a tree of ``table`` cost together in misclassifications
+    (None: its rows, unweighted): the rows' weight times the greatest price, or, under a
+    minimum leaf size, a leaf's :attr:`~dagger_cli.weights.Weighting.infeasible` price
+    for each of up to one leaf per row."""
+    w = getattr(table, "weighting", None)
+    if w is None:
+        return None
+    if w.min_leaf > 1:
+        return int(w.rows.size) * w.infeasible
+    most = int(w.prices.max()) if w.prices is not None and w.prices.size else 1
+    return int(w.rows.sum()) * most
 
 
 def _weighted(costs: list[Cost], weights: list[int]) -> Cost:
     """The sum cost sum_i w_i c_i (itself a cost of the same form: the rules are linear)."""
     p = [sum(w * c.params()[k] for c, w in zip(costs, weights)) for k in range(1, 5)]
     name = "+".join(c.name for c in costs) or "none"
-    return Cost(name, name, name, SUM, p[0], p[1], p[2], p[3], "lexicographic combination")
+    return Cost(
+        name,
+        name,
+        name,
+        SUM,
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        "lexicographic combination",
+        leaf_fp=sum(w * c.leaf_fp for c, w in zip(costs, weights)),
+        leaf_fn=sum(w * c.leaf_fn for c, w in zip(costs, weights)),
+    )
 
 
 @dataclass
@@ -616,12 +714,6 @@ def check_order(order) -> list[Cost]:
     for c in costs:
         if c.name in seen:
             raise InputError(f"--order names {c.name!r} twice")
-        if c.reads_decision:
-            raise InputError(
-                f"staged optimisation does not read {c.name} yet (a leaf with a choice of "
-                "decisions); `dagger relate --x false-positives --y false-negatives` gives "
-                "their exact front"
-            )
         seen.add(c.name)
     return costs
 
@@ -658,9 +750,6 @@ def optimize(
         ``stages`` (cost, least value, trees left), ``least`` (each cost's unconstrained
         least value: total optimality), ``tree`` (one tree of the final set).
     """
-    from ..weights import refuse
-
-    refuse(table, "staged optimisation (dagger optimize)")
     import time
 
     from .dag import build_dag, compute_fronts
@@ -668,6 +757,25 @@ def optimize(
     from .progress import Progress
 
     costs = check_order(order)
+    decides = [c.name for c in costs if c.reads_decision]
+    if decides:
+        from ..weights import positive_table
+
+        table = positive_table(table)
+        if exact_only:
+            raise InputError("--exact-only with false positives or negatives is not supported yet")
+    w = getattr(table, "weighting", None)
+    if w is not None and w.min_leaf > 1:
+        if exact_only:
+            raise InputError("--min-leaf and --exact-only do not go together yet")
+        names = [c.name for c in costs]
+        first = names.index(decides[0]) if decides else len(names)
+        if decides and "misclassifications" not in names[:first]:
+            # Their least (0) is reached by trees of small leaves too: misclassifications
+            # first keeps only the trees whose every leaf holds --min-leaf rows.
+            raise InputError(
+                f"--min-leaf with {decides[0]} needs misclassifications before it in --order"
+            )
     if max_depth is not None and max_depth < 0:
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
@@ -696,7 +804,9 @@ def optimize(
         sums = [c for c in costs if c.combine == SUM]
         j = next((k for k, c in enumerate(costs) if c.combine == MAX), None)
         depth_max = int(graph.longest[0])
-        bounds = [_bound(c, table.n_rows, depth_max) for c in sums]
+        # Weighted rows: n is their weight and a leaf costs its least price (Dag.weigh).
+        weight, most = int(dag.weights[0]), _most_mis(table)
+        bounds = [_bound(c, table.n_rows, depth_max, weight, most) for c in sums]
         weights = [1] * len(sums)
         for k in range(len(sums) - 2, -1, -1):
             weights[k] = weights[k + 1] * (bounds[k + 1] + 1)
@@ -707,6 +817,10 @@ def optimize(
                 "give fewer costs in --order"
             )
         s_cost = _weighted(sums, weights)
+        # A leaf with a choice of two decisions (false positives or negatives): its two
+        # points of (depth, S) for the fronts, its two values of S for the counts.
+        dag.decide(table, COSTS["depth"], s_cost)
+        graph.leaf_s = leaf_values(table, dag, s_cost)
         store = compute_fronts(
             dag, COSTS["depth"], s_cost, progress=prog, max_memory=ceiling, exact_only=exact_only
         )
@@ -761,9 +875,11 @@ def optimize(
             if c.combine == MAX:
                 least[c.name] = fx[0]
             elif max_depth is None:
-                least[c.name] = int(graph.least(c, exact_only)[0])
+                least[c.name] = int(graph.least(c, exact_only, table)[0])
             else:  # the least c among trees of depth <= max_depth: its (depth, c) front
-                cf = compute_fronts(dag, COSTS["depth"], c, exact_only=exact_only)
+                alone = replace(dag)
+                alone.decide(table, COSTS["depth"], c)
+                cf = compute_fronts(alone, COSTS["depth"], c, exact_only=exact_only)
                 cx_, cy_, _ = cf.front(0)
                 least[c.name] = int(cy_[cx_ <= max_depth][-1])
         top_bound = d_star if d_star is not None else max_depth
@@ -791,7 +907,7 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
     """One tree of the final set: from the root with depth bound ``d_star``, the first
     minimiser of S listed (the leaf, then bundles in attribute order), as tree extraction
     breaks ties."""
-    from ..trees import Tree, TreeNode, node_labels
+    from ..trees import Tree, TreeNode, leaf_price, node_labels
 
     fref = store.fref.reshape(-1)
     fxy = store.fxy.reshape(-1)
@@ -804,9 +920,15 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
         counts, decision = node_labels(table, dag, v)
         target = f(v, d)
         b0, b1 = int(dag.node_bundle_start[v]), int(dag.node_bundle_start[v + 1])
-        if (not exact_only or b0 == b1) and p[1] + p[2] * int(dag.node_mis[v]) == target:
-            return TreeNode(counts, decision)
-        n = int(dag.node_size[v])
+        leaf_ok = not exact_only or not dag.node_split[v] or not dag.node_mis[v]
+        if graph.leaf_s.size:  # a leaf with a choice of two decisions: the first at target
+            for k in range(2):
+                if leaf_ok and int(graph.leaf_s[2 * v + k]) == target:
+                    said = table.decision_values[int(dag.leaf_dec[v, k])]
+                    return TreeNode(counts, said, price=leaf_price(table, counts))
+        elif leaf_ok and p[1] + p[2] * int(dag.node_mis[v]) == target:
+            return TreeNode(counts, decision, price=leaf_price(table, counts))
+        n = int(dag.weights[v])
         for b in range(b0, b1):
             kids = [int(c) for c in dag.children(b)]
             vals = [f(c, d - 1) for c in kids] if d >= 1 else [int(NONE)]
@@ -817,7 +939,9 @@ def _final_tree(table, dag, graph, store, s_cost, d_star, exact_only):
                 (table.values[attr][int(table.codes[attr][dag.rows(c)[0]])], build(c, d - 1))
                 for c in kids
             )
-            return TreeNode(counts, decision, table.attributes[attr], children)
+            return TreeNode(
+                counts, decision, table.attributes[attr], children, leaf_price(table, counts)
+            )
         raise AssertionError("no minimiser at a node (a bug in dagger)")
 
     root = build(0, UNBOUNDED if d_star is None else d_star)

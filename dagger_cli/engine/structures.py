@@ -156,8 +156,7 @@ class Dag:
             self.leaf_xy = np.zeros(0, dtype=np.int64)
             self.leaf_dec = None
             return
-        assert self.class_totals is not None, "a table with a positive class is weighed"
-        dec, mis, fp, fn = table.weighting.decision_leaves(self.class_totals)
+        dec, mis, fp, fn = self.leaf_choices(table)
 
         def leaf(c):
             return c.leaf_const + c.leaf_mis * mis + c.leaf_fp * fp + c.leaf_fn * fn
@@ -167,6 +166,20 @@ class Dag:
             np.stack([lx[:, 0], ly[:, 0], lx[:, 1], ly[:, 1]], axis=1).ravel(), dtype=np.int64
         )
         self.leaf_dec = dec
+
+    def leaf_choices(self, table) -> tuple[np.ndarray, ...]:
+        """Per node the two decisions its leaf may take against the table's positive class
+        and, for each, its misclassifications (least price), false positives and false
+        negatives (:meth:`dagger_cli.weights.Weighting.decision_leaves`; nodes x 2 each);
+        a leaf of fewer rows than the minimum leaf size costs
+        :attr:`~dagger_cli.weights.Weighting.infeasible` either way, as ``node_mis`` has it."""
+        assert self.class_totals is not None, "a table with a positive class is weighed"
+        w = table.weighting
+        dec, mis, fp, fn = w.decision_leaves(self.class_totals)
+        if w.min_leaf > 1:  # the root, every row, is always a leaf
+            small = (self.node_size < w.min_leaf) & (self.node_size < w.rows.size)
+            mis = np.where(small[:, None], w.infeasible, mis)
+        return dec, mis, fp, fn
 
     @property
     def weights(self) -> np.ndarray:
