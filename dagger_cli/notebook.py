@@ -140,6 +140,8 @@ def tree_svg(tree, leaf_width: int = 96, level_height: int = 72) -> str:
             f'style="paint-order: stroke" stroke="white" stroke-width="3">{escape(str(value))}'
             "</text>"
         )
+    from .trees import leaf_counts_text
+
     decisions = list(tree.decision_values)
     stack = [tree.root]
     while stack:
@@ -147,7 +149,7 @@ def tree_svg(tree, leaf_width: int = 96, level_height: int = 72) -> str:
         x, y = at(node)
         if node.is_leaf:
             color = PALETTE[decisions.index(node.decision) % len(PALETTE)]
-            counts = "/".join(str(c) for c in node.counts)
+            counts = leaf_counts_text(node.counts, decisions)
             text = [str(node.decision), f"[{counts}]"]
             style = f'fill="{color}" stroke="#4d4d4d" rx="5"'
         else:

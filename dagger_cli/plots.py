@@ -584,6 +584,8 @@ def draw_tree(tree, *, title: str | None = None):
     from matplotlib import colormaps
     from matplotlib.figure import Figure
 
+    from .trees import leaf_counts_text
+
     cmap = colormaps["tab10"]
     decisions = list(tree.decision_values)
     at, edges = tree.layout()
@@ -620,7 +622,7 @@ def draw_tree(tree, *, title: str | None = None):
             # see-through box (alpha) let them cross the leaf's text.
             rgb = np.asarray(cmap(decisions.index(node.decision) % 10)[:3])
             color = tuple(0.45 + 0.55 * rgb)
-            counts = "/".join(str(c) for c in node.counts)
+            counts = leaf_counts_text(node.counts, decisions)
             ax.text(
                 x,
                 y,

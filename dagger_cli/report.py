@@ -142,12 +142,21 @@ def summary_of(table, facts: Sequence[tuple[str, str]] = ()) -> Summary:
 
 def tree_data(tree) -> dict:
     """A :class:`~dagger_cli.trees.Tree` as the page's compact JSON: a leaf is
-    ``{"n": rows, "c": class counts, "d": decision}``, a split ``{"n": rows, "a": what it
+    ``{"n": rows, "c": class counts, "d": decision}`` (``"s": [[decision index, rows],
+    ...]`` instead of ``"c"`` for sparse counts), a split ``{"n": rows, "a": what it
     tests, "k": [[edge label, child], ...]}`` (children in print order); ``"costs"`` (``[[column,
     value], ...]``, the tree's costs on its table) at the top."""
 
+    from .trees import SparseCounts
+
     def node(n) -> dict:
         if n.is_leaf:
+            if isinstance(n.counts, SparseCounts):  # many decisions: those with rows
+                return {
+                    "n": n.rows,
+                    "s": [[int(d), int(k)] for d, k in n.counts.items()],
+                    "d": str(n.decision),
+                }
             return {"n": n.rows, "c": [int(c) for c in n.counts], "d": str(n.decision)}
         kids = [[str(v), node(c)] for v, c in tree.branches(n)]
         return {"n": n.rows, "a": tree.node_label(n), "k": kids}
@@ -883,10 +892,14 @@ _JS = r"""
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function countsText(sec, node) {
+  function pairs(node) {
+    if (node.s) return node.s;
     var out = [];
-    node.c.forEach(function (n, i) { if (n) out.push(sec.decisions[i] + ": " + n); });
-    return out.join(", ");
+    node.c.forEach(function (n, i) { if (n) out.push([i, n]); });
+    return out;
+  }
+  function countsText(sec, node) {
+    return pairs(node).map(function (p) { return sec.decisions[p[0]] + ": " + p[1]; }).join(", ");
   }
   function nodeItem(sec, node, edge) {
     var li = el("li");
@@ -903,7 +916,7 @@ _JS = r"""
       box = el("span", "node leaf", node.d);
       var i = sec.decisions.indexOf(node.d);
       if (i >= 0) box.style.borderColor = sec.colors[i];
-      var max = Math.max.apply(null, node.c.concat([0]));
+      var max = Math.max.apply(null, pairs(node).map(function (p) { return p[1]; }).concat([0]));
       box.appendChild(el("span", "counts", "[" + countsText(sec, node) + "]"));
       if (node.n - max > 0) {
         box.appendChild(el("span", "counts errors", (node.n - max) + " misclassified"));

@@ -709,10 +709,20 @@ def test_sparse_counts_give_the_dense_trees(n, monkeypatch):
 
     dense, tree = outputs()
     assert not isinstance(tree.root.counts, trees.SparseCounts)
+    from dagger_cli.report import tree_data
+
+    def leaves(doc):  # a report's leaves: (rows, decision, decisions with rows)
+        if "k" in doc:
+            return [leaf for _, kid in doc["k"] for leaf in leaves(kid)]
+        pairs = doc.get("s") or [[i, c] for i, c in enumerate(doc["c"]) if c]
+        return [(doc["n"], doc["d"], [tuple(p) for p in pairs])]
+
+    page = leaves(tree_data(tree)["root"])
     monkeypatch.setattr(trees, "DENSE_DECISIONS", 1)
     sparse, tree = outputs()
     assert isinstance(tree.root.counts, trees.SparseCounts)
     assert sparse == dense
+    assert leaves(tree_data(tree)["root"]) == page and '"s": ' in json.dumps(tree_data(tree))
     assert re.search(r"label=\"order = (x\d<)+x\d\\n\[(x\d<)+x\d: 1\]\"", tree.to_dot())
     rows = df.drop(columns="order")
     assert list(map(str, tree.predict(rows))) == df["order"].astype(str).tolist()
