@@ -876,7 +876,7 @@ class _Extractor:
                 progress.update("trees", len(nodes), len(known), unit="points' trees")
         return [self._tree(nodes[t]) for t in targets]
 
-    def _nodes(self, rows, r: int, targets: dict, by: np.ndarray) -> dict:
+    def _nodes(self, rows, r: int, targets: dict, by: np.ndarray, kept=None) -> dict:
         """``{(tx, ty): node}``: for each target, the first tree of depth <= r with those
         costs on ``rows``, as :meth:`_node` finds it (``targets[t]``: its root
         (kind, attribute, code) when known, else None). Each target's root is found as
@@ -884,15 +884,17 @@ class _Extractor:
         whose first tree there depends on the bound); the targets split alike share one
         search of each child's front, bounded by the largest of their costs (its points
         within a target's box are that box's front), and each target's children are
-        picked from its own part of them, as :meth:`_node` picks them."""
+        picked from its own part of them, as :meth:`_node` picks them. ``kept``: the
+        subtable's depth-one front, once found (:meth:`_fronts`)."""
         if r == 0:  # no split left: the leaf, the one tree of depth 0
             return {t: self._leaf(rows) for t in targets}
         from .kernels import ordered as k
 
         out: dict = {}
         splits: dict = {}  # (depth, attribute, code) -> the targets split so
+        kept = {} if kept is None else kept
         for t, known in targets.items():
-            d, kind, attr, code = self._root(rows, r, t[0], t[1], known, by)
+            d, kind, attr, code = self._root(rows, r, t[0], t[1], known, by, kept)
             if kind == k.LEAF:
                 out[t] = self._leaf(rows)
             else:
@@ -906,7 +908,11 @@ class _Extractor:
             # for its searches (none at depth 0)
             subs = [sub for _, sub in children]
             bys = self.arrays.sorted_rows(subs, by) if d > 1 else [by] * len(subs)
-            shared = [self._kid_front(sub, d - 1, top_x, top_y, b) for sub, b in zip(subs, bys)]
+            keeps: list[dict] = [{} for _ in subs]
+            shared = [
+                self._kid_front(sub, d - 1, top_x, top_y, b, keep)
+                for sub, b, keep in zip(subs, bys, keeps)
+            ]
             # per child: the points its targets' trees take there (their roots unknown)
             below: list[dict] = [{} for _ in children]
             picks = {}
@@ -916,7 +922,10 @@ class _Extractor:
                 picks[t] = pick_children(self.other, mis, rows.size, own, t[0], t[1])
                 for j, p in enumerate(picks[t]):
                     below[j][p] = None
-            kids = [self._nodes(sub, d - 1, want, b) for sub, want, b in zip(subs, below, bys)]
+            kids = [
+                self._nodes(sub, d - 1, want, b, keep)
+                for sub, want, b, keep in zip(subs, below, bys, keeps)
+            ]
             for t in ts:
                 branches = [
                     (value, kids[j][p]) for j, ((value, _), p) in enumerate(zip(children, picks[t]))
@@ -981,27 +990,36 @@ class _Extractor:
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 
-    def _fronts(self, rows, r: int, max_x: int, max_y: int, by=None):
+    def _fronts(self, rows, r: int, max_x: int, max_y: int, by=None, kept=None):
         """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y (the
         kernel's search bounded so: which tree it finds first at a point of a tie depends
-        on that bound)."""
-        return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
+        on that bound). At depth 1 the kernel takes no bound (one sweep of every split):
+        the whole front, asked so; ``kept`` (a dict, in a pass of many trees) keeps it for
+        the subtable's other lookups."""
+        if r != 1:
+            return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
+        if kept is not None and 1 in kept:
+            return kept[1]
+        front = self.arrays.fronts(rows, 1, _params(self.other), _box(None, None), by)
+        if kept is not None:
+            kept[1] = front
+        return front
 
-    def _kid_front(self, rows, r: int, max_x: int, max_y: int, by=None):
+    def _kid_front(self, rows, r: int, max_x: int, max_y: int, by=None, kept=None):
         """The points (x, y) of the front of ``rows`` at depth <= r with x <= max_x and
         y <= max_y, x ascending: those of the kernel's search bounded so (at r = 0 the
         leaf's, without a search). Any larger bound gives these among its points
         (:func:`_in_box`): the points, unlike the trees found first at them, do not depend
         on the bound."""
         if r > 0:
-            fx, fy = self._fronts(rows, r, max_x, max_y, by)[:2]
+            fx, fy = self._fronts(rows, r, max_x, max_y, by, kept)[:2]
         else:
             counts, _ = rows_labels(self.table, rows)
             fy = np.array([rows.size - max(counts, default=0)], dtype=np.int64)
             fx = np.array([self.other.leaf(int(fy[0]))], dtype=np.int64)
         return _in_box(fx, fy, max_x, max_y)
 
-    def _root(self, rows, r: int, tx: int, ty: int, known=None, by=None):
+    def _root(self, rows, r: int, tx: int, ty: int, known=None, by=None, kept=None):
         """(depth, kind, attribute, code): the root of the first tree of depth <= r with
         costs (tx, ty) on ``rows`` (a point of its front), found by the search bounded to
         x <= tx, y <= ty (the bound is part of the tie rule: a search under a larger one
@@ -1014,7 +1032,7 @@ class _Extractor:
         if known is not None and kind == k.SHALLOWER:
             r -= 1
         while known is None or kind == k.SHALLOWER:
-            fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty, by)
+            fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty, by, kept)
             hit = np.flatnonzero((fx == tx) & (fy == ty))
             if hit.size != 1:
                 raise AssertionError("extraction lost its way: the point is not on the front")
