@@ -291,12 +291,19 @@ class _Arrays:
         |rows| array: each attribute's rows by code, ties by row, as the kernels read
         them), from ``by``, a table of more rows sorted so (the whole table's order, or a
         parent subtable's): one pass over ``by`` keeps each part's rows in their order."""
-        part = np.full(self.order.shape[1], -1, dtype=np.int32)
+        part = np.full(self.order.shape[1], -1, dtype=np.int16 if len(parts) < 2**15 else np.int32)
         for j, rows in enumerate(parts):
             part[rows] = j
-        of = part[by]
-        # every attribute keeps the same rows, so a part's are A rows of its size
-        return [by[of == j].reshape(by.shape[0], rows.size) for j, rows in enumerate(parts)]
+        # a stable sort by part (a radix sort, for small ints) keeps each part's rows in by's
+        # order: the rows of no part first (-1), then each part's, A rows of its size
+        at = np.argsort(part[by], axis=1, kind="stable")
+        grouped = np.take_along_axis(by, at, axis=1)
+        lo = by.shape[1] - sum(rows.size for rows in parts)
+        out = []
+        for rows in parts:
+            out.append(grouped[:, lo : lo + rows.size])
+            lo += rows.size
+        return out
 
 
 def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
