@@ -24,8 +24,12 @@ Ties: among trees of equal costs the first found wins, in the search's fixed ord
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
 from that split outwards, breadth first; nominal splits after them, in attribute order);
 the tree behind a point is found again by the same search on the subtables of its path,
-bounded to that point. The kernels run in a worker thread (they release the GIL), so
-progress is shown and Ctrl-C stops them between two splits.
+bounded to that point. The bound is part of the rule (it steers which thresholds the search
+tries first, so a larger one may find another tree of the same costs first): the trees of
+many points in one pass (reports, ``--trees``) bound each root's search to its own point
+too, and share only what no bound changes, the points of the children's fronts. The
+kernels run in a worker thread (they release the GIL), so progress is shown and Ctrl-C
+stops them between two splits.
 """
 
 from __future__ import annotations
@@ -287,12 +291,19 @@ class _Arrays:
         |rows| array: each attribute's rows by code, ties by row, as the kernels read
         them), from ``by``, a table of more rows sorted so (the whole table's order, or a
         parent subtable's): one pass over ``by`` keeps each part's rows in their order."""
-        part = np.full(self.order.shape[1], -1, dtype=np.int32)
+        part = np.full(self.order.shape[1], -1, dtype=np.int16 if len(parts) < 2**15 else np.int32)
         for j, rows in enumerate(parts):
             part[rows] = j
-        of = part[by]
-        # every attribute keeps the same rows, so a part's are A rows of its size
-        return [by[of == j].reshape(by.shape[0], rows.size) for j, rows in enumerate(parts)]
+        # a stable sort by part (a radix sort, for small ints) keeps each part's rows in by's
+        # order: the rows of no part first (-1), then each part's, A rows of its size
+        at = np.argsort(part[by], axis=1, kind="stable")
+        grouped = np.take_along_axis(by, at, axis=1)
+        lo = by.shape[1] - sum(rows.size for rows in parts)
+        out = []
+        for rows in parts:
+            out.append(grouped[:, lo : lo + rows.size])
+            lo += rows.size
+        return out
 
 
 def _out_of_memory(arrays: _Arrays, usage, slots: int, what: str) -> LimitError:
@@ -851,9 +862,10 @@ class _Extractor:
     def trees(self, points, progress: Progress | None = None) -> list[Tree]:
         """The trees behind the front's points ``[(x, y), ...]``, the same as :meth:`tree`
         gives one by one, found in one pass: the points whose trees split a subtable
-        alike share one search of each child's front (its points for all of them at once,
-        then each point's own), and equal subtrees are found once (see :meth:`_nodes`).
-        ``progress`` counts the points whose trees are made, a root split at a time."""
+        alike share one search of each child's front (its points for all of them at once),
+        each point's root is found by the same search as one by one (:meth:`_root`), and
+        equal subtrees are found once (see :meth:`_nodes`). ``progress`` counts the points
+        whose trees are made, a root split at a time."""
         if self.arrays is None or self.other.name == "depth":
             # A front of one cost and depth has at most D + 1 points: one by one.
             return [self.tree(x, y) for x, y in points]
@@ -871,56 +883,29 @@ class _Extractor:
                 progress.update("trees", len(nodes), len(known), unit="points' trees")
         return [self._tree(nodes[t]) for t in targets]
 
-    def _nodes(self, rows, r: int, targets: dict, by: np.ndarray) -> dict:
+    def _nodes(self, rows, r: int, targets: dict, by: np.ndarray, kept=None) -> dict:
         """``{(tx, ty): node}``: for each target, the first tree of depth <= r with those
         costs on ``rows``, as :meth:`_node` finds it (``targets[t]``: its root
-        (kind, attribute, code) when known, else None). The targets whose roots are
-        unknown are looked up in one search of the subtable's front, bounded by the
-        largest of their costs (its points within a target's box are that box's front);
-        the targets split alike share the search of each child's front, likewise
-        bounded, and each target's children are picked from its own part of them."""
-        from .kernels import ordered as k
-
+        (kind, attribute, code) when known, else None). Each target's root is found as
+        :meth:`_node` finds it (:meth:`_root`: the search bounded to that target's point,
+        whose first tree there depends on the bound); the targets split alike share one
+        search of each child's front, bounded by the largest of their costs (its points
+        within a target's box are that box's front), and each target's children are
+        picked from its own part of them, as :meth:`_node` picks them. ``kept``: the
+        subtable's depth-one front, once found (:meth:`_fronts`)."""
         if r == 0:  # no split left: the leaf, the one tree of depth 0
             return {t: self._leaf(rows) for t in targets}
-        depth: dict = {}
-        roots: dict = {}
-        for t, known in targets.items():
-            if known is None:
-                depth[t], roots[t] = r, None
-            elif known[0] == k.SHALLOWER:
-                depth[t], roots[t] = r - 1, None
-            else:
-                depth[t], roots[t] = r, known
-        while True:
-            todo: dict = {}
-            for t, known in roots.items():
-                if known is None:
-                    todo.setdefault(depth[t], []).append(t)
-            if not todo:
-                break
-            for d, ts in todo.items():
-                fx, fy, fk, fa, fc = self._fronts(
-                    rows, d, max(t[0] for t in ts), max(t[1] for t in ts), by
-                )
-                for t in ts:
-                    hit = np.flatnonzero((fx == t[0]) & (fy == t[1]))
-                    if hit.size != 1:
-                        raise AssertionError(
-                            "extraction lost its way: the point is not on the front"
-                        )
-                    h = int(hit[0])
-                    if int(fk[h]) == k.SHALLOWER:
-                        depth[t] -= 1  # a shallower tree's point: one level less
-                    else:
-                        roots[t] = (int(fk[h]), int(fa[h]), int(fc[h]))
+        from .kernels import ordered as k
+
         out: dict = {}
         splits: dict = {}  # (depth, attribute, code) -> the targets split so
-        for t, (kind, attr, code) in roots.items():
+        kept = {} if kept is None else kept
+        for t, known in targets.items():
+            d, kind, attr, code = self._root(rows, r, t[0], t[1], known, by, kept)
             if kind == k.LEAF:
                 out[t] = self._leaf(rows)
             else:
-                splits.setdefault((depth[t], attr, code), []).append(t)
+                splits.setdefault((d, attr, code), []).append(t)
         mis = COSTS[MIS]
         for (d, attr, code), ts in splits.items():
             name, children = self._split(rows, attr, code)
@@ -930,26 +915,23 @@ class _Extractor:
             # for its searches (none at depth 0)
             subs = [sub for _, sub in children]
             bys = self.arrays.sorted_rows(subs, by) if d > 1 else [by] * len(subs)
+            keeps: list[dict] = [{} for _ in subs]
             shared = [
-                self._shared_front(sub, d - 1, top_x, top_y, b)
-                for (_, sub), b in zip(children, bys)
+                self._kid_front(sub, d - 1, top_x, top_y, b, keep)
+                for sub, b, keep in zip(subs, bys, keeps)
             ]
-            # per child: its targets, each with its root as the child's front says
+            # per child: the points its targets' trees take there (their roots unknown)
             below: list[dict] = [{} for _ in children]
             picks = {}
             for t in ts:
                 room = t[0] - fixed
-                own = []
-                for gx, gy, *_ in shared:
-                    keep = (gx <= room) & (gy <= t[1])
-                    own.append((gx[keep], gy[keep]))
+                own = [_in_box(gx, gy, room, t[1]) for gx, gy in shared]
                 picks[t] = pick_children(self.other, mis, rows.size, own, t[0], t[1])
                 for j, p in enumerate(picks[t]):
-                    gx, gy, gk, ga, gc = shared[j]
-                    h = int(np.flatnonzero((gx == p[0]) & (gy == p[1]))[0])
-                    below[j][p] = (int(gk[h]), int(ga[h]), int(gc[h]))
+                    below[j][p] = None
             kids = [
-                self._nodes(sub, d - 1, want, b) for (_, sub), want, b in zip(children, below, bys)
+                self._nodes(sub, d - 1, want, b, keep)
+                for sub, want, b, keep in zip(subs, below, bys, keeps)
             ]
             for t in ts:
                 branches = [
@@ -1015,37 +997,49 @@ class _Extractor:
             kids.append((value, self._least(sub, d - 1, int(v))))
         return self._node_of(rows, name, code, kids)
 
-    def _fronts(self, rows, r: int, max_x: int, max_y: int, by=None):
-        """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y."""
-        return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
+    def _fronts(self, rows, r: int, max_x: int, max_y: int, by=None, kept=None):
+        """The front of ``rows`` at depth <= r, its points with x <= max_x, y <= max_y (the
+        kernel's search bounded so: which tree it finds first at a point of a tie depends
+        on that bound). At depth 1 the kernel takes no bound (one sweep of every split):
+        the whole front, asked so; ``kept`` (a dict, in a pass of many trees) keeps it for
+        the subtable's other lookups."""
+        if r != 1:
+            return self.arrays.fronts(rows, r, _params(self.other), _box(max_x, max_y), by)
+        if kept is not None and 1 in kept:
+            return kept[1]
+        front = self.arrays.fronts(rows, 1, _params(self.other), _box(None, None), by)
+        if kept is not None:
+            kept[1] = front
+        return front
 
-    def _shared_front(self, rows, r: int, max_x: int, max_y: int, by):
-        """The front of ``rows`` at depth <= r, x <= max_x, y <= max_y, as :meth:`_fronts`
-        gives it (x, y, and each point's root: kind, attribute, code); at r = 0 the leaf's,
-        without a search."""
+    def _kid_front(self, rows, r: int, max_x: int, max_y: int, by=None, kept=None):
+        """The points (x, y) of the front of ``rows`` at depth <= r with x <= max_x and
+        y <= max_y, x ascending: those of the kernel's search bounded so (at r = 0 the
+        leaf's, without a search). Any larger bound gives these among its points
+        (:func:`_in_box`): the points, unlike the trees found first at them, do not depend
+        on the bound."""
         if r > 0:
-            return self._fronts(rows, r, max_x, max_y, by)
-        from .kernels import ordered as k
+            fx, fy = self._fronts(rows, r, max_x, max_y, by, kept)[:2]
+        else:
+            counts, _ = rows_labels(self.table, rows)
+            fy = np.array([rows.size - max(counts, default=0)], dtype=np.int64)
+            fx = np.array([self.other.leaf(int(fy[0]))], dtype=np.int64)
+        return _in_box(fx, fy, max_x, max_y)
 
-        counts, _ = rows_labels(self.table, rows)
-        mis = int(rows.size - max(counts, default=0))
-        x = self.other.leaf(mis)
-        n = int(mis <= max_y and x <= max_x)
-        none = np.full(n, -1, dtype=np.int64)
-        leaf = np.full(n, k.LEAF, dtype=np.int64)
-        return np.full(n, x, dtype=np.int64), np.full(n, mis, dtype=np.int64), leaf, none, none
-
-    def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
-        """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its
-        front: the search bounded to x <= tx, y <= ty finds it alone); ``known``: the
-        root of that tree, (kind, attribute, code), when the solve kept it."""
+    def _root(self, rows, r: int, tx: int, ty: int, known=None, by=None, kept=None):
+        """(depth, kind, attribute, code): the root of the first tree of depth <= r with
+        costs (tx, ty) on ``rows`` (a point of its front), found by the search bounded to
+        x <= tx, y <= ty (the bound is part of the tie rule: a search under a larger one
+        may find another tree of those costs first), or ``known``, the root the solve kept
+        (kind, attribute, code); a point of the front one level shallower (SHALLOWER) is
+        looked up there, one level less."""
         from .kernels import ordered as k
 
         kind, attr, code = known if known is not None else (k.SHALLOWER, -1, -1)
         if known is not None and kind == k.SHALLOWER:
             r -= 1
         while known is None or kind == k.SHALLOWER:
-            fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty)
+            fx, fy, fk, fa, fc = self._fronts(rows, r, tx, ty, by, kept)
             hit = np.flatnonzero((fx == tx) & (fy == ty))
             if hit.size != 1:
                 raise AssertionError("extraction lost its way: the point is not on the front")
@@ -1053,11 +1047,21 @@ class _Extractor:
             known = (kind, attr, code)
             if kind == k.SHALLOWER:
                 r -= 1  # the point of a shallower tree: the same subtable, one level less
+        return r, kind, attr, code
+
+    def _node(self, rows, r: int, tx: int, ty: int, known=None) -> TreeNode:
+        """The first tree of depth <= r with costs (tx, ty) on ``rows`` (a point of its
+        front): its root by :meth:`_root` (``known``: the root the solve kept, if any),
+        its children's points picked from their fronts bounded by what the point leaves
+        them, and each child's tree found so in turn."""
+        from .kernels import ordered as k
+
+        r, kind, attr, code = self._root(rows, r, tx, ty, known)
         if kind == k.LEAF:
             return self._leaf(rows)
         name, children = self._split(rows, attr, code)
         room = tx - self.other.split_const - self.other.split_rows * rows.size
-        kid_fronts = [self._fronts(sub, r - 1, room, ty)[:2] for _, sub in children]
+        kid_fronts = [self._kid_front(sub, r - 1, room, ty) for _, sub in children]
         mis = COSTS[MIS]
         picks = pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
         kids = [
@@ -1065,6 +1069,12 @@ class _Extractor:
             for (value, sub), (px, py) in zip(children, picks)
         ]
         return self._node_of(rows, name, code, kids)
+
+
+def _in_box(x: np.ndarray, y: np.ndarray, max_x: int, max_y: int):
+    """The points (x, y) with x <= max_x and y <= max_y, in their order."""
+    keep = (x <= max_x) & (y <= max_y)
+    return x[keep], y[keep]
 
 
 __all__ = ["applies", "piece_state", "solve_ordered", "why_not"]

@@ -165,10 +165,12 @@ class OrderedSolver(Solver):
         front = relation.front
         return relation.extractor(int(front.x[point]), int(front.y[point]))
 
-    # The trees of many points come one by one (Solver.trees_of): the one-pass search
-    # (_Extractor.trees) once gave a tree other than the one-by-one one on a tie (a
-    # hypothesis example in CI, not reproduced since), and a report must show the tree
-    # that `dagger tree` prints.
+    def trees_of(self, relation, points: list[int], progress=None) -> list:
+        """The trees of ``points`` in one pass (``_Extractor.trees``): the trees
+        :meth:`tree` gives one by one, each root's search bounded as there."""
+        front = relation.front
+        xy = [(int(front.x[k]), int(front.y[k])) for k in points]
+        return relation.extractor.trees(xy, progress)
 
 
 class BaselineSolver(Solver):
