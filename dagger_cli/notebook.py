@@ -140,7 +140,7 @@ def tree_svg(tree, leaf_width: int = 96, level_height: int = 72) -> str:
             f'style="paint-order: stroke" stroke="white" stroke-width="3">{escape(str(value))}'
             "</text>"
         )
-    from .trees import leaf_counts_text
+    from .text import leaf_counts_text
 
     decisions = list(tree.decision_values)
     stack = [tree.root]

@@ -584,7 +584,7 @@ def draw_tree(tree, *, title: str | None = None):
     from matplotlib import colormaps
     from matplotlib.figure import Figure
 
-    from .trees import leaf_counts_text
+    from .text import leaf_counts_text
 
     cmap = colormaps["tab10"]
     decisions = list(tree.decision_values)

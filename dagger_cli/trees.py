@@ -77,18 +77,6 @@ def count_items(counts):
     return ((d, k) for d, k in enumerate(counts) if k)
 
 
-def leaf_counts_text(counts, decisions) -> str:
-    """A leaf's rows per decision as a drawing shows them: ``3/0/1`` in decision order, or
-    for sparse counts (:class:`SparseCounts`) the decisions with rows, ``a: 3, c: 1``.
-
-    >>> leaf_counts_text((3, 0, 1), "abc"), leaf_counts_text(SparseCounts(3, (0, 2), (3, 1)), "abc")
-    ('3/0/1', 'a: 3, c: 1')
-    """
-    if isinstance(counts, SparseCounts):
-        return ", ".join(f"{decisions[d]}: {k}" for d, k in counts.items())
-    return "/".join(str(c) for c in counts)
-
-
 @dataclass(frozen=True, eq=False)
 class TreeNode:
     """A node: a leaf (``attribute is None``) or a split with one child per value."""
