@@ -234,3 +234,19 @@ def test_the_estimator_runs_its_search_on_a_cluster(cluster):
         assert by_client.fit(X, y).tree_.to_text() == one.tree_.to_text()
     with pytest.raises(InputError, match="drop --scheduler"):
         DaggerTreeClassifier(max_depth=3, thresholds="all", scheduler=cluster.address).fit(X, y)
+
+
+def test_a_query_dropped_stops_its_running_pieces():
+    """When the client drops a query (a time limit, Ctrl-C), the pieces still running on a
+    worker get their abort flags at once (the watcher that would have seen the stop event
+    ends with the query), so the worker is free for its next task or its shutdown."""
+    from dagger_cli.engine import cluster as cl
+    from dagger_cli.engine.kernels import ordered as k
+
+    q = cl._Local(arrays=None, memo=None, m=0, name=(0, 0))
+    running = [np.zeros(k.N_STATS, dtype=np.int64) for _ in range(2)]
+    q.running.extend(running)
+    cl._QUERIES["t"] = q
+    cl._forget("t")
+    assert q.closed and "t" not in cl._QUERIES
+    assert all(st[k.S_ABORT] == 1 for st in running)

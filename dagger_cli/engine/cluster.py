@@ -399,11 +399,15 @@ def _watch(token: str, q: _Local, var, stop) -> None:
 
 def _forget(token: str) -> None:
     """Drop a query from this worker (``client.run`` at the query's end)."""
+    from .kernels import ordered as k
+
     with _LOCK:
         q = _QUERIES.pop(token, None)
     if q is not None:
         q.closed = True
         with q.lock:  # the compiled memo and arrays go now, not at the worker's exit
+            for st in q.running:  # pieces still running (a limit, Ctrl-C) stop at once
+                st[k.S_ABORT] = 1
             q.memo = q.arrays = None
             q.free.clear()
             q.shared.clear()
