@@ -321,6 +321,15 @@ class _Grown:
         self.above = above
         self.path_min = np.minimum(above, self.ratio)
         self._terms_cache = {}  # cost name -> _path_terms(cost)
+        # Per node its leaf's false positives and negatives against the table's positive
+        # class, its decision the node's (None: the table has no positive class).
+        self.fp = self.fn = None
+        pos = None if weighting is None else weighting.positive
+        if pos is not None:
+            per = np.array(self.counts, dtype=np.int64).reshape(self.n.size, k)
+            on = np.array(self.major) == pos
+            self.fp = np.where(on, self.n - per[:, pos], 0)
+            self.fn = np.where(on, 0, per[:, pos])
 
     # ------------------------------------------------------------------ trees
     def tree(self, leaf=lambda v: False) -> TreeNode:
@@ -369,9 +378,13 @@ class _Grown:
         split = present & ~leaf
         out = {}
         for cost in COSTS.values():
-            if cost.reads_decision:  # a greedy leaf takes the majority; no positive class
-                continue
             leaf_terms = cost.leaf_const + cost.leaf_mis * self.mis[leaf]
+            if cost.reads_decision:  # its leaves' decisions against the positive class
+                if self.fp is None:
+                    continue
+                leaf_terms = (
+                    leaf_terms + cost.leaf_fp * self.fp[leaf] + cost.leaf_fn * self.fn[leaf]
+                )
             if cost.combine == MAX:
                 value = (leaf_terms + self._path_terms(cost)[leaf]).max()
             else:
@@ -451,9 +464,6 @@ def greedy_points(
     if max_depth is not None and max_depth < 0:
         raise InputError(f"max_depth must be >= 0, got {max_depth}")
     cx, cy = check_pair(x, y)
-    # False positives and negatives: each swept tree built and evaluated (its leaves keep
-    # the heuristic's decision, the majority or the least price).
-    reads = cx.reads_decision or cy.reads_decision
     for s in sweeps:
         if s not in SWEEPS:
             raise InputError(f"unknown sweep {s!r}; expected one of: {', '.join(SWEEPS)}")
@@ -463,31 +473,13 @@ def greedy_points(
         for s in sweeps:
             if s == "threshold":
                 costs = [g.threshold_costs(th) for th in g.thresholds()]
-                if reads:
-                    costs = [
-                        _decided(table, g, lambda v, g=g, th=th: g.ratio[v] <= th)
-                        for th in g.thresholds()
-                    ]
             else:
                 costs = [g.depth_costs(d) for d in range(int(g.depth.max()) + 1)]
-                if reads:
-                    depths = range(int(g.depth.max()) + 1)
-                    costs = [
-                        _decided(table, g, lambda v, g=g, d=d: g.depth[v] >= d) for d in depths
-                    ]
             px = np.array([c[cx.column] for c in costs], dtype=np.int64)
             py = np.array([c[cy.column] for c in costs], dtype=np.int64)
             keep = pareto(px, py)
             out[heuristic_name(crit, s)] = (px[keep], py[keep])
     return out
-
-
-def _decided(table, g, leaf) -> dict:
-    """The costs of the greedy tree ``g.tree(leaf)`` on ``table``, those that read its
-    leaves' decisions (false positives and negatives) included."""
-    from .trees import Tree
-
-    return Tree.for_table(table, g.tree(leaf)).costs()
 
 
 def greedy_trees(table, max_depth: int | None = None, check=None):

@@ -121,6 +121,18 @@ def _build_title(table_name, n_attributes, n_rows) -> str:
     return count_text
 
 
+def roc_rates(fp, fn, classes: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The false and true positive rates of trees with false positives ``fp`` and false
+    negatives ``fn`` (``classes``: the positive and the negative rows, or their weight).
+
+    >>> [r.tolist() for r in roc_rates([0, 2], [3, 1], (4, 8))]
+    [[0.0, 0.25], [0.25, 0.75]]
+    """
+    positives, negatives = (max(int(v), 1) for v in classes)
+    fp, fn = np.asarray(fp, dtype=float), np.asarray(fn, dtype=float)
+    return fp / negatives, 1.0 - fn / positives
+
+
 def _view(front, kind: str, classes: tuple[int, int] | None = None):
     """How ``kind`` maps the front's (x, y) onto the axes (``classes``: the positive and
     negative rows, or their weight, for the ROC view).
@@ -147,13 +159,10 @@ def _view(front, kind: str, classes: tuple[int, int] | None = None):
                 "the ROC view needs a front of false-positives against false-negatives "
                 f"(this one is {cx.name} against {cy.name})"
             )
-        positives, negatives = (max(int(v), 1) for v in classes)
         fp_is_x = cx.name == "false-positives"
 
         def rates(xs, ys):
-            fp, fn = (xs, ys) if fp_is_x else (ys, xs)
-            fp, fn = np.asarray(fp, dtype=float), np.asarray(fn, dtype=float)
-            return fp / negatives, 1.0 - fn / positives
+            return roc_rates(*((xs, ys) if fp_is_x else (ys, xs)), classes)
 
         return rates, "False positive rate", "True positive rate", False, False, fp_is_x
 

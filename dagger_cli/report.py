@@ -753,12 +753,14 @@ def _roc_figure(front: Front, classes: tuple) -> dict:
     the diagonal of a leaf that decides at random."""
     import plotly.graph_objects as go
 
-    positives, negatives = (max(int(v), 1) for v in classes)
+    from .plots import roc_rates
+
     fp_is_x = front.x_cost.name == "false-positives"
     fp, fn = (front.x, front.y) if fp_is_x else (front.y, front.x)
     order = np.argsort(np.asarray(fp), kind="stable")
-    fpr = [float(fp[k]) / negatives for k in order]
-    tpr = [1.0 - float(fn[k]) / positives for k in order]
+    fpr, tpr = (
+        r.tolist() for r in roc_rates(np.asarray(fp)[order], np.asarray(fn)[order], classes)
+    )
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(

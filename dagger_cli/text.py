@@ -244,9 +244,10 @@ def front_cell(column: str, v) -> str:
     return str(v)
 
 
-def leaf_counts_text(counts, decisions) -> str:
-    """A leaf's rows per decision as a drawing shows them: ``3/0/1`` in decision order, or
-    for sparse counts (:class:`SparseCounts`) the decisions with rows, ``a: 3, c: 1``.
+def leaf_counts_text(counts, decisions, sep: str = "/") -> str:
+    """A leaf's rows per decision as a drawing shows them: ``3/0/1`` in decision order
+    (joined by ``sep``), or for sparse counts (:class:`dagger_cli.trees.SparseCounts`)
+    the decisions with rows, ``a: 3, c: 1``.
 
     >>> from dagger_cli.trees import SparseCounts
     >>> leaf_counts_text((3, 0, 1), "abc"), leaf_counts_text(SparseCounts(3, (0, 2), (3, 1)), "abc")
@@ -254,4 +255,4 @@ def leaf_counts_text(counts, decisions) -> str:
     """
     if hasattr(counts, "items"):  # SparseCounts (dagger_cli.trees)
         return ", ".join(f"{decisions[d]}: {k}" for d, k in counts.items())
-    return "/".join(str(c) for c in counts)
+    return sep.join(str(c) for c in counts)

@@ -22,6 +22,7 @@ import numpy as np
 from .costs import COSTS, MAX, cost_record, evaluate
 from .errors import InputError
 from .fronts import pareto
+from .text import leaf_counts_text
 from .values import MISSING_MARKERS, cell_text, parse_number
 
 #: Above this many decisions a node's rows per decision are kept sparse
@@ -418,11 +419,7 @@ class Tree:
             k = counter[0]
             counter[0] += 1
             if node.is_leaf:
-                if isinstance(node.counts, SparseCounts):  # the decisions with rows only
-                    names = self.decision_values
-                    cnt = ", ".join(f"{names[d]}: {k}" for d, k in node.counts.items())
-                else:
-                    cnt = ", ".join(str(v) for v in node.counts)
+                cnt = leaf_counts_text(node.counts, self.decision_values, sep=", ")
                 out.append(
                     f'  n{k} [shape=box, style=rounded, label="{esc(self.decision_name)} = '
                     f'{esc(node.decision)}\\n[{cnt}]"];'

@@ -418,24 +418,23 @@ def _fold(
         table, x, max_depth, max_subtables, max_memory, time_limit
     )
     held = test_raw if test_raw is not None else raw
+    weighed: dict = {}
     if pricing is None:
         errors, stopped = _heldout_errors(trees, held, test)
-        return FoldResult(
-            fold=label,
-            front=front,
-            train_rows=table.n_rows,
-            heldout_rows=len(test),
-            heldout_errors=errors,
-            status=status,
-            unseen=tuple(sorted(stopped.items())),
-        )
-    # Weighted: the held-out rows weigh as the training rows do (class weights of the
-    # training part), their errors priced, all in the training front's units.
-    w = table.weighting
-    unit = 1 if w is None else w.unit
-    scale = 1 if w is None else w.scale
-    weights = pricing.row_weights(table, held, test)
-    errors, stopped = _heldout_errors(trees, held, test, weights, pricing, unit)
+    else:
+        # Weighted: the held-out rows weigh as the training rows do (class weights of the
+        # training part), their errors priced, all in the training front's units.
+        w = table.weighting
+        unit = 1 if w is None else w.unit
+        scale = 1 if w is None else w.scale
+        weights = pricing.row_weights(table, held, test)
+        errors, stopped = _heldout_errors(trees, held, test, weights, pricing, unit)
+        weighed = {
+            "units": unit,
+            "train_weight": _exact_number(Fraction(table.weight_total * unit, scale)),
+            "heldout_weight": _exact_number(sum(weights, Fraction(0)) * unit),
+            "counted": None if w is None else w.label,
+        }
     return FoldResult(
         fold=label,
         front=front,
@@ -444,10 +443,7 @@ def _fold(
         heldout_errors=errors,
         status=status,
         unseen=tuple(sorted(stopped.items())),
-        units=unit,
-        train_weight=_exact_number(Fraction(table.weight_total * unit, scale)),
-        heldout_weight=_exact_number(sum(weights, Fraction(0)) * unit),
-        counted=None if w is None else w.label,
+        **weighed,
     )
 
 

@@ -155,7 +155,6 @@ def solve_within(table, query, exact_solve) -> Relation:
     """The best front of ``query`` within ``query.time_limit`` seconds (see the module
     docstring); ``exact_solve(table, query)`` solves a query without a limit."""
     from ..greedy import greedy_trees
-    from ..trees import Tree
     from .progress import check_deadline
 
     t0 = time.perf_counter()
@@ -196,8 +195,6 @@ def solve_within(table, query, exact_solve) -> Relation:
             if cap is None and top >= 1:
                 capped(1)  # the depth-one front first: quick on any table
             for costs, tree in greedy_trees(table, max_depth=cap, check=check_deadline):
-                if cx.reads_decision or cy.reads_decision:  # its leaves' false positives..
-                    costs = Tree.for_table(table, tree()).costs()
                 p = (costs[cx.column], costs[cy.column])
                 greedy.setdefault(p, tree)  # the first sweep listed wins a tie
             if cap is None:
@@ -446,28 +443,29 @@ def _relation_of(
     return rel
 
 
+def _bounds_at(bound: tuple, xs: np.ndarray) -> np.ndarray:
+    """:func:`bound_at` of each x (int64; -1 where no tree has that small an x)."""
+    bx, by = bound
+    k = np.searchsorted(bx, xs, side="right") - 1
+    return np.where(k >= 0, np.asarray(by, np.int64)[np.maximum(k, 0)], -1)
+
+
 def _higher(a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The staircase of the larger of two staircases below every tree (each a valid
     bound, so is their maximum): at each x the larger least y, none where either has
     none."""
-    xs = np.union1d(a[0], b[0])
-    ya = [bound_at(a, int(x)) for x in xs]
-    yb = [bound_at(b, int(x)) for x in xs]
-    keep = [i for i, (p, q) in enumerate(zip(ya, yb)) if p is not None and q is not None]
-    x = xs[keep].astype(np.int64)
-    y = np.array([max(ya[i], yb[i]) for i in keep], dtype=np.int64)  # type: ignore[type-var]
-    return staircase(x, y)
+    xs = np.union1d(a[0], b[0]).astype(np.int64)
+    ya, yb = _bounds_at(a, xs), _bounds_at(b, xs)
+    keep = (ya >= 0) & (yb >= 0)
+    return staircase(xs[keep], np.maximum(ya, yb)[keep])
 
 
 def _on(bound: tuple, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
     """Whether each point (x, y), a real tree's, is on the exact front by ``bound`` (below
     every tree): no tree has less y at its x or below (the bound's least y there is y),
     nor its y at a smaller x (the bound steps down exactly at x)."""
-    out = []
-    for x, y in zip(fx.tolist(), fy.tolist()):
-        here, before = bound_at(bound, x), bound_at(bound, x - 1)
-        out.append(here == y and (before is None or before > y))
-    return np.array(out, dtype=bool)
+    here, before = _bounds_at(bound, fx), _bounds_at(bound, fx - 1)
+    return (here == fy) & ((before < 0) | (before > fy))
 
 
 def _gap(bound: tuple, x: int, y: int) -> int:
