@@ -559,7 +559,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     vec<i64> total(static_cast<std::size_t>(C));
     if (r == 0) {
         counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
-        return vec<Tagged>{{lc, m - largest(total.data(), C), LEAF, -1, -1}};
+        vec<Tagged> leaf;
+        leaf_points(px, total.data(), C, m, leaf);
+        for (Tagged &t : leaf) t.kind = LEAF, t.attr = t.code = -1;
+        return leaf;
     }
     if (r == 1) return front1(T, W, s, px);
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
@@ -574,14 +577,16 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         F = *seed;
     }
     const i64 split_x = sc + sr * m;
-    const i64 alpha = sr * (r - 1);  // how far x moves per row moved (total path length)
+    // how far x moves per row moved: total path length's depth below, a row's false
+    // positive (a row moved changes one of x and y by at most one: both bounded)
+    const i64 alpha = px.choice ? 1 : sr * (r - 1);
     const vec<XY> triv{{lc, 0}};     // the least any subtree costs
     const vec<XY> none;
     // Whether every split into leaves of a subtable costs the same x (then a side's front at
     // depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
-    const bool one_x = comb == 1 || lc == 0 || T.all_ordered;
+    const bool one_x = !px.choice && (comb == 1 || lc == 0 || T.all_ordered);
     // the largest x a split of this subtable can make, for the lookup of the front's y
-    const i64 x_top = split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc;
+    const i64 x_top = px.choice ? m : split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc;
     Packed pk;  // the subtable packed for the depth-two passes, once
     bool packed = false;
     vec<i64> lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
@@ -650,7 +655,9 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         if (K == 0) continue;
         // the sides' leaf errors at every threshold (prefix class counts)
         vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
-        side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data());
+        vec<i64> prefix(px.choice ? static_cast<std::size_t>(K * C) : 0);  // <= side's classes
+        side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
+                    px.choice ? prefix.data() : nullptr);
         // Each side's trees of L leaves err no less than its rows less its L largest
         // classes, and cost at least the x of L leaves (with binary splits only, and at
         // depth 2, a tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
@@ -702,14 +709,27 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         X.st.add(S_PRUNED);
                         continue;
                     }
+                    // each side's leaf: its point, or with a choice of decision its two
+                    XY leafL[2] = {{lc, misL[kk]}, {lc, misL[kk]}};
+                    XY leafR[2] = {{lc, misR[kk]}, {lc, misR[kk]}};
+                    if (px.choice) {
+                        const i64 n0 = prefix[kk * C], n1 = prefix[kk * C + 1];
+                        leafL[0] = {n0, 0};
+                        leafL[1] = {0, n1};
+                        leafR[0] = {total[0] - n0, 0};
+                        leafR[1] = {0, total[1] - n1};
+                    }
+                    const i64 nlf = px.choice ? 2 : 1;
                     bool dead = true;
-                    for (i64 i = 0; i <= nl_pts && dead; ++i) {
-                        const i64 ax = i == nl_pts ? lc : std::max(lbl[i].x, xs_l);
-                        const i64 ay = i == nl_pts ? misL[kk] : lbl[i].y;
-                        for (i64 j = 0; j <= nr_pts; ++j) {
-                            if (i == nl_pts && j == nr_pts) continue;  // a depth-one tree: seed's
-                            const i64 bx = j == nr_pts ? lc : std::max(lbr[j].x, xs_r);
-                            const i64 by = j == nr_pts ? misR[kk] : lbr[j].y;
+                    for (i64 i = 0; i < nl_pts + nlf && dead; ++i) {
+                        const bool li = i >= nl_pts;
+                        const i64 ax = li ? leafL[i - nl_pts].x : std::max(lbl[i].x, xs_l);
+                        const i64 ay = li ? leafL[i - nl_pts].y : lbl[i].y;
+                        for (i64 j = 0; j < nr_pts + nlf; ++j) {
+                            const bool lj = j >= nr_pts;
+                            if (li && lj) continue;  // a depth-one tree: the seed's
+                            const i64 bx = lj ? leafR[j - nr_pts].x : std::max(lbr[j].x, xs_r);
+                            const i64 by = lj ? leafR[j - nr_pts].y : lbr[j].y;
                             const i64 x = split_x + (comb ? std::max(ax, bx) : ax + bx);
                             if (ay + by < lim_y[std::min(x, x_top) - lc]) {
                                 dead = false;
@@ -900,8 +920,10 @@ nb::tuple xy_numpy(const vec<XY> &f) {
 }
 
 Cost read_cost(nb::handle cost) {
-    return {nb::cast<i64>(cost.attr("combine")), nb::cast<i64>(cost.attr("leaf")),
+    Cost px{nb::cast<i64>(cost.attr("combine")), nb::cast<i64>(cost.attr("leaf")),
             nb::cast<i64>(cost.attr("split_const")), nb::cast<i64>(cost.attr("split_rows"))};
+    if (nb::hasattr(cost, "choice")) px.choice = nb::cast<i64>(cost.attr("choice"));
+    return px;
 }
 
 i64 read_budget(nb::handle budget) {
@@ -1097,6 +1119,8 @@ void bind_ordered(nb::module_ &m) {
             check_sub(T, W, m_rows, depth);
             const vec<Tagged> bound = read_points(limits.attr("bound"));
             const Cost px = read_cost(cost);
+            if (px.choice && T.C != 2)
+                throw nb::value_error("cost: a leaf's choice of decision needs two classes");
             auto at = span<const i64>(attrs, "attrs");
             for (i64 a : at)
                 if (a < 0 || a >= T.A) throw nb::value_error("attrs: no such attribute");

@@ -20,11 +20,30 @@ namespace dagger::ordered {
 
 // The parameters of a cost x the fronts kernel pairs with misclassifications: children
 // combined by max (comb != 0) or sum, a leaf's cost lc, a split's sc + sr * rows.
+// choice != 0: the pair is false positives (x) against false negatives (y) on a table of
+// two classes, 1 the positive one (the driver's): a leaf takes either decision, so it has
+// two points, (its rows of class 0, 0) deciding positive and (0, its rows of class 1)
+// deciding negative; a split adds nothing (comb, lc, sc, sr are 0).
 struct Cost {
-    i64 comb, lc, sc, sr;
+    i64 comb, lc, sc, sr, choice = 0;
 };
 // The depth's (the misclassification search: depth max, a split 1).
 inline constexpr Cost DEPTH{1, 0, 1, 0};
+
+// The front of a leaf of m rows with class counts total: (lc, its misclassifications),
+// or with a choice of decision its two points, x ascending: (0, its positive rows)
+// deciding negative and (its negative rows, 0) deciding positive; a pure leaf's (0, 0).
+template <class P>
+void leaf_points(const Cost &px, const i64 *total, i64 C, i64 m, vec<P> &out) {
+    if (!px.choice) {
+        out.push_back(P{px.lc, m - largest(total, C)});
+    } else if (total[0] == 0 || total[1] == 0) {
+        out.push_back(P{0, 0});
+    } else {
+        out.push_back(P{0, total[1]});
+        out.push_back(P{total[0], 0});
+    }
+}
 
 // The front at depth <= 1 from the leaf and the candidate splits.
 template <class P>
@@ -33,7 +52,10 @@ void depth_one_front(vec<P> &candidates) {
 }
 
 // The front at remaining depth 1 of the subtable s: the leaf and every split into leaves.
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s, const Cost &px);
+
 inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px) {
+    if (px.choice) return front1_choice(T, W, s, px);
     const i64 m = s.m, C = T.C;
     vec<i64> total(static_cast<std::size_t>(C));
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
@@ -84,6 +106,116 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
         }
     }
     depth_one_front(pts);
+    return pts;
+}
+
+// Which of two equal points a front of front1_choice keeps: the first in the search's
+// order (the leaf, then the attributes in order, an ordered one's thresholds ascending).
+inline bool first_of(const Tagged &a, const Tagged &b) {
+    const i64 ka = a.kind == LEAF ? -1 : a.attr, kb = b.kind == LEAF ? -1 : b.attr;
+    return ka < kb || (ka == kb && a.code < b.code);
+}
+
+// Add q to the staircase st, the points coming x ascending, y descending (ties as first_of).
+inline void chain_push(vec<Tagged> &st, const Tagged &q) {
+    if (!st.empty()) {
+        Tagged &last = st.back();
+        if (q.y > last.y || (q.y == last.y && q.x > last.x)) return;  // dominated
+        if (q.x == last.x && q.y == last.y) {
+            if (first_of(q, last)) last = q;
+            return;
+        }
+        if (q.x == last.x) st.pop_back();  // q dominates the last point
+    }
+    st.push_back(q);
+}
+
+// The staircase of two staircases' points (ties as first_of), in one pass.
+inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
+    vec<Tagged> out;
+    out.reserve(a.size() + b.size());
+    std::size_t i = 0, j = 0;
+    i64 least = INF;
+    while (i < a.size() || j < b.size()) {
+        bool take_a;
+        if (j == b.size())
+            take_a = true;
+        else if (i == a.size())
+            take_a = false;
+        else if (a[i].x != b[j].x || a[i].y != b[j].y)
+            take_a = before(a[i], b[j]);
+        else
+            take_a = first_of(a[i], b[j]) || !first_of(b[j], a[i]);
+        const Tagged &t = take_a ? a[i++] : b[j++];
+        if (t.y < least) {
+            least = t.y;
+            out.push_back(t);
+        }
+    }
+    return out;
+}
+
+// front1 for a leaf with a choice of decision (false positives against negatives, two
+// classes): the leaf's points and, per split, every labelling of its leaves: a threshold
+// with (n0, n1) rows per class on its <= side makes (n0, T1 - n1) (<= positive, > negative)
+// and (T0 - n0, n1) (the other way round; both sides alike are the leaf's points); a
+// nominal attribute's split the front of its leaves' points summed. Along an attribute's
+// thresholds the first labelling's points come x ascending and y descending, the second's
+// the other way round: each is a staircase in one pass, and the staircases are merged.
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s, const Cost &px) {
+    const i64 m = s.m;
+    i64 total[2] = {0, 0};
+    counts(rows(T, W, s, 0), m, T.dec, total, 2);
+    vec<Tagged> pts;
+    vec<XY> leaf;
+    leaf_points(px, total, 2, m, leaf);
+    for (const XY &p : leaf) pts.push_back({p.x, p.y, LEAF, -1, -1});
+    if (total[0] == 0 || total[1] == 0 || m <= 1) return pts;
+    vec<Tagged> up, down;
+    vec<i64> n0s, n1s, codes;
+    for (i64 a = 0; a < T.A; ++a) {
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *col = T.col(a);
+        up.clear();
+        down.clear();
+        if (T.ordered(a)) {
+            n0s.clear();
+            n1s.clear();
+            codes.clear();
+            i64 n[2] = {0, 0};
+            for (i64 p = 1; p < m; ++p) {
+                ++n[T.dec[lst[p - 1]]];
+                if (col[lst[p]] == col[lst[p - 1]]) continue;
+                const i64 code = col[lst[p - 1]];
+                chain_push(up, {n[0], total[1] - n[1], ORDERED, a, code});
+                n0s.push_back(n[0]);
+                n1s.push_back(n[1]);
+                codes.push_back(code);
+            }
+            for (std::size_t j = codes.size(); j-- > 0;)
+                chain_push(down, {total[0] - n0s[j], n1s[j], ORDERED, a, codes[j]});
+            pts = merge_fronts(merge_fronts(pts, up), down);
+        } else {
+            vec<XY> acc{{0, 0}}, one;
+            i64 n[2] = {0, 0}, k = 0, size = 0;
+            for (i64 p = 0; p < m; ++p) {
+                ++n[T.dec[lst[p]]];
+                ++size;
+                if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
+                    one.clear();
+                    leaf_points(px, n, 2, size, one);
+                    acc = combine(acc, one, 0);
+                    ++k;
+                    n[0] = n[1] = 0;
+                    size = 0;
+                }
+            }
+            if (k >= 2) {
+                for (const XY &q : acc) up.push_back({q.x, q.y, NOMINAL, a, -1});
+                pts = merge_fronts(pts, up);
+            }
+        }
+    }
     return pts;
 }
 

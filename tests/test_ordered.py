@@ -19,7 +19,14 @@ from dagger_cli.engine import relate
 from dagger_cli.errors import InputError, LimitError
 from dagger_cli.trees import extract_tree
 from tests.conftest import needs_num_mirror
-from tests.oracle import COST_PAIRS, capped_cost_vectors, pareto_front, project
+from tests.oracle import (
+    COST_PAIRS,
+    DECISION_INDEX,
+    capped_cost_vectors,
+    pareto_front,
+    project,
+    weighted_cost_vectors,
+)
 
 MIS = "misclassifications"
 
@@ -41,6 +48,22 @@ def mixed_frames(draw, max_rows=8, max_numeric=2, max_nominal=1, max_value=6):
         st.lists(st.sampled_from("pqr"[: draw(st.integers(1, 3))]), min_size=n, max_size=n)
     )
     return pd.DataFrame(data)
+
+
+@st.composite
+def noisy_frames(draw):
+    """Tables of 10 to 24 rows, two numeric columns of few values and random classes (2 or
+    3): no shallow tree separates them, so their fronts are long."""
+    n = draw(st.integers(10, 24))
+    ints = st.lists(st.integers(0, 4), min_size=n, max_size=n)
+    classes = "pqr"[: draw(st.integers(2, 3))]
+    return pd.DataFrame(
+        {
+            "x0": draw(ints),
+            "x1": [v / 2 for v in draw(ints)],
+            "d": draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n)),
+        }
+    )
 
 
 def _table(df, spec="all", duplicates="keep"):
@@ -100,6 +123,61 @@ def test_larger_tables_equal_the_dag_engine_on_the_binary_expansion(df, depth, s
         dag = relate(binary, x, MIS, max_depth=depth)
         assert rel.engine == "ordered" and dag.engine == "fast"
         assert rel.front.points() == dag.front.points(), x
+    _check_trees(rel, depth)
+
+
+ROC = ("false-positives", "false-negatives")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(noisy_frames(), st.integers(1, 3), st.sampled_from(["all", 2]), st.data())
+def test_false_positives_against_negatives_equal_the_brute_force(df, depth, spec, data):
+    """The ROC front (either way round), one class against the others, rows weighted or
+    not: the ordered solver's leaves of two points against the brute force over every tree
+    of the binary expansion and every labelling of its leaves; each tree re-evaluates."""
+    table = _table(df, spec)
+    labels = list(table.decision_values)
+    if not table.ordered or len(labels) < 2:
+        return
+    positive = data.draw(st.integers(0, len(labels) - 1))
+    n = table.n_rows
+    weights = data.draw(
+        st.one_of(st.just([1] * n), st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    )
+    weighted = table.weighted(np.array(weights), positive=labels[positive])
+    binary = table.binarized()
+    rows = [
+        tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
+        for i in range(binary.n_rows)
+    ]
+    decisions = [int(d) for d in binary.decisions]
+    vectors = weighted_cost_vectors(rows, decisions, weights, None, depth, positive=positive)
+    for x, y in (ROC, ROC[::-1]):
+        rel = relate(weighted, x, y, max_depth=depth)
+        assert rel.engine == "ordered"
+        want = pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
+        assert rel.front.points() == want, (x, y)
+        _check_trees(rel, depth)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(30, 120), st.integers(2, 3), st.integers(0, 2**32 - 1), st.integers(1, 3))
+def test_false_positives_against_negatives_equal_the_dag_engine(n, classes, seed, depth):
+    """Longer tables, where neighbouring thresholds bound each other: the ROC front equals
+    the DAG engine's on the binary expansion."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"a": rng.integers(0, 12, n), "b": rng.integers(0, 9, n) / 4})
+    df["d"] = np.where(df.a + 3 * df.b > 12, "y", "n")
+    flip = rng.random(n) < 0.3
+    df.loc[flip, "d"] = rng.choice(["n", "y", "m"][:classes], int(flip.sum()))
+    table = _table(df)
+    labels = list(table.decision_values)
+    if not table.ordered or len(labels) < 2:
+        return
+    rel = relate(table.weighted(positive=labels[-1]), *ROC, max_depth=depth)
+    dag = relate(table.binarized().weighted(positive=labels[-1]), *ROC, max_depth=depth)
+    assert rel.engine == "ordered" and dag.engine == "fast"
+    assert rel.front.points() == dag.front.points()
     _check_trees(rel, depth)
 
 

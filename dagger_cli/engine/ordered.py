@@ -44,7 +44,7 @@ from ..costs import COSTS
 from ..errors import LimitError
 from ..fronts import Front
 from ..text import size_text
-from ..trees import Tree, TreeNode, pick_children, rows_labels, tree_costs
+from ..trees import Tree, TreeNode, pick_children, rows_labels, tree_costs, with_decision_terms
 from . import threads
 from .progress import Progress, check_deadline, has_deadline
 from .structures import OrderedStats, Relation
@@ -68,9 +68,19 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
-        and not _reads_decision(query)
+        and (not _reads_decision(query) or _roc(query))
         and (getattr(table, "weighting", None) is None or expandable(table))
     )
+
+
+#: The cost pair whose leaves take a choice of decision that the ordered solver answers:
+#: false positives against false negatives (either way round; the ROC front).
+ROC = frozenset({"false-positives", "false-negatives"})
+
+
+def _roc(query) -> bool:
+    """Whether the query's pair is false positives against false negatives."""
+    return {query.x_cost.name, query.y_cost.name} == ROC
 
 
 def _reads_decision(query) -> bool:
@@ -115,8 +125,11 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
-    if _reads_decision(query):
-        return "it gives a leaf one decision, not a choice (false positives and negatives)"
+    if _reads_decision(query) and not _roc(query):
+        return (
+            "a leaf's choice of decision (false positives or negatives) it reads only for "
+            "false positives against false negatives"
+        )
     if getattr(table, "weighting", None) is not None:
         return (
             "it reads weights as repeated rows: not a price matrix, a minimum leaf size, or "
@@ -345,11 +358,16 @@ def solve_ordered(table, query) -> Relation:
     from .kernels import ordered as k
 
     cx, cy = query.x_cost, query.y_cost
-    swap = cx.name == MIS
+    roc = _roc(query)  # the kernel's x false positives, its y false negatives
+    swap = cx.name == ("false-negatives" if roc else MIS)
     other = cy if swap else cx
     given = table  # the Relation's table; the search reads the rows repeated by weight
+    searched = table
     if getattr(table, "weighting", None) is not None:
         table = expanded(table)
+        searched = table
+        if roc:
+            searched, table = _two_classes(given, table)
     depth = min(int(query.max_depth), table.n_tests)
     progress = Progress(query.progress)
     stats = np.zeros(k.N_STATS, dtype=np.int64)
@@ -358,12 +376,12 @@ def solve_ordered(table, query) -> Relation:
     arrays = None
     root: dict = {}  # the root's provenance of each point of a whole front
     try:
-        if MIS not in (cx.name, cy.name):
+        if MIS not in (cx.name, cy.name) and not roc:
             # Every other cost is least at the leaf: the front is the leaf alone.
             xs, ys = [cx.leaf(leaf_mis)], [cy.leaf(leaf_mis)]
             points = [(xs[0], ys[0])]
         else:
-            arrays = _Arrays(table, depth, query.max_memory)
+            arrays = _Arrays(searched, depth, query.max_memory)
             if other.name == "depth" and query.scheduler is not None and depth >= 3:
                 pts = _cluster_depth_front(table, arrays, depth, leaf_mis, query, stats, progress)
             elif other.name == "depth":
@@ -372,7 +390,7 @@ def solve_ordered(table, query) -> Relation:
                 # the query's bounds, as the kernel's: on (other, misclassifications)
                 max_o, max_m = (query.max_y, query.max_x) if swap else (query.max_x, query.max_y)
                 known = []
-                if query.least_y and not swap:
+                if query.least_y and not swap and not roc:
                     # Only the least misclassifications and the least x there are wanted:
                     # the fast depth search finds them, and the costs of its trees bound the
                     # search. (For a whole front such incumbents cost more than they save:
@@ -410,6 +428,19 @@ def solve_ordered(table, query) -> Relation:
     )
     rel.extractor = _Extractor(table, arrays, other, swap, depth, root)
     return rel
+
+
+def _two_classes(given, table):
+    """For false positives against negatives: ``table`` (``given`` with its rows repeated
+    by weight) as the kernels read it, two classes with 1 the positive one, and as the
+    trees read it, with ``given``'s positive class."""
+    from dataclasses import replace
+
+    positive = given.decision_values[given.weighting.positive]
+    table = table.weighted(positive=positive)
+    on = table.decisions == table.weighting.positive
+    two = replace(table, decisions=on.astype(table.decisions.dtype), decision_values=("", positive))
+    return replace(two, weighting=None), table
 
 
 def _cluster_depth_front(table, arrays: _Arrays, depth: int, leaf_mis: int, query, stats, progress):
@@ -564,6 +595,8 @@ def _params(cost):
     """The kernel's parameters of a cost without errors in its leaves."""
     from .kernels import ordered as k
 
+    if cost.reads_decision:  # false positives, against false negatives as y
+        return k.FrontCost(0, 0, 0, 0, 1)
     if cost.leaf_mis:
         raise AssertionError(f"{cost.name}: the ordered fronts need a cost without errors")
     return k.FrontCost(cost.combine, cost.leaf_const, cost.split_const, cost.split_rows)
@@ -831,6 +864,8 @@ class _Extractor:
         self.root = root or {}  # the root's (kind, attribute, code) of each front point
         self.memo = new_memo() if arrays is not None else None  # the children's values
         self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
+        # false positives (x) against negatives (y): a leaf takes the decision of its point
+        self.roc = other.reads_decision
 
     def __call__(self, x: int, y: int) -> Tree:
         return self.tree(x, y)
@@ -850,6 +885,7 @@ class _Extractor:
 
     def _tree(self, root: TreeNode) -> Tree:
         table = self.table
+        root = with_decision_terms(table, root)  # a leaf's false positives and negatives
         return Tree(
             root,
             tuple(table.attributes),
@@ -894,7 +930,7 @@ class _Extractor:
         picked from its own part of them, as :meth:`_node` picks them. ``kept``: the
         subtable's depth-one front, once found (:meth:`_fronts`)."""
         if r == 0:  # no split left: the leaf, the one tree of depth 0
-            return {t: self._leaf(rows) for t in targets}
+            return {t: self._leaf(rows, t) for t in targets}
         from .kernels import ordered as k
 
         out: dict = {}
@@ -903,7 +939,7 @@ class _Extractor:
         for t, known in targets.items():
             d, kind, attr, code = self._root(rows, r, t[0], t[1], known, by, kept)
             if kind == k.LEAF:
-                out[t] = self._leaf(rows)
+                out[t] = self._leaf(rows, t)
             else:
                 splits.setdefault((d, attr, code), []).append(t)
         mis = COSTS[MIS]
@@ -940,9 +976,29 @@ class _Extractor:
                 out[t] = self._node_of(rows, name, code, branches)
         return out
 
-    def _leaf(self, rows) -> TreeNode:
+    def _leaf(self, rows, point=None) -> TreeNode:
+        """The leaf of ``rows``; with a choice of decision (false positives against
+        negatives) the one whose point is ``point``."""
         counts, decision = rows_labels(self.table, rows)
+        if self.roc and point is not None:
+            xs, ys, decs = self._leaf_points(counts)
+            hit = [j for j in range(len(decs)) if (xs[j], ys[j]) == tuple(point)]
+            if not hit:
+                raise AssertionError("extraction lost its way: the point is not a leaf's")
+            decision = self.table.decision_values[decs[hit[0]]]
         return TreeNode(counts, decision)
+
+    def _leaf_points(self, counts):
+        """A leaf's points with a choice of decision, (false positives, false negatives)
+        per decision, and those decisions (positive first, as the kernel lists them)."""
+        w = self.table.weighting
+        dec, _, fp, fn = w.decision_leaves(np.asarray([counts], dtype=np.int64))
+        order = sorted(range(2), key=lambda j: int(dec[0, j]) != w.positive)
+        return (
+            [int(fp[0, j]) for j in order],
+            [int(fn[0, j]) for j in order],
+            [int(dec[0, j]) for j in order],
+        )
 
     def _split(self, rows, attr: int, code: int):
         """The children (value label, rows) of the split of ``rows``: an ordered
@@ -1020,6 +1076,15 @@ class _Extractor:
         on the bound."""
         if r > 0:
             fx, fy = self._fronts(rows, r, max_x, max_y, by, kept)[:2]
+        elif self.roc:  # the leaf's two points, as the kernel's staircase
+            counts, _ = rows_labels(self.table, rows)
+            xs, ys, _ = self._leaf_points(counts)
+            pts: list[tuple[int, int]] = []
+            for p in sorted(zip(xs, ys)):  # the staircase: x up, y strictly down
+                if not pts or p[1] < pts[-1][1]:
+                    pts.append(p)
+            fx = np.array([p[0] for p in pts], dtype=np.int64)
+            fy = np.array([p[1] for p in pts], dtype=np.int64)
         else:
             counts, _ = rows_labels(self.table, rows)
             fy = np.array([rows.size - max(counts, default=0)], dtype=np.int64)
@@ -1058,7 +1123,7 @@ class _Extractor:
 
         r, kind, attr, code = self._root(rows, r, tx, ty, known)
         if kind == k.LEAF:
-            return self._leaf(rows)
+            return self._leaf(rows, (tx, ty))
         name, children = self._split(rows, attr, code)
         room = tx - self.other.split_const - self.other.split_rows * rows.size
         kid_fronts = [self._kid_front(sub, r - 1, room, ty) for _, sub in children]

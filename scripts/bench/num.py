@@ -20,7 +20,7 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   wall time and peak memory (targets 60 s and 1 GiB), stopped at ``--num-long-limit`` s.
 
     python -m scripts.bench run --only num [--num-tables bank,raisin] [--num-runs 3]
-        [--num-parts depth3,depth4,tpl,estimator,large,long] [--num-timeout 900]
+        [--num-parts depth3,depth4,tpl,roc,estimator,large,long] [--num-timeout 900]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ TABLES = tuple(CONTREE_OPTIMA)
 #: Seconds after which the large table is stopped (its target is memory).
 LARGE_LIMIT = 300.0
 #: The numeric section's cases (--num-parts).
-PARTS = ("depth3", "depth4", "tpl", "estimator", "large", "long")
+PARTS = ("depth3", "depth4", "tpl", "roc", "estimator", "large", "long")
 #: ConTree's fit seconds at depth 4 as recorded on the benchmark page (docs/benchmarks.md,
 #: pycontree 1.0.8 on this machine), shown when pycontree is not installed.
 CONTREE_D4_S = {"bank": 1.28, "raisin": 89.6, "wilt": 23.1}
@@ -51,6 +51,12 @@ D4_TARGET_S = 600.0
 LONG_TARGET = (60.0, 1024.0)
 #: Seconds after which a total-path-length front is stopped (its target is 60 s).
 TPL_LIMIT = 180.0
+#: The two-class tables, their depths for the front of false positives against false
+#: negatives, the seconds after which it is stopped, and its target against depth vs µ.
+ROC_TABLES = ("bank", "raisin", "rice", "wilt")
+ROC_DEPTHS = (2, 3)
+ROC_LIMIT = 300.0
+ROC_TARGET = 3.0
 
 
 def add_arguments(group) -> None:
@@ -222,6 +228,42 @@ def bench_tpl(tables, limit) -> list[dict]:
     return rows
 
 
+def bench_roc(tables, limit) -> list[dict]:
+    """The front of false positives against false negatives (the trees' ROC front) beside
+    depth vs misclassifications on the same two-class table and cap, one process each: the
+    ratio of their wall times (issue 38's target: within :data:`ROC_TARGET` at depth 3)."""
+    rows = []
+    env = _env()
+    for t in (t for t in tables if t in ROC_TABLES):
+        for d in ROC_DEPTHS:
+            base = procs.launch(dagger_cmd(t, d) + ["-q"], limit, env)
+            cmd = dagger_cmd(t, d, "false-positives") + ["--y", "false-negatives", "-q"]
+            r = procs.launch(cmd, limit, env)
+            pts = _front(r["stdout"]) if r["code"] == 0 else []
+            ratio = r["wall"] / base["wall"] if base["wall"] > 0 else float("nan")
+            ok = r["code"] == 0 and ratio <= ROC_TARGET
+            rows.append(
+                {
+                    "table": t,
+                    "depth": d,
+                    "wall_s": r["wall"],
+                    "peak_mib": r["peak_mib"],
+                    "code": r["code"],
+                    "points": len(pts),
+                    "depth_mis_s": base["wall"],
+                    "ratio": ratio,
+                    "ok": ok,
+                }
+            )
+            print(
+                f"  {t:8s} FP vs FN D={d}: {r['wall']:7.2f} s, {r['peak_mib']:5.0f} MiB, "
+                f"{len(pts)} points, exit {r['code']}; depth vs µ {base['wall']:.2f} s: "
+                f"x{ratio:.1f} ({'met' if ok else 'NOT met'}: x{ROC_TARGET:g})",
+                flush=True,
+            )
+    return rows
+
+
 def bench_estimator(limit) -> dict | None:
     cmd = procs.child("num_estimator", NUM_DIR / "bank.txt", 3)
     r = procs.launch(cmd, limit, _env())
@@ -353,6 +395,8 @@ def run(args) -> dict:
         out["depth4"] = bench_depth4(tables, 1, args.num_timeout, contree)
     if "tpl" in parts:
         out["tpl3"] = bench_tpl(tables, min(args.num_timeout, TPL_LIMIT))
+    if "roc" in parts:
+        out["roc"] = bench_roc(tables, min(args.num_timeout, ROC_LIMIT))
     if "estimator" in parts:
         out["estimator"] = bench_estimator(args.num_timeout)
     if "large" in parts:

@@ -94,7 +94,10 @@ BestLimits = namedtuple("BestLimits", "depth bound")
 FrontLimits = namedtuple("FrontLimits", "depth bound")
 #: The cost x of :func:`fronts` (its leaf does not count errors): children combined by max
 #: (``combine`` 1) or summed, a leaf's cost, a split's ``split_const + split_rows * rows``.
-FrontCost = namedtuple("FrontCost", "combine leaf split_const split_rows")
+#: ``choice`` 1 (the others 0): the pair false positives (x) against false negatives (y)
+#: on a table of two classes, 1 the positive one; a leaf then has two points, one per
+#: decision.
+FrontCost = namedtuple("FrontCost", "combine leaf split_const split_rows choice", defaults=(0,))
 
 
 def new_memo():
