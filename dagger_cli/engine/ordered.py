@@ -17,8 +17,14 @@ Which front:
   (:func:`~dagger_cli.engine.kernels.ordered.fronts`);
 * neither is misclassifications: the single leaf, which is least in every other cost.
 
+Weights: the kernels read row and class weights themselves (:func:`reads_weights`; the
+table's ``weighting.rows``, in its integer units): a row of weight k counts as k rows in
+every class count, subtable size and bound, and the answer is the one of the rows repeated
+by their weights (:func:`expanded`, the tests' oracle).
+
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, and the ``baseline`` and ``paper`` engines.
+``exact_only``, ``count``, a price matrix or a minimum leaf size, and the ``baseline`` and
+``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
