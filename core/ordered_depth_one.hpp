@@ -10,7 +10,9 @@
 // sweep finds the least errors of one threshold split of a sequence of rows sorted by one
 // attribute, below a bound: a split that errs e >= best skips the next e - best rows
 // (moving a row across changes the errors by at most one); sweep2 is the same for two
-// classes. split_mis reads a side's best split off class counts per code instead.
+// classes; sweep_w, with weights, skips the rows whose weight adds up to e - best (moving a
+// row changes the errors by at most its weight). split_mis reads a side's best split off
+// class counts per code instead.
 #pragma once
 
 #include "ordered_front.hpp"
@@ -183,32 +185,6 @@ inline i64 sweep2(const i32 *vc, const i32 *vk, i64 n, i64 t1, i64 best) {
             }
         }
         l1 += vk[q];
-        last = v;
-    }
-    return best;
-}
-
-// sweep2 with weights (vw, n rows of weight wn; t1 the weight of class 1), as sweep_w.
-inline i64 sweep2_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, i64 t1, i64 best) {
-    const i64 t0 = wn - t1;
-    i64 l1 = 0, wl = 0, last = -1, budget = -1;
-    for (i64 q = 0; q < n; ++q) {
-        const i64 v = vc[q];
-        if (budget >= 0 && q > 0) budget -= vw[q - 1];
-        if (budget >= 0) {
-        } else if (v != last && last >= 0) {
-            const i64 l0 = wl - l1;
-            const i64 e = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
-            if (e < best) {
-                best = e;
-                if (best == 0) return 0;
-            } else {
-                budget = e - best;
-                if (budget >= wn - wl - 1) return best;
-            }
-        }
-        l1 += vk[q] * vw[q];
-        wl += vw[q];
         last = v;
     }
     return best;

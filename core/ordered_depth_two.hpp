@@ -268,13 +268,9 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                 i += 1 - s;
                 jj += s;
             }
-            if (C == 2) {
-                if (doL && bestL > 0) bestL = sweep2_w(Lc, Lk, Lw, nl, wl, totL[1], bestL);
-                if (doR && bestR > 0) bestR = sweep2_w(Rc, Rk, Rw, nr, wr, totR[1], bestR);
-            } else {
-                if (doL && bestL > 0) bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL);
-                if (doR && bestR > 0) bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR);
-            }
+            // (two classes go by lanes: only more than MAX_LANE_CLASSES come here)
+            if (doL && bestL > 0) bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL);
+            if (doR && bestR > 0) bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR);
         } else if (kinds[b] == 1) {
             i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
             if (which == BOTH) {

@@ -179,3 +179,31 @@ def test_sample_weight_on_numeric_columns_is_repeated_rows():
     assert a.solver_ == "ordered"
     assert a.front_.points() == b.front_.points()
     assert (a.predict(X) == b.predict(X)).all()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_many_codes_and_many_classes_equal_the_repeated_rows(seed):
+    """Tables the small ones miss: more than 64 codes in a column (the depth-two pass of
+    the depth search, not the counts per pair of codes) and more than 8 classes (each side
+    swept row by row instead of by lanes), rows weighing 1..6."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(60, 140))
+    classes = (2, 3, 9, 11)[seed % 4]
+    df = pd.DataFrame({f"x{j}": rng.integers(0, 150, size=n) / 2 for j in range(3)})
+    if seed % 3 == 0:
+        df["c"] = rng.choice(list("abc"), size=n)
+    rule = (df["x0"] // 7).astype(int) % classes
+    noise = rng.integers(0, classes, size=n)
+    df["d"] = [f"k{r if u < 0.7 else e}" for r, e, u in zip(rule, noise, rng.random(n))]
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    weighted = table.weighted(rng.integers(1, 7, size=n).tolist())
+    copies = expanded(weighted)
+    on_rows = _repeated(df, weighted)
+    for x, depth in (("depth", 3), ("total-path-length", 2), ("leaves", 3)):
+        rel = relate(weighted, x, "misclassifications", max_depth=depth)
+        want = relate(copies, x, "misclassifications", max_depth=depth)
+        assert rel.engine == "ordered"
+        assert _points(rel) == _points(want), x
+        for k, (px, py) in enumerate(_points(rel)):
+            costs = extract_tree(rel, k).costs(on_rows)
+            assert (costs[COLUMN[x]], costs["misclassifications"]) == (px, py), x
