@@ -35,7 +35,8 @@ to fronts in :func:`fronts`). For a threshold between two evaluated ones ``lo < 
   (left) and ``hi`` (right) bound every threshold between them from below;
 * moving a threshold past k rows changes a subtree's misclassifications by at most k (and
   its total path length by at most k times its depth): around an evaluated threshold whose
-  cost is far above the best found, a whole range is skipped.
+  cost is far above the best found, a whole range is skipped. With row weights
+  (:class:`OrderedTable`'s ``weights``) k is the weight of the rows moved.
 
 A third rule (ConTree's zero indices): once a side has no error, every threshold beyond it
 keeps that side at zero and only grows the other side, so none can be better.
