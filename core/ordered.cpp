@@ -151,9 +151,10 @@ struct Evaluated {
 // threshold whose <= side ends at the largest code <= c, when it splits these rows; its
 // sides' values less the seed's slack bound that threshold's, and the sides' values move
 // by at most one per row from there (the <= side only grows along the thresholds, the >
-// side only shrinks).
+// side only shrinks); with weights, by at most a row's weight (wpos: the weight on the <=
+// side of each threshold, pos without weights; the slack is a weight too).
 bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 *col,
-                 const i64 *pos, i64 K, vec<i64> &sl, vec<i64> &sr) {
+                 const i64 *pos, const i64 *wpos, i64 K, vec<i64> &sl, vec<i64> &sr) {
     bool any = false;
     const i64 last = col[lst[m - 1]];  // the largest code of these rows
     for (int j = 0; j < 2; ++j) {
@@ -185,10 +186,11 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
     // the <= side: no less than at any threshold before, nor than after less the rows between
     i64 run = 0;
     for (i64 k = 0; k < K; ++k) run = sl[k] = std::max(sl[k], run);
-    for (i64 k = K - 2; k >= 0; --k) sl[k] = std::max(sl[k], sl[k + 1] - (pos[k + 1] - pos[k]));
+    for (i64 k = K - 2; k >= 0; --k)
+        sl[k] = std::max(sl[k], sl[k + 1] - (wpos[k + 1] - wpos[k]));
     run = 0;
     for (i64 k = K - 1; k >= 0; --k) run = sr[k] = std::max(sr[k], run);
-    for (i64 k = 1; k < K; ++k) sr[k] = std::max(sr[k], sr[k - 1] - (pos[k] - pos[k - 1]));
+    for (i64 k = 1; k < K; ++k) sr[k] = std::max(sr[k], sr[k - 1] - (wpos[k] - wpos[k - 1]));
     return true;
 }
 
@@ -196,8 +198,9 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
 // its evaluated neighbours (similarity bounds): the <= side holds the left neighbour's
 // rows and more, so its value is at least that side's, and it is the right neighbour's
 // side less pos[rn] - p rows, each of which moves a value by at most one; likewise the >
-// side. The split to try first in each: the root found for that side at the nearer
-// neighbour (the one fewer rows away).
+// side (with weights, pos and p are the weights on the <= side: a row moves a value by at
+// most its weight). The split to try first in each: the root found for that side at the
+// nearer neighbour (the one fewer rows away).
 std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Interval &I,
                                                 const i64 *pos, i64 p, i64 depth) {
     BestLimits l{depth - 1, 0}, r{depth - 1, 0};
@@ -247,8 +250,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
     const Workspace &W = X.W;
     const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
     vec<i64> total(static_cast<std::size_t>(C));
-    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
-    const i64 leaf = m - largest(total.data(), C);
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
+    const i64 leaf = sum(total.data(), C) - largest(total.data(), C);
     choice[0] = -1;
     choice[1] = -1;
     choice[2] = LEAF;
@@ -300,8 +303,9 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
     std::optional<SidesScratch> sides;
     if (r == 2) {
         pack(T, W, s, pk);
-        sides.emplace(m, C, pk.lanes);
+        sides.emplace(m, C, pk.lanes, T.wt != nullptr);
     }
+    vec<i64> wpos_own;  // with weights: the weight on the <= side of each threshold
     // the bound now: the caller's, the best found, and the other pieces'
     const auto bound = [&] { return std::min({ub, inc, piece ? piece->bound() : INF}); };
     bool found = false;  // a piece: whether it found a tree below the bound
@@ -348,22 +352,30 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
+        // how far apart thresholds are in the rows a bound moves: their weight (pos without
+        // weights, where each row weighs 1)
+        const i64 *wpos = pos.data();
+        if (T.wt) {
+            wpos_own.resize(static_cast<std::size_t>(K));
+            weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
+            wpos = wpos_own.data();
+        }
         vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
         if (r == 2) {
             root_codes(T, W, s, a, pk);
             prefix.resize(static_cast<std::size_t>(K * C));
-            prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data());
+            prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data(), T.wt);
         }
         // per evaluated threshold: its sides' values (or lower bounds), and their roots
         Evaluated ev(K, r >= 3);
         vec<i64> &recL = ev.L, &recR = ev.R;
         vec<i64> seedL, seedR;  // per threshold: its sides' lower bounds from the seeds
-        const bool seeded = seed_bounds(lim, a, lst, m, col, pos.data(), K, seedL, seedR);
+        const bool seeded = seed_bounds(lim, a, lst, m, col, pos.data(), wpos, K, seedL, seedR);
         i64 zlo = -1;  // the last threshold whose <= side has no error
         i64 zhi = K;   // the first threshold whose > side has no error
         const i64 start =
             a == lim.try_attr ? threshold_at(lst, col, pos.data(), K, lim.try_code) : hint[a];
-        IntervalPruner iv(pos.data(), K, start, piece ? piece->lo : 0,
+        IntervalPruner iv(wpos, K, start, piece ? piece->lo : 0,
                           piece ? std::min(piece->hi, K - 1) : -1);
         while (!iv.empty()) {
             Interval I = iv.pop();
@@ -406,7 +418,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 }
             }
             iv.evaluated();
-            const i64 p = pos[mid];
+            const i64 p = pos[mid], wp = wpos[mid];
             X.st.add(S_EVALUATED);
             i64 vl, vr;
             if (r == 2) {
@@ -423,7 +435,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                     const i32 row = lst[q];
                     if (q < p) {
                         W.side[row] = 0;
-                        ++totL[T.dec[row]];
+                        totL[T.dec[row]] += T.w(row);
                         l1 += T.key(0, row);
                         l2 += T.key(1, row);
                     } else {
@@ -433,14 +445,14 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 const u64 r1 = h1 - l1, r2 = h2 - l2;
                 const i64 two[2] = {0, p};
                 partition(T, W, s, two, 2);
-                const i64 half = std::max(p - pos[I.lo], pos[I.hi] - p);
+                const i64 half = std::max(wp - wpos[I.lo], wpos[I.hi] - wp);
                 // the larger side first under UB, the other under what it leaves
                 const bool big_left = p >= m - p;
                 const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
                 const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
                 const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
                 const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
-                auto [wl, wr] = warm_children(ev, I, pos.data(), p, r);
+                auto [wl, wr] = warm_children(ev, I, wpos, wp, r);
                 if (seeded) {
                     wl.lb = std::max(wl.lb, seedL[mid]);
                     wr.lb = std::max(wr.lb, seedR[mid]);
@@ -512,7 +524,8 @@ struct FrontLimits {
     }
 };
 
-// The least x (sum costs) of a tree of at least L leaves on n rows, depth <= depth.
+// The least x (sum costs) of a tree of at least L leaves on n rows, depth <= depth (n:
+// their weight, with weights: each row weighs at least one unit).
 i64 leaves_x(i64 L, i64 n, i64 lc, i64 sc, i64 sr, bool binary, i64 depth) {
     if (L == 1) return lc;
     if (!binary) return sc + sr * n + L * lc;  // one split of L ways
@@ -558,15 +571,16 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
     vec<i64> total(static_cast<std::size_t>(C));
     if (r == 0) {
-        counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
+        counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
         vec<Tagged> leaf;
-        leaf_points(px, total.data(), C, m, leaf);
+        leaf_points(px, total.data(), C, sum(total.data(), C), leaf);
         for (Tagged &t : leaf) t.kind = LEAF, t.attr = t.code = -1;
         return leaf;
     }
     if (r == 1) return front1(T, W, s, px);
-    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
-    if (m <= 1 || largest(total.data(), C) == m)  // a pure leaf: every split costs more
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
+    const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
+    if (m <= 1 || largest(total.data(), C) == wm)  // a pure leaf: every split costs more
         return vec<Tagged>{{lc, 0, LEAF, -1, -1}};
     vec<Tagged> F;
     if (attrs.size() == 0) {
@@ -576,7 +590,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     } else {
         F = *seed;
     }
-    const i64 split_x = sc + sr * m;
+    const i64 split_x = sc + sr * wm;
     // how far x moves per row moved: total path length's depth below, a row's false
     // positive (a row moved changes one of x and y by at most one: both bounded)
     const i64 alpha = px.choice ? 1 : sr * (r - 1);
@@ -586,7 +600,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     // depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
     const bool one_x = !px.choice && (comb == 1 || lc == 0 || T.all_ordered);
     // the largest x a split of this subtable can make, for the lookup of the front's y
-    const i64 x_top = px.choice ? m : split_x + 2 * (r - 1) * (sc + sr * m + 2 * lc) + 2 * lc;
+    const i64 x_top = px.choice ? wm : split_x + 2 * (r - 1) * (sc + sr * wm + 2 * lc) + 2 * lc;
     Packed pk;  // the subtable packed for the depth-two passes, once
     bool packed = false;
     vec<i64> lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
@@ -595,6 +609,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     vec<double> score(static_cast<std::size_t>(A));
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
+    vec<i64> wpos_own;  // with weights: the weight on the <= side of each threshold
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
@@ -653,25 +668,34 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
+        // the weight on the <= side of each threshold (pos without weights): what the
+        // bounds move and the sides' sizes in x
+        const i64 *wpos = pos.data();
+        if (T.wt) {
+            wpos_own.resize(static_cast<std::size_t>(K));
+            weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
+            wpos = wpos_own.data();
+        }
         // the sides' leaf errors at every threshold (prefix class counts)
         vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
         vec<i64> prefix(px.choice ? static_cast<std::size_t>(K * C) : 0);  // <= side's classes
         side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
-                    px.choice ? prefix.data() : nullptr);
+                    px.choice ? prefix.data() : nullptr, T.wt);
         // Each side's trees of L leaves err no less than its rows less its L largest
         // classes, and cost at least the x of L leaves (with binary splits only, and at
         // depth 2, a tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
         // (Below depth 3 the seed holds no tree whose side has two leaves: not used there.)
         const i64 n_lv = C > 2 && r >= 3 ? std::min(C, T.all_ordered && r == 3 ? i64{4} : C) : 0;
         vec<i64> cls_lb;
-        if (n_lv > 0) cls_lb = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, n_lv);
+        if (n_lv > 0)
+            cls_lb = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, n_lv, T.wt);
         vec<i64> lim_y;
         bool lim_stale = true;
         // per evaluated threshold: lower-bound sets of its sides and of their combination
         vec<i64> slot(static_cast<std::size_t>(K), -1);
         vec<Record> recs;
         recs.push_back({triv, triv, triv});
-        IntervalPruner iv(pos.data(), K, hint[a]);
+        IntervalPruner iv(wpos, K, hint[a]);
         while (!iv.empty()) {
             Interval I = iv.pop();
             if (X.st.aborted()) break;
@@ -700,11 +724,11 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 alive = 0;
                 i64 gap_best = INF;
                 for (i64 kk = I.lo; kk <= I.hi; ++kk) {
-                    const i64 p = pos[kk];
+                    const i64 p = wpos[kk];
                     const i64 xs_l = sc + sr * p + (comb ? lc : 2 * lc);
-                    const i64 xs_r = sc + sr * (m - p) + (comb ? lc : 2 * lc);
+                    const i64 xs_r = sc + sr * (wm - p) + (comb ? lc : 2 * lc);
                     if (n_lv > 0 && !comb &&
-                        classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, m - p, split_x, px,
+                        classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, wm - p, split_x, px,
                                      T.all_ordered, r - 1, misL[kk], misR[kk], lim_y, x_top)) {
                         X.st.add(S_PRUNED);
                         continue;
@@ -803,16 +827,16 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 m = n + 1, K = n;
     const i64 common = 8 * (3 * C + 3 * A) + 8 * m;              // totals, hints, order, pos
     const i64 intervals = 32 * (2 * K + 2);                        // the queue
-    const i64 packed = (12 * A + 8 * LANES) * n + 16 * (A + LANES)  // lanes or rows, the walk
-                       + 16 * m + 16 * C;                          // and the pass's scratch
+    const i64 packed = (16 * A + 8 * LANES) * n + 16 * (A + LANES)  // lanes or rows, the walk
+                       + 24 * m + 16 * C;  // and the pass's scratch (weights' too)
     // hk1, hk2; per threshold its sides' values, roots, seeds and seed bounds (the seeds'
     // points, 16 bytes per split a child evaluated, are charged as they are made)
-    const i64 best_deep = common + 16 * m + (16 + 32 + 48 + 16) * K + intervals;
+    const i64 best_deep = common + 16 * m + (16 + 32 + 48 + 16 + 8) * K + intervals;
     const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
     const i64 V = 64;                                              // d2_counts (few codes)
     const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
     const i64 front_x = 8 * (2 * depth + 1) * (n + 3);              // ylim over a split's x
-    const i64 fronts_deep = common + 24 * K + 16 * C * K + intervals + front_x;
+    const i64 fronts_deep = common + 32 * K + 16 * C * K + intervals + front_x;
     const i64 fronts_two = common + packed + (73 + 8 * C) * K + intervals + front_x;
     i64 total = 0;
     for (i64 r = depth; r >= 2; --r) {
@@ -831,6 +855,10 @@ namespace dagger::py {
 namespace {
 
 using namespace dagger::ordered;
+
+// The most the rows' weights may add up to: the depth-two pass's lanes keep a side's
+// weighted counts, and twice a row's weight, in int32 below their sentinel 2^30.
+constexpr i64 WEIGHT_LIMIT = (i64{1} << 29) - 1;
 
 // usage[]: what a kernel call held (bytes): its peak, what it would have needed when it
 // stopped (OUT_OF_MEMORY), the memo's bytes and entries at the end.
@@ -861,6 +889,21 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
     if (side.size() != n) throw nb::value_error("side: one entry per row");
     bool all_ordered = true;
     for (i64 a = 0; a < A; ++a) all_ordered = all_ordered && kinds[a] == 1;
+    // the rows' weights: None (every row weighs 1) or one positive int64 per row, whose sum
+    // the lanes of the depth-two pass hold in int32 (WEIGHT_LIMIT)
+    const i64 *wt = nullptr;
+    nb::object weights = nb::getattr(table, "weights", nb::none());
+    if (!weights.is_none()) {
+        auto w = span<const i64>(weights, "weights");
+        if (w.size() != n) throw nb::value_error("weights: one entry per row");
+        i64 total = 0;
+        for (i64 i = 0; i < n; ++i) {
+            if (w[i] < 1) throw nb::value_error("weights: every row's must be >= 1");
+            total += w[i];
+            if (total > WEIGHT_LIMIT) throw nb::value_error("weights: their sum is too large");
+        }
+        wt = w.p;
+    }
     Table T{static_cast<const i32 *>(codes.data()),
             kinds.p,
             nv.p,
@@ -869,7 +912,8 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
             A,
             n,
             nb::cast<i64>(table.attr("n_classes")),
-            all_ordered};
+            all_ordered,
+            wt};
     Workspace W{static_cast<i32 *>(buf.data()), static_cast<i64>(buf.shape(0)), side.p};
     return {T, W};
 }
@@ -967,6 +1011,7 @@ int run_budgeted(i64 limit, i64 held, Span<i64> usage, F &&f) {
 }  // namespace
 
 void bind_ordered(nb::module_ &m) {
+    m.attr("ORDERED_WEIGHT_LIMIT") = WEIGHT_LIMIT;
     nb::class_<Memo>(m, "OrderedMemo",
                      "The ordered solver's memo: the least misclassifications found per "
                      "(subtable, depth), kept across kernel calls (ordered_best).")
@@ -1090,7 +1135,7 @@ void bind_ordered(nb::module_ &m) {
                 nb::gil_scoped_release free;
                 const Sub s{0, 0, m_rows};
                 vec<i64> total(static_cast<std::size_t>(T.C));
-                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C);
+                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C, T.wt);
                 vec<double> score(static_cast<std::size_t>(T.A));
                 hints(T, W, s, total.data(), hint.data(), score.data());
                 const vec<i64> o = by_score(score.data(), T.A);
@@ -1119,8 +1164,9 @@ void bind_ordered(nb::module_ &m) {
             check_sub(T, W, m_rows, depth);
             const vec<Tagged> bound = read_points(limits.attr("bound"));
             const Cost px = read_cost(cost);
-            if (px.choice && T.C != 2)
-                throw nb::value_error("cost: a leaf's choice of decision needs two classes");
+            if (px.choice && (T.C != 2 || T.wt))
+                throw nb::value_error(
+                    "cost: a leaf's choice of decision needs two classes and unweighted rows");
             auto at = span<const i64>(attrs, "attrs");
             for (i64 a : at)
                 if (a < 0 || a >= T.A) throw nb::value_error("attrs: no such attribute");
@@ -1160,7 +1206,7 @@ void bind_ordered(nb::module_ &m) {
                 nb::gil_scoped_release free;
                 const Sub s{0, 0, m_rows};
                 vec<i64> total(static_cast<std::size_t>(T.C));
-                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C);
+                counts(rows(T, W, s, 0), m_rows, T.dec, total.data(), T.C, T.wt);
                 vec<i64> hint(static_cast<std::size_t>(T.A));
                 vec<double> score(static_cast<std::size_t>(T.A));
                 hints(T, W, s, total.data(), hint.data(), score.data());

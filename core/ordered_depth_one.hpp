@@ -10,7 +10,9 @@
 // sweep finds the least errors of one threshold split of a sequence of rows sorted by one
 // attribute, below a bound: a split that errs e >= best skips the next e - best rows
 // (moving a row across changes the errors by at most one); sweep2 is the same for two
-// classes. split_mis reads a side's best split off class counts per code instead.
+// classes; sweep_w, with weights, skips the rows whose weight adds up to e - best (moving a
+// row changes the errors by at most its weight). split_mis reads a side's best split off
+// class counts per code instead.
 #pragma once
 
 #include "ordered_front.hpp"
@@ -30,7 +32,7 @@ struct Cost {
 // The depth's (the misclassification search: depth max, a split 1).
 inline constexpr Cost DEPTH{1, 0, 1, 0};
 
-// The front of a leaf of m rows with class counts total: (lc, its misclassifications),
+// The front of a leaf whose rows weigh m in all, total per class: (lc, its misclassifications),
 // or with a choice of decision its two points, x ascending: (0, its positive rows)
 // deciding negative and (its negative rows, 0) deciding positive; a pure leaf's (0, 0).
 template <class P>
@@ -58,8 +60,9 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
     if (px.choice) return front1_choice(T, W, s, px);
     const i64 m = s.m, C = T.C;
     vec<i64> total(static_cast<std::size_t>(C));
-    counts(rows(T, W, s, 0), m, T.dec, total.data(), C);
-    const i64 mis = m - largest(total.data(), C);
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
+    const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
+    const i64 mis = wm - largest(total.data(), C);
     vec<Tagged> pts;
     pts.reserve(static_cast<std::size_t>(1 + T.A));
     pts.push_back({px.lc, mis, LEAF, -1, -1});
@@ -67,7 +70,7 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
         depth_one_front(pts);
         return pts;
     }
-    const i64 split_x = px.sc + px.sr * m;
+    const i64 split_x = px.sc + px.sr * wm;
     vec<i64> left(static_cast<std::size_t>(C));
     for (i64 a = 0; a < T.A; ++a) {
         const i32 *lst = rows(T, W, s, a);
@@ -76,15 +79,15 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
         if (T.ordered(a)) {
             i64 least = INF, code = -1;
             for (i64 p = 1; p < m; ++p) {
-                ++left[T.dec[lst[p - 1]]];
+                left[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
                 i64 ml = 0, mr = 0;
                 for (i64 c = 0; c < C; ++c) {
                     ml = std::max(ml, left[c]);
                     mr = std::max(mr, total[c] - left[c]);
                 }
-                if (m - ml - mr < least) {
-                    least = m - ml - mr;
+                if (wm - ml - mr < least) {
+                    least = wm - ml - mr;
                     code = col[lst[p - 1]];
                 }
             }
@@ -93,8 +96,8 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
         } else {
             i64 e = 0, k = 0, size = 0;
             for (i64 p = 0; p < m; ++p) {
-                ++left[T.dec[lst[p]]];
-                ++size;
+                left[T.dec[lst[p]]] += T.w(lst[p]);
+                size += T.w(lst[p]);
                 if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
                     e += size - largest(left.data(), C);
                     ++k;
@@ -259,6 +262,35 @@ inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, 
             }
         }
         ++cnt[vk[q]];
+        last = v;
+    }
+    return best;
+}
+
+// sweep with weights (vw: the rows' weights, n rows of weight wn): moving a row across
+// changes the errors by at most its weight, so a split that errs e >= best skips the rows
+// that follow while their weight is at most e - best.
+inline i64 sweep_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, const i64 *tot,
+                   i64 best, i64 C, i64 *cnt) {
+    std::fill(cnt, cnt + C, 0);
+    i64 last = -1, budget = -1, wl = 0;
+    for (i64 q = 0; q < n; ++q) {
+        const i64 v = vc[q];
+        if (budget >= 0 && q > 0) budget -= vw[q - 1];  // the row before moved left
+        if (budget >= 0) {
+            // (skipped: within the budget of the last split)
+        } else if (v != last && last >= 0) {
+            const i64 e = split_errors(cnt, tot, wn, C);
+            if (e < best) {
+                best = e;
+                if (best == 0) return 0;
+            } else {
+                budget = e - best;
+                if (budget >= wn - wl - 1) return best;  // no row left to score
+            }
+        }
+        cnt[vk[q]] += vw[q];
+        wl += vw[q];
         last = v;
     }
     return best;

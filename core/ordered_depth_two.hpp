@@ -39,13 +39,16 @@ enum : int { LEFT = 1, RIGHT = 2, BOTH = 3 };
 // The depth-two pass's sequences (m + 1 each) and class counts, made once per subtable.
 struct SidesScratch {
     vec<i32> lc, lk, rc, rk;
+    vec<i32> lw, rw;  // the sides' rows' weights (weights only)
     vec<i64> cntL, cntR;
     vec<i32> walk;  // the lanes' least and most D per side
-    SidesScratch(i64 m, i64 C, const Lanes &ln)
+    SidesScratch(i64 m, i64 C, const Lanes &ln, bool weighted = false)
         : lc(static_cast<std::size_t>(m + 1)),
           lk(static_cast<std::size_t>(m + 1)),
           rc(static_cast<std::size_t>(m + 1)),
           rk(static_cast<std::size_t>(m + 1)),
+          lw(weighted ? static_cast<std::size_t>(m + 1) : 0),
+          rw(weighted ? static_cast<std::size_t>(m + 1) : 0),
           cntL(static_cast<std::size_t>(C)),
           cntR(static_cast<std::size_t>(C)),
           walk(static_cast<std::size_t>(4 * ln.blocks * LANES)) {}
@@ -104,14 +107,18 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mx
 // With C > 2 classes (at most MAX_LANE_CLASSES), the same walk with the rows per class of
 // each side so far (l_c): a split at a threshold errs n - max l_c - max (T_c - l_c) on a
 // side of n rows, T_c per class. Per lane: each side's least errors (BIG: no threshold).
-template <int C, bool DO_L, bool DO_R>
+// WEIGHTED: l_c, n and T_c are weights (each lane's position keeps its row's, ln.wt); nL
+// and nR still count the sides' rows (where a threshold splits a side).
+template <int C, bool DO_L, bool DO_R, bool WEIGHTED = false>
 void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
                         const i64 *totR, i32 *eL, i32 *eR) {
     constexpr i32 BIG = 1 << 30;
-    i32 TL[C], TR[C];
+    i32 TL[C], TR[C], WL = 0, WR = 0;
     for (int c = 0; c < C; ++c) {
         TL[c] = static_cast<i32>(totL[c]);
         TR[c] = static_cast<i32>(totR[c]);
+        WL += TL[c];
+        WR += TR[c];
     }
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
         i32 cl[C][LANES] = {}, cr[C][LANES] = {}, nl[LANES] = {}, nr[LANES] = {};
@@ -119,6 +126,7 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
         for (i64 l = 0; l < LANES; ++l) bl[l] = br[l] = BIG;
         const i32 *S = ln.sa.data() + blk * m * LANES;
         const i32 *WE = ln.we.data() + blk * m * LANES;
+        const i32 *WT = WEIGHTED ? ln.wt.data() + blk * m * LANES : nullptr;
         for (i64 q = 0; q < m; ++q) {
             for (i64 l = 0; l < LANES; ++l) {
                 const i32 r = -static_cast<i32>(S[q * LANES + l] > t);  // all bits: right
@@ -127,23 +135,31 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
                     nl[l] += 1 + r;
                     i32 ml = 0, mr = 0;
                     for (int c = 0; c < C; ++c) {
-                        cl[c][l] += static_cast<i32>(k == c) & ~r;
+                        if constexpr (WEIGHTED)
+                            cl[c][l] += WT[q * LANES + l] & -static_cast<i32>(k == c) & ~r;
+                        else
+                            cl[c][l] += static_cast<i32>(k == c) & ~r;
                         ml = std::max(ml, cl[c][l]);
                         mr = std::max(mr, TL[c] - cl[c][l]);
                     }
                     const i32 ok = e & -static_cast<i32>((nl[l] > 0) & (nl[l] < nL));
-                    bl[l] = std::min(bl[l], ((nL - ml - mr) & ok) | (BIG & ~ok));
+                    const i32 err = (WEIGHTED ? WL : nL) - ml - mr;
+                    bl[l] = std::min(bl[l], (err & ok) | (BIG & ~ok));
                 }
                 if constexpr (DO_R) {
                     nr[l] -= r;
                     i32 ml = 0, mr = 0;
                     for (int c = 0; c < C; ++c) {
-                        cr[c][l] += static_cast<i32>(k == c) & r;
+                        if constexpr (WEIGHTED)
+                            cr[c][l] += WT[q * LANES + l] & -static_cast<i32>(k == c) & r;
+                        else
+                            cr[c][l] += static_cast<i32>(k == c) & r;
                         ml = std::max(ml, cr[c][l]);
                         mr = std::max(mr, TR[c] - cr[c][l]);
                     }
                     const i32 ok = e & -static_cast<i32>((nr[l] > 0) & (nr[l] < nR));
-                    br[l] = std::min(br[l], ((nR - ml - mr) & ok) | (BIG & ~ok));
+                    const i32 err = (WEIGHTED ? WR : nR) - ml - mr;
+                    br[l] = std::min(br[l], (err & ok) | (BIG & ~ok));
                 }
             }
         }
@@ -154,28 +170,39 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
     }
 }
 
+template <int C, bool WEIGHTED>
+void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+                      const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
+    if (doL && doR)
+        lanes_walk_classes<C, true, true, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else if (doL)
+        lanes_walk_classes<C, true, false, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    else
+        lanes_walk_classes<C, false, true, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+}
+
 template <int C>
 void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
                    const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
-    if (doL && doR)
-        lanes_walk_classes<C, true, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
-    else if (doL)
-        lanes_walk_classes<C, true, false>(ln, m, t, nL, nR, totL, totR, eL, eR);
+    if (ln.wt.empty())
+        lanes_classes_of<C, false>(ln, m, t, nL, nR, totL, totR, doL, doR, eL, eR);
     else
-        lanes_walk_classes<C, false, true>(ln, m, t, nL, nR, totL, totR, eL, eR);
+        lanes_classes_of<C, true>(ln, m, t, nL, nR, totL, totR, doL, doR, eL, eR);
 }
 
 // The least misclassifications of both sides of a split over depth <= 1: the root
 // attribute split at threshold code t (a row goes right when its code in pk.sa exceeds t),
-// nl rows and class totals totL on the left, totR on the right. `which` (LEFT, RIGHT,
+// nl rows and class totals totL on the left, totR on the right (weights, when the packed
+// subtable has them: the sides' weights are the totals' sums). `which` (LEFT, RIGHT,
 // BOTH): the sides to pass; a side not passed gets its leaf's errors.
 inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i64 A, i64 C,
                                     i64 nl, const i64 *totL, const i64 *totR, int which,
                                     SidesScratch &w) {
     const i64 m = pk.m, nr = m - nl;
+    const i64 wl = sum(totL, C), wr = sum(totR, C);  // the sides' weights (nl, nr without)
     const bool doL = which != RIGHT, doR = which != LEFT;
-    i64 bestL = doL ? nl - largest(totL, C) : 0;
-    i64 bestR = doR ? nr - largest(totR, C) : 0;
+    i64 bestL = doL ? wl - largest(totL, C) : 0;
+    i64 bestR = doR ? wr - largest(totR, C) : 0;
     i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
     const Lanes &ln = pk.lanes;
     const bool walk = ln.blocks > 0;  // the ordered attributes by lanes
@@ -207,7 +234,7 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             lanes_walk<true, false>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
         else
             lanes_walk<false, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
-        const i64 t1L = totL[1], t0L = nl - t1L, t1R = totR[1], t0R = nr - t1R;
+        const i64 t1L = totL[1], t0L = wl - t1L, t1R = totR[1], t0R = wr - t1R;
         for (i64 k = 0; k < nlanes; ++k) {
             if (ln.attr[k] < 0) continue;
             if (bestL > 0 && mnL[k] <= mxL[k])
@@ -217,13 +244,34 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         }
     }
     const Rows &rw = pk.rows;
+    const bool weighted = !rw.wt.empty();
     for (std::size_t j = 0; j < rw.attr.size(); ++j) {  // the attributes row by row
         if (bestL == 0 && bestR == 0) break;
         const i64 b = rw.attr[j];
         const i32 *col = rw.cb.data() + j * m;
         const i32 *cl = rw.cls.data() + j * m;
         const i32 *sd = rw.sa.data() + j * m;
-        if (kinds[b] == 1) {
+        const i32 *wq = weighted ? rw.wt.data() + j * m : nullptr;
+        if (kinds[b] == 1 && weighted) {
+            i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
+            i32 *Lw = w.lw.data(), *Rw = w.rw.data();
+            i64 i = 0, jj = 0;
+            for (i64 q = 0; q < m; ++q) {
+                const i32 v = col[q], c = cl[q], u = wq[q];
+                const i64 s = sd[q] > t;
+                Lc[i] = v;
+                Lk[i] = c;
+                Lw[i] = u;
+                Rc[jj] = v;
+                Rk[jj] = c;
+                Rw[jj] = u;
+                i += 1 - s;
+                jj += s;
+            }
+            // (two classes go by lanes: only more than MAX_LANE_CLASSES come here)
+            if (doL && bestL > 0) bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL);
+            if (doR && bestR > 0) bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR);
+        } else if (kinds[b] == 1) {
             i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
             if (which == BOTH) {
                 i64 i = 0, j = 0;
@@ -274,13 +322,14 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                     gR = 0;
                 }
                 if (q == m) break;
+                const i64 u = wq ? wq[q] : 1;
                 if (sd[q] <= t) {
-                    ++cntL[cl[q]];
-                    ++gL;
+                    cntL[cl[q]] += u;
+                    gL += u;
                     lastL = v;
                 } else {
-                    ++cntR[cl[q]];
-                    ++gR;
+                    cntR[cl[q]] += u;
+                    gR += u;
                     lastR = v;
                 }
             }
@@ -288,8 +337,8 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             if (doR && kR >= 2 && eR < bestR) bestR = eR;
         }
     }
-    if (!doL) bestL = nl - largest(totL, C);
-    if (!doR) bestR = nr - largest(totR, C);
+    if (!doL) bestL = wl - largest(totL, C);
+    if (!doR) bestR = wr - largest(totR, C);
     return {bestL, bestR};
 }
 
@@ -302,8 +351,9 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
     for (i64 a = 0; a < A; ++a) V = std::max(V, T.nv[a]);
     const i32 *lst = rows(T, W, s, 0);
     vec<i64> total(static_cast<std::size_t>(C)), left(static_cast<std::size_t>(C));
-    counts(lst, m, T.dec, total.data(), C);
-    const i64 leaf = m - largest(total.data(), C);
+    counts(lst, m, T.dec, total.data(), C, T.wt);
+    const i64 wm = sum(total.data(), C);  // the rows' weight: from here on every count is one
+    const i64 leaf = wm - largest(total.data(), C);
     i64 best_v = leaf;
     choice[0] = -1;
     choice[1] = -1;
@@ -312,8 +362,8 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
     vec<i64> one(static_cast<std::size_t>(A * V * C), 0);
     auto ONE = [&](i64 a, i64 v) { return one.data() + (a * V + v) * C; };
     for (i64 q = 0; q < m; ++q) {
-        const i64 row = lst[q];
-        for (i64 a = 0; a < A; ++a) ++ONE(a, T.col(a)[row])[T.dec[row]];
+        const i64 row = lst[q], u = T.w(row);
+        for (i64 a = 0; a < A; ++a) ONE(a, T.col(a)[row])[T.dec[row]] += u;
     }
     auto group = [&](i64 a, i64 i) {
         i64 g = 0;
@@ -322,7 +372,7 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
     };
     // the depth-one trees
     for (i64 a = 0; a < A; ++a) {
-        const i64 v = split_mis(ONE(a, 0), T.nv[a], C, T.ordered(a), total.data(), m, left.data());
+        const i64 v = split_mis(ONE(a, 0), T.nv[a], C, T.ordered(a), total.data(), wm, left.data());
         if (v < best_v) {
             best_v = v;
             choice[0] = a;
@@ -336,13 +386,13 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                         lf[c] += ONE(a, j)[c];
                         nl += ONE(a, j)[c];
                     }
-                    if (0 < nl && nl < m) {
+                    if (0 < nl && nl < wm) {
                         i64 ml = 0, mr = 0;
                         for (i64 c = 0; c < C; ++c) {
                             ml = std::max(ml, lf[c]);
                             mr = std::max(mr, total[c] - lf[c]);
                         }
-                        if (m - ml - mr == v) {
+                        if (wm - ml - mr == v) {
                             choice[1] = j;
                             break;
                         }
@@ -371,7 +421,7 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                 std::fill(pair.data() + i * V * C, pair.data() + (i * V + nb) * C, 0);
             for (i64 q = 0; q < m; ++q) {
                 const i64 row = lst[q];
-                ++pair[(ca[row] * V + cb[row]) * C + T.dec[row]];
+                pair[(ca[row] * V + cb[row]) * C + T.dec[row]] += T.w(row);
             }
             if (T.ordered(a)) {
                 std::fill(cum.data(), cum.data() + nb * C, 0);
@@ -382,7 +432,7 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                         for (i64 c = 0; c < C; ++c) cum[j * C + c] += pair[(i * V + j) * C + c];
                     for (i64 c = 0; c < C; ++c) side_tot[c] += ONE(a, i)[c];
                     nl += group(a, i);
-                    if (nl == 0 || nl == m) continue;
+                    if (nl == 0 || nl == wm) continue;
                     const i64 vl = split_mis(cum.data(), nb, C, T.ordered(b), side_tot.data(), nl,
                                              left.data());
                     for (i64 j = 0; j < nb; ++j)
@@ -390,7 +440,7 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
                             other[j * C + c] = ONE(b, j)[c] - cum[j * C + c];
                     for (i64 c = 0; c < C; ++c) other_tot[c] = total[c] - side_tot[c];
                     const i64 vr = split_mis(other.data(), nb, C, T.ordered(b), other_tot.data(),
-                                             m - nl, left.data());
+                                             wm - nl, left.data());
                     d1L[i] = std::min(d1L[i], vl);
                     d1R[i] = std::min(d1R[i], vr);
                 }
@@ -411,13 +461,13 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
             for (i64 i = 0; i < na - 1; ++i) {
                 for (i64 c = 0; c < C; ++c) side_tot[c] += ONE(a, i)[c];
                 nl += group(a, i);
-                if (nl == 0 || nl == m) continue;
+                if (nl == 0 || nl == wm) continue;
                 i64 ml = 0, mr = 0;
                 for (i64 c = 0; c < C; ++c) {
                     ml = std::max(ml, side_tot[c]);
                     mr = std::max(mr, total[c] - side_tot[c]);
                 }
-                const i64 v = std::min(d1L[i], nl - ml) + std::min(d1R[i], (m - nl) - mr);
+                const i64 v = std::min(d1L[i], nl - ml) + std::min(d1R[i], (wm - nl) - mr);
                 if (v < best_v) {
                     best_v = v;
                     choice[0] = a;
@@ -453,25 +503,34 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
                            bool &lim_ok) {
     const i64 m = s.m, C = T.C;
     const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
-    const i64 split_x = sc + sr * m;
     const i32 *lst = rows(T, W, s, a);
     const i32 *col = T.col(a);
     vec<i64> total(static_cast<std::size_t>(C));
-    counts(lst, m, T.dec, total.data(), C);
+    counts(lst, m, T.dec, total.data(), C, T.wt);
+    const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
+    const i64 split_x = sc + sr * wm;
     vec<i64> pos(static_cast<std::size_t>(m));
     const i64 K = boundaries(lst, m, col, pos.data());
     if (K == 0) return;
+    // the weight on the <= side of each threshold (pos without weights)
+    vec<i64> wpos_own;
+    const i64 *wpos = pos.data();
+    if (T.wt) {
+        wpos_own.resize(static_cast<std::size_t>(K));
+        weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
+        wpos = wpos_own.data();
+    }
     // the sides' leaf errors at every threshold, from prefix class counts
     vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
     vec<i64> prefix(static_cast<std::size_t>(K * C));  // the <= side's class counts
     side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
-                prefix.data());
+                prefix.data(), T.wt);
     // a side's split into two leaves errs no less than its rows less its two largest
     // classes (binary splits only: a nominal split may have more leaves)
     // (two_l, two_r: per threshold; 0 where not bounded)
     vec<i64> two_l(static_cast<std::size_t>(K), 0), two_r(static_cast<std::size_t>(K), 0);
     if (C > 2 && T.all_ordered) {
-        const vec<i64> two = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2);
+        const vec<i64> two = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2, T.wt);
         for (i64 kk = 0; kk < K; ++kk) {
             two_l[kk] = two[(kk * 2 + 0) * 2 + 1];
             two_r[kk] = two[(kk * 2 + 1) * 2 + 1];
@@ -485,15 +544,15 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     // the x range of the candidates' points, and the front's y bound over it (kept across
     // the subtable's attributes: merges lower it in place)
     const i64 x_lo = lc;
-    const i64 x_hi = split_x + (comb ? std::max(sc + sr * m + two_leaf, lc)
-                                     : 2 * (sc + sr * m + two_leaf));
+    const i64 x_hi = split_x + (comb ? std::max(sc + sr * wm + two_leaf, lc)
+                                     : 2 * (sc + sr * wm + two_leaf));
     if (!lim_ok) {
         lim = ylim(F, x_lo, x_hi);
         lim_ok = true;
     }
     const i64 *L = lim.data();
     bool first_eval = true;  // the root attribute's codes are packed at the first pass
-    SidesScratch w(m, C, pk.lanes);
+    SidesScratch w(m, C, pk.lanes, T.wt != nullptr);
     // A threshold's bounds: its sides' best splits err no less than the same side's at the
     // evaluated neighbour it contains (d1L[ln], d1R[rn]), and no less than the neighbour's
     // that contains it minus the rows between; no less than the class bound; no more than
@@ -503,18 +562,19 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         i64 lb_l, lb_r, lim0, lim1, lim2;
     };
     constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
+    // (rows between: their weight, wpos)
     auto screen = [&](const Interval &I, i64 kk) {
         const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0;
-        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + pos[I.ln] : FAR;
-        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - pos[I.rn] : FAR;
+        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + wpos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - wpos[I.rn] : FAR;
         const i64 dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
-        const i64 p = pos[kk];
+        const i64 p = wpos[kk];
         i64 lb_l = std::max(std::max(dl_ln, dl_rn + p), two_l[kk]);
         i64 lb_r = std::max(std::max(dr_rn, dr_ln - p), two_r[kk]);
         lb_l = std::min(lb_l, misL[kk]);
         lb_r = std::min(lb_r, misR[kk]);
         const i64 xl = sc + sr * p + two_leaf;
-        const i64 xr = sc + sr * (m - p) + two_leaf;
+        const i64 xr = sc + sr * (wm - p) + two_leaf;
         const i64 x0 = split_x + (comb ? std::max(xl, lc) : xl + lc);
         const i64 x1 = split_x + (comb ? std::max(lc, xr) : lc + xr);
         const i64 x2 = split_x + (comb ? std::max(xl, xr) : xl + xr);
@@ -604,8 +664,8 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
                 }
             }
         }
-        const vec<XY> L = side_front1(misL[mid], bl, lc, sc + sr * p + two_leaf);
-        const vec<XY> R = side_front1(misR[mid], br, lc, sc + sr * (m - p) + two_leaf);
+        const vec<XY> L = side_front1(misL[mid], bl, lc, sc + sr * wpos[mid] + two_leaf);
+        const vec<XY> R = side_front1(misR[mid], br, lc, sc + sr * (wm - wpos[mid]) + two_leaf);
         const vec<XY> cxy = combine(L, R, comb);
         if (!all_dominated(cxy, split_x, F)) {  // else the merge keeps the front
             F = merge(F, cxy, split_x, ORDERED, a, t);

@@ -20,7 +20,10 @@ namespace dagger::ordered {
 
 // The table: codes (A x n, attribute-major), kinds (1: ordered), nv (codes per attribute;
 // nv[A]: the most codes for the depth-two trees from class counts, 0: never), decisions
-// (0..C-1) and the two random keys per row (2 x n) that name subtables.
+// (0..C-1), the two random keys per row (2 x n) that name subtables, and the rows' integer
+// weights (null: every row weighs 1). A row of weight k counts as k rows wherever a cost
+// counts rows (class counts, a subtable's size in total path length, the rows a bound
+// moves); the rows themselves still say which splits exist and name the subtables.
 struct Table {
     const i32 *codes;
     const i8 *kinds;
@@ -29,10 +32,12 @@ struct Table {
     const i64 *keys;
     i64 A, n, C;
     bool all_ordered;  // no nominal attribute
+    const i64 *wt = nullptr;
 
     const i32 *col(i64 a) const { return codes + a * n; }
     bool ordered(i64 a) const { return kinds[a] == 1; }
     u64 key(i64 which, i64 row) const { return static_cast<u64>(keys[which * n + row]); }
+    i64 w(i64 row) const { return wt ? wt[row] : 1; }
 };
 
 // The rows of the subtables being solved (levels x A x n) and each row's child of the
@@ -69,10 +74,31 @@ inline i32 *rows(const Table &T, const Workspace &W, Sub s, i64 a) {
     return W.buf + (s.level * T.A + a) * T.n + s.off;
 }
 
-// Rows per class of the m rows lst.
-inline void counts(const i32 *lst, i64 m, const i32 *dec, i64 *cnt, i64 C) {
+// Rows per class of the m rows lst (their weight per class, with weights wt).
+inline void counts(const i32 *lst, i64 m, const i32 *dec, i64 *cnt, i64 C,
+                   const i64 *wt = nullptr) {
     std::fill(cnt, cnt + C, 0);
-    for (i64 q = 0; q < m; ++q) ++cnt[dec[lst[q]]];
+    if (wt == nullptr) {
+        for (i64 q = 0; q < m; ++q) ++cnt[dec[lst[q]]];
+    } else {
+        for (i64 q = 0; q < m; ++q) cnt[dec[lst[q]]] += wt[lst[q]];
+    }
+}
+
+inline i64 sum(const i64 *v, i64 n) {
+    i64 t = 0;
+    for (i64 i = 0; i < n; ++i) t += v[i];
+    return t;
+}
+
+// The weight of the first pos[k] rows of lst, for the K thresholds (wpos[k]; wpos = pos
+// without weights): how far apart two thresholds are in the rows a bound moves.
+inline void weight_positions(const i32 *lst, const i64 *wt, const i64 *pos, i64 K, i64 *wpos) {
+    i64 q = 0, acc = 0;
+    for (i64 j = 0; j < K; ++j) {
+        for (; q < pos[j]; ++q) acc += wt[lst[q]];
+        wpos[j] = acc;
+    }
 }
 
 inline i64 largest(const i64 *v, i64 n) {
@@ -129,6 +155,7 @@ inline void partition(const Table &T, const Workspace &W, Sub s, const i64 *star
 inline void hints(const Table &T, const Workspace &W, Sub s, const i64 *total, i64 *hint,
                   double *score) {
     const i64 m = s.m, C = T.C;
+    const i64 wm = sum(total, C);  // the rows' weight
     vec<i64> left(static_cast<std::size_t>(C));
     for (i64 a = 0; a < T.A; ++a) {
         hint[a] = 0;
@@ -137,9 +164,11 @@ inline void hints(const Table &T, const Workspace &W, Sub s, const i64 *total, i
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         std::fill(left.begin(), left.end(), 0);
-        i64 j = 0;
+        i64 j = 0, wp = 0;
         for (i64 p = 1; p < m; ++p) {
-            ++left[T.dec[lst[p - 1]]];
+            const i64 wq = T.w(lst[p - 1]);
+            left[T.dec[lst[p - 1]]] += wq;
+            wp += wq;
             if (col[lst[p]] == col[lst[p - 1]]) continue;
             double sl = 0.0, sr = 0.0;
             for (i64 c = 0; c < C; ++c) {
@@ -148,8 +177,8 @@ inline void hints(const Table &T, const Workspace &W, Sub s, const i64 *total, i
                 sr += static_cast<double>(r * r);
             }
             // the rows' weighted impurity
-            const double gini = static_cast<double>(m) - sl / static_cast<double>(p) -
-                                sr / static_cast<double>(m - p);
+            const double gini = static_cast<double>(wm) - sl / static_cast<double>(wp) -
+                                sr / static_cast<double>(wm - wp);
             if (gini < score[a] - 1e-9) {
                 score[a] = gini;
                 hint[a] = j;
@@ -176,19 +205,23 @@ inline vec<i64> by_score(const double *score, i64 A) {
 // The leaf errors of both sides of each of the K thresholds after pos[k] rows of lst
 // (prefix class counts); and those counts, prefix[k * C + c], if asked for.
 inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 *total,
-                        const i64 *pos, i64 K, i64 *misL, i64 *misR, i64 *prefix = nullptr) {
+                        const i64 *pos, i64 K, i64 *misL, i64 *misR, i64 *prefix = nullptr,
+                        const i64 *wt = nullptr) {
     vec<i64> cnt(static_cast<std::size_t>(C), 0);
-    i64 j = 0;
+    const i64 wm = sum(total, C);
+    i64 j = 0, wl = 0;
     for (i64 q = 0; q < m - 1; ++q) {
-        ++cnt[dec[lst[q]]];
+        const i64 wq = wt ? wt[lst[q]] : 1;
+        cnt[dec[lst[q]]] += wq;
+        wl += wq;
         if (j < K && pos[j] == q + 1) {
             i64 ml = 0, mr = 0;
             for (i64 c = 0; c < C; ++c) {
                 ml = std::max(ml, cnt[c]);
                 mr = std::max(mr, total[c] - cnt[c]);
             }
-            misL[j] = (q + 1) - ml;
-            misR[j] = (m - q - 1) - mr;
+            misL[j] = wl - ml;
+            misR[j] = (wm - wl) - mr;
             if (prefix) std::copy(cnt.begin(), cnt.end(), prefix + j * C);
             ++j;
         }
@@ -198,11 +231,11 @@ inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 
 // The class counts of the first pos[k] rows of lst, prefix[k * C + c], for the K
 // thresholds.
 inline void prefix_counts(const i32 *lst, const i32 *dec, i64 C, const i64 *pos, i64 K,
-                          i64 *prefix) {
+                          i64 *prefix, const i64 *wt = nullptr) {
     vec<i64> cnt(static_cast<std::size_t>(C), 0);
     i64 q = 0;
     for (i64 j = 0; j < K; ++j) {
-        for (; q < pos[j]; ++q) ++cnt[dec[lst[q]]];
+        for (; q < pos[j]; ++q) cnt[dec[lst[q]]] += wt ? wt[lst[q]] : 1;
         std::copy(cnt.begin(), cnt.end(), prefix + j * C);
     }
 }
@@ -213,16 +246,19 @@ inline void prefix_counts(const i32 *lst, const i32 *dec, i64 C, const i64 *pos,
 // in place (no sort).
 template <class R, class D>
 vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total, const i64 *pos,
-                      i64 K, i64 nl) {
+                      i64 K, i64 nl, const i64 *wt = nullptr) {
     vec<i64> out(static_cast<std::size_t>(K * 2 * nl), 0);
     vec<i64> cnt(static_cast<std::size_t>(C), 0), top(static_cast<std::size_t>(C));
-    i64 j = 0;
+    const i64 wm = sum(total, C);
+    i64 j = 0, wl = 0;
     for (i64 q = 0; q < m - 1; ++q) {
-        ++cnt[dec[lst[q]]];
+        const i64 wq = wt ? wt[lst[q]] : 1;
+        cnt[dec[lst[q]]] += wq;
+        wl += wq;
         if (j < K && pos[j] == q + 1) {
             for (i64 sd = 0; sd < 2; ++sd) {
                 for (i64 c = 0; c < C; ++c) top[c] = sd == 0 ? cnt[c] : total[c] - cnt[c];
-                i64 acc = sd == 0 ? q + 1 : m - q - 1;
+                i64 acc = sd == 0 ? wl : wm - wl;
                 for (i64 L = 0; L < nl; ++L) {
                     if (L < C) {  // the largest of top[L:] into top[L]
                         i64 b = L;
@@ -250,19 +286,23 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
 // (root_codes); the pass walks a block's lanes side by side. The other attributes (nominal
 // ones, or all with more classes) are kept row by row (Rows: cb[j * m + q], the code of
 // the q-th row in the order of attribute attr[j]; cls its class; sa the root attribute's
-// code).
+// code). With weights the step of two classes is the row's weight (+w class 1, -w class
+// 0), and with more classes a lane's position keeps the row's weight too (wt), as does a
+// row kept row by row.
 inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
 struct Lanes {
     i64 blocks = 0;
-    vec<i64> attr;  // per lane, its attribute (-1: padding)
+    vec<i64> attr;    // per lane, its attribute (-1: padding)
     vec<i32> we, sa;  // per lane and position
+    vec<i32> wt;      // per lane and position: the row's weight (weights and C > 2 only)
 };
 
 struct Rows {
     vec<i64> attr;  // the attributes kept row by row
     vec<i32> cb, cls, sa;
+    vec<i32> wt;  // the rows' weights (weights only)
 };
 
 struct Packed {
@@ -276,7 +316,7 @@ struct Packed {
 // lanes when C <= MAX_LANE_CLASSES.
 template <class Col, class Cls>
 void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *kinds, i64 A,
-                i64 C, i64 m) {
+                i64 C, i64 m, const i64 *wt = nullptr) {
     pk.m = m;
     Lanes &ln = pk.lanes;
     Rows &rw = pk.rows;
@@ -289,6 +329,11 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
     const std::size_t size = static_cast<std::size_t>(ln.blocks * m * LANES);
     ln.we.assign(size, 0);
     ln.sa.assign(size, 0);
+    const bool lane_wt = wt != nullptr && C > 2;
+    if (lane_wt)
+        ln.wt.assign(size, 1);
+    else
+        ln.wt.clear();
     for (i64 k = 0; k < ln.blocks * LANES; ++k) {
         const i64 b = ln.attr[k];
         if (b < 0) continue;
@@ -299,14 +344,20 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
         i32 *we = ln.we.data() + at;
         for (i64 q = 0; q < m; ++q) {
             const i32 c = dec[lst[q]];
-            const i32 w = C == 2 ? (c == 1 ? 1 : -1) : c;
+            const i32 u = wt ? static_cast<i32>(wt[lst[q]]) : 1;
+            const i32 w = C == 2 ? (c == 1 ? u : -u) : c;
             we[q * LANES] = 2 * w + (q + 1 < m && cb[lst[q + 1]] != cb[lst[q]] ? 1 : 0);
+        }
+        if (lane_wt) {
+            i32 *wq = ln.wt.data() + at;
+            for (i64 q = 0; q < m; ++q) wq[q * LANES] = static_cast<i32>(wt[lst[q]]);
         }
     }
     const std::size_t rsize = rw.attr.size() * static_cast<std::size_t>(m);
     rw.cb.resize(rsize);
     rw.cls.resize(rsize);
     rw.sa.resize(rsize);
+    rw.wt.resize(wt ? rsize : 0);
     for (std::size_t j = 0; j < rw.attr.size(); ++j) {
         const i32 *lst = list[rw.attr[j]];
         const i32 *cb = col(rw.attr[j]);
@@ -315,6 +366,8 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
             rw.cb[j * m + q] = cb[lst[q]];
             rw.cls[j * m + q] = dec[lst[q]];
         }
+        if (wt)
+            for (i64 q = 0; q < m; ++q) rw.wt[j * m + q] = static_cast<i32>(wt[lst[q]]);
     }
 }
 
@@ -323,7 +376,7 @@ inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
     for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
     pack_lists(
         pk, list.data(), [&](i64 b) { return T.col(b); }, [&](i64) { return T.dec; }, T.kinds,
-        T.A, T.C, s.m);
+        T.A, T.C, s.m, T.wt);
 }
 
 // The root attribute's code (code(b)[row]) of each position of every attribute b's order

@@ -292,15 +292,15 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         except LimitError as err:
             why = ""
             if self.table_.weighting is not None and self.table_.ordered:
-                from .engine.ordered import expandable
+                from .engine.ordered import reads_weights
 
-                if not expandable(self.table_):
+                if not reads_weights(self.table_):
                     why = (
                         " The weights (over a common denominator of "
                         f"{self.table_.weighting.scale:,}) are too fine for the solver that "
-                        "keeps numeric columns whole, which reads a row of weight k as k "
-                        "copies: integer sample weights, or class weights that are small "
-                        "integers, keep it."
+                        "keeps numeric columns whole, which counts them in units of that "
+                        "denominator: integer sample weights, or class weights that are "
+                        "small integers, keep it."
                     )
             raise LimitError(self._too_big(str(err)) + why) from None
         self.solver_ = rel.engine

@@ -104,6 +104,17 @@ def test_the_cluster_gives_the_one_process_front_and_trees(cluster, seed):
     assert _answer(table, 4, scheduler=cluster.address) == one
 
 
+def test_weighted_rows_on_the_cluster_give_the_one_process_front_and_trees(cluster):
+    """Row weights travel with the table: the workers' kernels read them as the one
+    process's do (issue 38)."""
+    table = DecisionTable.from_dataframe(_frame(4, 150, columns=4), thresholds="all")
+    w = np.random.default_rng(4).integers(1, 4, size=table.n_rows).tolist()
+    weighted = table.weighted(w)
+    one = _answer(weighted, 4)
+    assert len(one[0]) >= 3
+    assert _answer(weighted, 4, scheduler=cluster.address) == one
+
+
 def test_a_local_cluster_gives_the_one_process_front():
     table = DecisionTable.from_dataframe(_frame(3, 120, columns=3), thresholds="all")
     one = relate(table, "depth", MIS, max_depth=3).front.points()

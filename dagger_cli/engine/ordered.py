@@ -17,8 +17,14 @@ Which front:
   (:func:`~dagger_cli.engine.kernels.ordered.fronts`);
 * neither is misclassifications: the single leaf, which is least in every other cost.
 
+Weights: the kernels read row and class weights themselves (:func:`reads_weights`; the
+table's ``weighting.rows``, in its integer units): a row of weight k counts as k rows in
+every class count, subtable size and bound, and the answer is the one of the rows repeated
+by their weights (:func:`expanded`, the tests' oracle).
+
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, and the ``baseline`` and ``paper`` engines.
+``exact_only``, ``count``, a price matrix or a minimum leaf size, and the ``baseline`` and
+``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
@@ -52,24 +58,25 @@ from .structures import OrderedStats, Relation
 MIS = "misclassifications"
 
 
-#: A weighted table goes to the ordered solver as its rows repeated by their weights (in
-#: the weighting's integer units: a row of weight k is k copies of it) when they make at
-#: most this many rows, and at most :data:`EXPAND_FACTOR` times the table's.
+#: A weighted table's rows repeated by their weights (in the weighting's integer units: a
+#: row of weight k is k copies of it, :func:`expanded`), when they make at most this many
+#: rows and at most :data:`EXPAND_FACTOR` times the table's: the tests' oracle of the
+#: kernels' own reading of weights.
 EXPAND_ROWS = 2_000_000
 EXPAND_FACTOR = 32
 
 
 def applies(table, query) -> bool:
     """Whether the ordered solver answers ``query`` on ``table``: ordered attributes, a
-    depth cap, and neither ``exact_only`` nor ``count``; weighted rows when they can be
-    repeated (:func:`expandable`)."""
+    depth cap, and neither ``exact_only`` nor ``count``; weighted rows when the kernels
+    read their weights (:func:`reads_weights`)."""
     return bool(
         getattr(table, "ordered", None)
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
         and (not _reads_decision(query) or _roc(query))
-        and (getattr(table, "weighting", None) is None or expandable(table))
+        and (getattr(table, "weighting", None) is None or reads_weights(table))
     )
 
 
@@ -83,6 +90,17 @@ def _roc(query) -> bool:
     return {query.x_cost.name, query.y_cost.name} == ROC
 
 
+def reads_weights(table) -> bool:
+    """Whether the kernels read a weighted table's weights: row weights and class weights
+    only (no price matrix, no minimum leaf size, which count otherwise), adding up to at
+    most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units. A row of weight k
+    then counts as k rows wherever a cost counts rows."""
+    from .kernels import ordered as k
+
+    w = table.weighting
+    return w.prices is None and w.min_leaf == 1 and int(w.rows.sum()) <= k.WEIGHT_LIMIT
+
+
 def _reads_decision(query) -> bool:
     """Whether one of the query's costs reads a leaf's decision (false positives or
     negatives)."""
@@ -93,8 +111,9 @@ def _reads_decision(query) -> bool:
 
 
 def expandable(table) -> bool:
-    """Whether a weighted table is its rows repeated: row weights and class weights only
-    (no price matrix, no minimum leaf size, which count otherwise), and few enough copies."""
+    """Whether a weighted table can be its rows repeated (:func:`expanded`): row weights
+    and class weights only (no price matrix, no minimum leaf size, which count otherwise),
+    and few enough copies."""
     w = table.weighting
     total = int(w.rows.sum())
     return (
@@ -131,9 +150,11 @@ def why_not(table, query) -> str:
             "false positives against false negatives"
         )
     if getattr(table, "weighting", None) is not None:
+        from .kernels import ordered as k
+
         return (
-            "it reads weights as repeated rows: not a price matrix, a minimum leaf size, or "
-            f"more than {EXPAND_ROWS:,} (or {EXPAND_FACTOR} times the table's) rows in all"
+            "it reads row and class weights: not a price matrix, a minimum leaf size, or "
+            f"weights adding up to more than {k.WEIGHT_LIMIT:,} units"
         )
     return "it computes neither --exact-only nor --count"
 
@@ -177,8 +198,9 @@ class _Arrays:
 
         n, A = table.n_rows, table.n_attributes
         C = max(len(table.decision_values), 1)
-        # codes, order, keys, decisions, kinds, nv; and a subtable's load (mask, rows, keys)
-        self.shared = 8 * A * n + 16 * n + 4 * n + A + 8 * (A + 1) + 21 * n
+        # codes, order, keys, decisions, weights, kinds, nv; and a subtable's load (mask,
+        # rows, keys)
+        self.shared = 8 * A * n + 16 * n + 4 * n + 8 * n + A + 8 * (A + 1) + 21 * n
         # one workspace: its rows per level and the split's sides
         self.rows_bytes = (depth + 2) * max(A, 1) * n * 4 + 4 * n
         self.scratch = k.scratch_bytes(n, A, C, depth)
@@ -196,6 +218,9 @@ class _Arrays:
         self.kinds = np.array([a in table.ordered for a in table.attributes], dtype=np.int8)
         self.dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
         self.C = C
+        # the rows' weights in the weighting's integer units (None: every row weighs 1)
+        w = getattr(table, "weighting", None)
+        self.weights = None if w is None else np.ascontiguousarray(w.rows, dtype=np.int64)
         self.order = np.empty((A, n), dtype=np.int32)
         for a in range(A):
             self.order[a] = np.argsort(self.codes[a], kind="stable")
@@ -208,7 +233,9 @@ class _Arrays:
         self.nv[A] = COUNTS_MAX_CODES
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
-        self.table = k.OrderedTable(self.codes, self.kinds, self.nv, self.dec, self.keys, C)
+        self.table = k.OrderedTable(
+            self.codes, self.kinds, self.nv, self.dec, self.keys, C, self.weights
+        )
         self.work = k.Workspace(self.buf, self.side)
 
     def spare_buffers(self) -> int:
@@ -361,18 +388,14 @@ def solve_ordered(table, query) -> Relation:
     roc = _roc(query)  # the kernel's x false positives, its y false negatives
     swap = cx.name == ("false-negatives" if roc else MIS)
     other = cy if swap else cx
-    given = table  # the Relation's table; the search reads the rows repeated by weight
-    searched = table
-    if getattr(table, "weighting", None) is not None:
-        table = expanded(table)
-        searched = table
-        if roc:
-            searched, table = _two_classes(given, table)
+    given = table  # the Relation's table
+    searched = table  # the table as the kernels read it
+    if roc:
+        searched, table = _two_classes(table)
     depth = min(int(query.max_depth), table.n_tests)
     progress = Progress(query.progress)
     stats = np.zeros(k.N_STATS, dtype=np.int64)
-    total = np.bincount(table.decisions, minlength=len(table.decision_values))
-    leaf_mis = table.n_rows - int(total.max()) if table.n_rows else 0
+    leaf_mis = _leaf_mis(table, np.arange(table.n_rows))
     arrays = None
     root: dict = {}  # the root's provenance of each point of a whole front
     try:
@@ -411,7 +434,7 @@ def solve_ordered(table, query) -> Relation:
         cy,
         np.array([p[0] for p in points], dtype=np.int64),
         np.array([p[1] for p in points], dtype=np.int64),
-        table.n_rows,
+        given.weight_total,
     )
     rel = Relation(
         table=given,
@@ -430,17 +453,31 @@ def solve_ordered(table, query) -> Relation:
     return rel
 
 
-def _two_classes(given, table):
-    """For false positives against negatives: ``table`` (``given`` with its rows repeated
-    by weight) as the kernels read it, two classes with 1 the positive one, and as the
-    trees read it, with ``given``'s positive class."""
+def _two_classes(given):
+    """For false positives against negatives: ``given`` (weighted, with a positive class)
+    as the kernels read it, its rows repeated by weight (:func:`expanded`: the kernels'
+    leaves of two points read no weights) in two classes, 1 the positive one; and as the
+    trees read it, the rows repeated with ``given``'s positive class."""
     from dataclasses import replace
 
     positive = given.decision_values[given.weighting.positive]
-    table = table.weighted(positive=positive)
+    table = expanded(given).weighted(positive=positive)
     on = table.decisions == table.weighting.positive
     two = replace(table, decisions=on.astype(table.decisions.dtype), decision_values=("", positive))
     return replace(two, weighting=None), table
+
+
+def _weight(table, rows: np.ndarray) -> int:
+    """The weight of ``rows`` (their number without weights): the ``n`` of every cost."""
+    w = getattr(table, "weighting", None)
+    return int(rows.size) if w is None else int(w.rows[rows].sum())
+
+
+def _leaf_mis(table, rows: np.ndarray) -> int:
+    """The misclassifications of the leaf of ``rows``: their weight not of the heaviest
+    decision."""
+    counts, _ = rows_labels(table, rows)
+    return _weight(table, rows) - max(counts, default=0)
 
 
 def _cluster_depth_front(table, arrays: _Arrays, depth: int, leaf_mis: int, query, stats, progress):
@@ -891,7 +928,7 @@ class _Extractor:
             tuple(table.attributes),
             table.decision_name,
             tuple(table.decision_values),
-            tree_costs(root, table.n_rows),
+            tree_costs(root, table.weight_total),
             dict(self.used),
         )
 
@@ -943,9 +980,10 @@ class _Extractor:
             else:
                 splits.setdefault((d, attr, code), []).append(t)
         mis = COSTS[MIS]
+        n = _weight(self.table, rows)
         for (d, attr, code), ts in splits.items():
             name, children = self._split(rows, attr, code)
-            fixed = self.other.split_const + self.other.split_rows * rows.size
+            fixed = self.other.split_const + self.other.split_rows * n
             top_x, top_y = max(t[0] for t in ts) - fixed, max(t[1] for t in ts)
             # each child's rows sorted per attribute, from its parent's (one pass over them),
             # for its searches (none at depth 0)
@@ -962,7 +1000,7 @@ class _Extractor:
             for t in ts:
                 room = t[0] - fixed
                 own = [_in_box(gx, gy, room, t[1]) for gx, gy in shared]
-                picks[t] = pick_children(self.other, mis, rows.size, own, t[0], t[1])
+                picks[t] = pick_children(self.other, mis, n, own, t[0], t[1])
                 for j, p in enumerate(picks[t]):
                     below[j][p] = None
             kids = [
@@ -1029,8 +1067,7 @@ class _Extractor:
         a = self.arrays
         choice = np.zeros(3, dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
-        counts, _ = rows_labels(self.table, rows)
-        if rows.size - max(counts, default=0) == mis:
+        if _leaf_mis(self.table, rows) == mis:
             return self._leaf(rows)
         sides = None
         found = _first_piece(a, rows, d, mis) if d >= 3 and rows.size > 1 else None
@@ -1086,8 +1123,7 @@ class _Extractor:
             fx = np.array([p[0] for p in pts], dtype=np.int64)
             fy = np.array([p[1] for p in pts], dtype=np.int64)
         else:
-            counts, _ = rows_labels(self.table, rows)
-            fy = np.array([rows.size - max(counts, default=0)], dtype=np.int64)
+            fy = np.array([_leaf_mis(self.table, rows)], dtype=np.int64)
             fx = np.array([self.other.leaf(int(fy[0]))], dtype=np.int64)
         return _in_box(fx, fy, max_x, max_y)
 
@@ -1125,10 +1161,11 @@ class _Extractor:
         if kind == k.LEAF:
             return self._leaf(rows, (tx, ty))
         name, children = self._split(rows, attr, code)
-        room = tx - self.other.split_const - self.other.split_rows * rows.size
+        n = _weight(self.table, rows)
+        room = tx - self.other.split_const - self.other.split_rows * n
         kid_fronts = [self._kid_front(sub, r - 1, room, ty) for _, sub in children]
         mis = COSTS[MIS]
-        picks = pick_children(self.other, mis, rows.size, kid_fronts, tx, ty)
+        picks = pick_children(self.other, mis, n, kid_fronts, tx, ty)
         kids = [
             (value, self._node(sub, r - 1, px, py))
             for (value, sub), (px, py) in zip(children, picks)

@@ -8,9 +8,16 @@ odt tables at depth 3 (depth vs misclassifications), in this process, median of 
   their medians; the fronts' least values checked equal (weight 2 doubles them);
 - ``--min-leaf 5`` with the layer and without it (one run: the route before), against
   STreeD's ``min_leaf_node_size=5`` at depths 1..3 (the same least misclassifications,
-  and both times).
+  and both times);
+- the part ``num``: the six shared numeric tables (``--thresholds all``) at depth 3, depth
+  vs misclassifications, every row weighing 1..3 at random (seeded), against the same
+  table unweighted, the three runs taking turns (median of ``--weights-num-runs``): the
+  ordered solver reading the weights, and the route before (the rows repeated by their
+  weights, :func:`dagger_cli.engine.ordered.expanded`); the ratio per table, and the two
+  weighted fronts checked equal.
 
     python -m scripts.bench run --only weights [--runs 3] [--odt-tables hepatitis,vote]
+    python -m scripts.bench run --only weights --weights-parts num [--num-tables rice,bank]
 """
 
 from __future__ import annotations
@@ -24,16 +31,31 @@ from . import machine, verdict
 
 NAME = "weights"
 OUTPUT = "weights.json"
-HELP = "weighted rows and a minimum leaf size on the odt tables at depth 3 (issue 38)"
+HELP = (
+    "weighted rows and a minimum leaf size on the odt tables at depth 3; random weights on "
+    "the numeric tables at depth 3 (issue 38)"
+)
 
 #: The issue's target: weighted runs within this factor of the unweighted ones.
 WEIGHTED_RATIO = 1.5
 DEPTH = 3
 MIN_LEAF = 5
+#: The parts of the section (``--weights-parts``): the odt tables, the numeric ones.
+PARTS = ("odt", "num")
+#: The numeric part's weights: each row 1..NUM_MAX_WEIGHT, drawn with this seed.
+NUM_SEED = 38
+NUM_MAX_WEIGHT = 3
 
 
 def add_arguments(group) -> None:
-    """The weights section has no options of its own (``--runs``, ``--odt-tables``)."""
+    """The parts to run, and the numeric part's runs (``--runs``, ``--odt-tables`` and
+    ``--num-tables`` choose the rest)."""
+    group.add_argument(
+        "--weights-parts", default=",".join(PARTS), help=f"of {','.join(PARTS)} (both)"
+    )
+    group.add_argument(
+        "--weights-num-runs", type=int, default=3, help="runs per numeric table (median; 3)"
+    )
 
 
 def _least(rel) -> list[int]:
@@ -137,8 +159,82 @@ def bench_weights(tables, runs: int) -> list[dict]:
     return rows
 
 
+def bench_num_weights(tables, runs: int) -> list[dict]:
+    """The numeric part: per table, unweighted, weighted (the kernels reading the weights)
+    and weighted as repeated rows, taking turns; medians and the ratios run by run."""
+    from dagger_cli.data.datasets import load_table
+    from dagger_cli.engine import relate
+    from dagger_cli.engine.ordered import expanded
+
+    print(
+        f"weights, numeric tables: depth <= {DEPTH} vs misclassifications, rows weighing "
+        f"1..{NUM_MAX_WEIGHT} (seed {NUM_SEED}), median of {runs}; {machine.load_text()}",
+        flush=True,
+    )
+    rows = []
+    for name in tables:
+        t = load_table(f"num-{name}", thresholds="all", duplicates="keep")
+        rng = np.random.default_rng(NUM_SEED)
+        tw = t.weighted(rng.integers(1, NUM_MAX_WEIGHT + 1, size=t.n_rows).tolist())
+        copies = expanded(tw)
+        plain_s, native_s, copies_s, ratio, vs_copies = [], [], [], [], []
+        for _ in range(runs):
+            a, ra = _timed(lambda t=t: relate(t, "depth", max_depth=DEPTH))
+            b, rb = _timed(lambda t=tw: relate(t, "depth", max_depth=DEPTH))
+            c, rc = _timed(lambda t=copies: relate(t, "depth", max_depth=DEPTH))
+            plain_s.append(a)
+            native_s.append(b)
+            copies_s.append(c)
+            ratio.append(b / a)
+            vs_copies.append(c / b)
+        same = rb.front.points() == rc.front.points()
+        row = {
+            "table": name,
+            "rows": t.n_rows,
+            "weight": tw.weight_total,
+            "plain_s": statistics.median(plain_s),
+            "weighted_s": statistics.median(native_s),
+            "repeated_s": statistics.median(copies_s),
+            "ratio": statistics.median(ratio),
+            "repeated_ratio": statistics.median(vs_copies),
+            "engine": rb.engine,
+            "same_front": same,
+            "least": [int(rb.front.least_y(d)) for d in range(1, DEPTH + 1)],
+        }
+        rows.append(row)
+        print(
+            f"  {name:<8} unweighted {row['plain_s']:6.2f} s, weighted {row['weighted_s']:6.2f} s "
+            f"(x{row['ratio']:.2f}); as repeated rows ({tw.weight_total:,} of {t.n_rows:,}) "
+            f"{row['repeated_s']:6.2f} s (x{row['repeated_ratio']:.2f} of the weighted run); "
+            f"same front: {same}",
+            flush=True,
+        )
+    if rows:
+        worst = max(r["ratio"] for r in rows)
+        ok = worst <= WEIGHTED_RATIO
+        print(
+            f"  [{verdict.met(ok)}] weighted within x{WEIGHTED_RATIO} of unweighted on every "
+            f"numeric table: the most x{worst:.2f}, median "
+            f"x{statistics.median(r['ratio'] for r in rows):.2f}"
+        )
+        exact = all(r["same_front"] and r["engine"] == "ordered" for r in rows)
+        print(f"  [{verdict.met(exact)}] fronts: the weights read equal the rows repeated")
+    print(f"weights, numeric tables: done; {machine.load_text()}")
+    return rows
+
+
 def run(args) -> dict:
     record = machine.Record()
-    result = {"rows": bench_weights(args.odt_tables, args.runs), **record.done()}
+    parts = [p for p in args.weights_parts.split(",") if p]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise SystemExit(f"--weights-parts: no part {', '.join(unknown)} (of {', '.join(PARTS)})")
+    result: dict = {}
+    if "odt" in parts:
+        result["rows"] = bench_weights(args.odt_tables, args.runs)
+    if "num" in parts:
+        tables = [n for n in args.num_tables.split(",") if n]
+        result["num"] = bench_num_weights(tables, args.weights_num_runs)
+    result.update(record.done())
     machine.write_json(args.out, OUTPUT, result)
     return result

@@ -35,7 +35,8 @@ to fronts in :func:`fronts`). For a threshold between two evaluated ones ``lo < 
   (left) and ``hi`` (right) bound every threshold between them from below;
 * moving a threshold past k rows changes a subtree's misclassifications by at most k (and
   its total path length by at most k times its depth): around an evaluated threshold whose
-  cost is far above the best found, a whole range is skipped.
+  cost is far above the best found, a whole range is skipped. With row weights
+  (:class:`OrderedTable`'s ``weights``) k is the weight of the rows moved.
 
 A third rule (ConTree's zero indices): once a side has no error, every threshold beyond it
 keeps that side at zero and only grows the other side, so none can be better.
@@ -79,8 +80,15 @@ LEFT, RIGHT, BOTH = 1, 2, 3
 #: The table as the kernels read it: ``codes`` (int32, attributes x rows), ``kinds``
 #: (int8, 1: ordered), ``nv`` (int64: codes per attribute, and at ``nv[A]`` the most codes
 #: for the depth-two trees from class counts, 0: never), ``dec`` (int32, 0..C-1), ``keys``
-#: (int64, 2 x rows: the random keys whose sums name a subtable), ``n_classes`` (C).
-OrderedTable = namedtuple("OrderedTable", "codes kinds nv dec keys n_classes")
+#: (int64, 2 x rows: the random keys whose sums name a subtable), ``n_classes`` (C), and
+#: ``weights``: None (every row weighs 1) or the rows' integer weights (int64, each >= 1,
+#: adding up to at most :data:`WEIGHT_LIMIT`): a row of weight k counts as k rows wherever
+#: a cost counts rows (class counts, a subtable's size, the rows a bound moves).
+OrderedTable = namedtuple(
+    "OrderedTable", "codes kinds nv dec keys n_classes weights", defaults=(None,)
+)
+#: The most the rows' weights may add up to (the depth-two pass counts them in int32).
+WEIGHT_LIMIT = int(_core.ORDERED_WEIGHT_LIMIT)
 #: The rows of the subtables being solved (``buf``: int32, levels x attributes x rows; the
 #: subtable to solve at level 0) and each row's child of a split (``side``: int32, rows).
 Workspace = namedtuple("Workspace", "buf side")
