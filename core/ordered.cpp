@@ -251,7 +251,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
     const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
     vec<i64> total(static_cast<std::size_t>(C));
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
-    const i64 leaf = sum(total.data(), C) - largest(total.data(), C);
+    const i64 leaf = leaf_cost(total.data(), C, T.price);
     choice[0] = -1;
     choice[1] = -1;
     choice[2] = LEAF;
@@ -280,7 +280,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         }
     }
     if (lb >= ub) return {lb, false};
-    if (r == 2 && T.nv[A] > 0 && piece == nullptr) {
+    if (r == 2 && T.nv[A] > 0 && piece == nullptr && T.price == nullptr) {
         bool few = true;  // every attribute of few codes: the depth-two trees from counts
         for (i64 a = 0; a < A; ++a) few = few && T.nv[a] <= T.nv[A];
         if (few) {
@@ -354,10 +354,13 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         if (K == 0) continue;
         // how far apart thresholds are in the rows a bound moves: their weight (pos without
         // weights, where each row weighs 1)
+        // (with prices, the weight times F, the most a unit of weight moved changes a cost)
         const i64 *wpos = pos.data();
         if (T.wt) {
             wpos_own.resize(static_cast<std::size_t>(K));
             weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
+            if (T.F != 1)
+                for (i64 k = 0; k < K; ++k) wpos_own[k] *= T.F;
             wpos = wpos_own.data();
         }
         vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
@@ -572,16 +575,20 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     vec<i64> total(static_cast<std::size_t>(C));
     if (r == 0) {
         counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
-        vec<Tagged> leaf;
-        leaf_points(px, total.data(), C, sum(total.data(), C), leaf);
-        for (Tagged &t : leaf) t.kind = LEAF, t.attr = t.code = -1;
-        return leaf;
+        if (px.choice) {
+            vec<Tagged> leaf;
+            leaf_points(px, total.data(), C, sum(total.data(), C), leaf);
+            for (Tagged &t : leaf) t.kind = LEAF, t.attr = t.code = -1;
+            return leaf;
+        }
+        return vec<Tagged>{{lc, leaf_cost(total.data(), C, T.price), LEAF, -1, -1}};
     }
     if (r == 1) return front1(T, W, s, px);
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
     const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
-    if (m <= 1 || largest(total.data(), C) == wm)  // a pure leaf: every split costs more
-        return vec<Tagged>{{lc, 0, LEAF, -1, -1}};
+    // a leaf without errors: every split costs more
+    const i64 leaf = T.price ? leaf_cost(total.data(), C, T.price) : wm - largest(total.data(), C);
+    if (m <= 1 || leaf == 0) return vec<Tagged>{{lc, leaf, LEAF, -1, -1}};
     vec<Tagged> F;
     if (attrs.size() == 0) {
         X.st.add(S_SOLVED);
@@ -609,7 +616,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     vec<double> score(static_cast<std::size_t>(A));
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
-    vec<i64> wpos_own;  // with weights: the weight on the <= side of each threshold
+    vec<i64> wpos_own, bpos_own;  // with weights: the weight on the <= side of each threshold
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
@@ -676,16 +683,26 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
             wpos = wpos_own.data();
         }
+        // what moving rows up to each threshold can change a cost by (the pruner's): their
+        // weight, times F with prices (x moves by alpha per unit of weight, so no more)
+        const i64 *bpos = wpos;
+        if (T.F != 1) {
+            bpos_own.resize(static_cast<std::size_t>(K));
+            for (i64 k = 0; k < K; ++k) bpos_own[k] = T.F * wpos[k];
+            bpos = bpos_own.data();
+        }
         // the sides' leaf errors at every threshold (prefix class counts)
         vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
         vec<i64> prefix(px.choice ? static_cast<std::size_t>(K * C) : 0);  // <= side's classes
         side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
-                    px.choice ? prefix.data() : nullptr, T.wt);
+                    px.choice ? prefix.data() : nullptr, T.wt, T.price);
         // Each side's trees of L leaves err no less than its rows less its L largest
         // classes, and cost at least the x of L leaves (with binary splits only, and at
         // depth 2, a tree of 4 leaves is the full one): a lower-bound set per side, if C > 2.
         // (Below depth 3 the seed holds no tree whose side has two leaves: not used there.)
-        const i64 n_lv = C > 2 && r >= 3 ? std::min(C, T.all_ordered && r == 3 ? i64{4} : C) : 0;
+        const i64 n_lv = C > 2 && r >= 3 && T.price == nullptr
+                             ? std::min(C, T.all_ordered && r == 3 ? i64{4} : C)
+                             : 0;
         vec<i64> cls_lb;
         if (n_lv > 0)
             cls_lb = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, n_lv, T.wt);
@@ -695,7 +712,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         vec<i64> slot(static_cast<std::size_t>(K), -1);
         vec<Record> recs;
         recs.push_back({triv, triv, triv});
-        IntervalPruner iv(wpos, K, hint[a]);
+        IntervalPruner iv(bpos, K, hint[a]);
         while (!iv.empty()) {
             Interval I = iv.pop();
             if (X.st.aborted()) break;
@@ -904,6 +921,24 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
         }
         wt = w.p;
     }
+    // a price matrix (C x C int64, per unit of weight; None: 0/1), with weights only
+    const i64 C = nb::cast<i64>(table.attr("n_classes"));
+    const i64 *price = nullptr;
+    i64 F = 1;
+    nb::object prices = nb::getattr(table, "prices", nb::none());
+    if (!prices.is_none()) {
+        auto p = span<const i64>(prices, "prices");
+        if (wt == nullptr || p.size() != C * C)
+            throw nb::value_error("prices: C x C entries, and weights with them");
+        for (i64 i = 0; i < C * C; ++i) {
+            if (p[i] < 0) throw nb::value_error("prices: every one must be >= 0");
+            F = std::max(F, p[i]);
+        }
+        i64 total = 0;
+        for (i64 i = 0; i < n; ++i) total += wt[i];
+        if (total > WEIGHT_LIMIT / F) throw nb::value_error("prices: the weights cost too much");
+        price = p.p;
+    }
     Table T{static_cast<const i32 *>(codes.data()),
             kinds.p,
             nv.p,
@@ -911,9 +946,11 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
             keys.p,
             A,
             n,
-            nb::cast<i64>(table.attr("n_classes")),
+            C,
             all_ordered,
-            wt};
+            wt,
+            price,
+            F};
     Workspace W{static_cast<i32 *>(buf.data()), static_cast<i64>(buf.shape(0)), side.p};
     return {T, W};
 }
@@ -1164,9 +1201,9 @@ void bind_ordered(nb::module_ &m) {
             check_sub(T, W, m_rows, depth);
             const vec<Tagged> bound = read_points(limits.attr("bound"));
             const Cost px = read_cost(cost);
-            if (px.choice && (T.C != 2 || T.wt))
+            if (px.choice && (T.C != 2 || T.wt || T.price))
                 throw nb::value_error(
-                    "cost: a leaf's choice of decision needs two classes and unweighted rows");
+                    "cost: a leaf's choice of decision needs two classes, unweighted and unpriced");
             auto at = span<const i64>(attrs, "attrs");
             for (i64 a : at)
                 if (a < 0 || a >= T.A) throw nb::value_error("attrs: no such attribute");

@@ -62,7 +62,7 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
     vec<i64> total(static_cast<std::size_t>(C));
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
     const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
-    const i64 mis = wm - largest(total.data(), C);
+    const i64 mis = leaf_cost(total.data(), C, T.price);
     vec<Tagged> pts;
     pts.reserve(static_cast<std::size_t>(1 + T.A));
     pts.push_back({px.lc, mis, LEAF, -1, -1});
@@ -71,7 +71,7 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
         return pts;
     }
     const i64 split_x = px.sc + px.sr * wm;
-    vec<i64> left(static_cast<std::size_t>(C));
+    vec<i64> left(static_cast<std::size_t>(C)), tmp(static_cast<std::size_t>(C));
     for (i64 a = 0; a < T.A; ++a) {
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
@@ -81,13 +81,20 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
             for (i64 p = 1; p < m; ++p) {
                 left[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
-                i64 ml = 0, mr = 0;
-                for (i64 c = 0; c < C; ++c) {
-                    ml = std::max(ml, left[c]);
-                    mr = std::max(mr, total[c] - left[c]);
+                i64 e;
+                if (T.price) {
+                    e = leaf_cost(left.data(), C, T.price) +
+                        rest_cost(total.data(), left.data(), C, T.price, tmp.data());
+                } else {
+                    i64 ml = 0, mr = 0;
+                    for (i64 c = 0; c < C; ++c) {
+                        ml = std::max(ml, left[c]);
+                        mr = std::max(mr, total[c] - left[c]);
+                    }
+                    e = wm - ml - mr;
                 }
-                if (wm - ml - mr < least) {
-                    least = wm - ml - mr;
+                if (e < least) {
+                    least = e;
                     code = col[lst[p - 1]];
                 }
             }
@@ -99,7 +106,8 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
                 left[T.dec[lst[p]]] += T.w(lst[p]);
                 size += T.w(lst[p]);
                 if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
-                    e += size - largest(left.data(), C);
+                    e += T.price ? leaf_cost(left.data(), C, T.price)
+                                 : size - largest(left.data(), C);
                     ++k;
                     std::fill(left.begin(), left.end(), 0);
                     size = 0;
@@ -270,23 +278,27 @@ inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, 
 // sweep with weights (vw: the rows' weights, n rows of weight wn): moving a row across
 // changes the errors by at most its weight, so a split that errs e >= best skips the rows
 // that follow while their weight is at most e - best.
+// With prices (price, F: the largest), a split costs its sides' leaves' least prices and a
+// row moved changes that by at most its weight times F.
 inline i64 sweep_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, const i64 *tot,
-                   i64 best, i64 C, i64 *cnt) {
+                   i64 best, i64 C, i64 *cnt, const i64 *price = nullptr, i64 F = 1,
+                   i64 *tmp = nullptr) {
     std::fill(cnt, cnt + C, 0);
     i64 last = -1, budget = -1, wl = 0;
     for (i64 q = 0; q < n; ++q) {
         const i64 v = vc[q];
-        if (budget >= 0 && q > 0) budget -= vw[q - 1];  // the row before moved left
+        if (budget >= 0 && q > 0) budget -= F * vw[q - 1];  // the row before moved left
         if (budget >= 0) {
             // (skipped: within the budget of the last split)
         } else if (v != last && last >= 0) {
-            const i64 e = split_errors(cnt, tot, wn, C);
+            const i64 e = price ? leaf_cost(cnt, C, price) + rest_cost(tot, cnt, C, price, tmp)
+                                : split_errors(cnt, tot, wn, C);
             if (e < best) {
                 best = e;
                 if (best == 0) return 0;
             } else {
                 budget = e - best;
-                if (budget >= wn - wl - 1) return best;  // no row left to score
+                if (budget >= F * (wn - wl - 1)) return best;  // no row left to score
             }
         }
         cnt[vk[q]] += vw[q];

@@ -40,7 +40,7 @@ enum : int { LEFT = 1, RIGHT = 2, BOTH = 3 };
 struct SidesScratch {
     vec<i32> lc, lk, rc, rk;
     vec<i32> lw, rw;  // the sides' rows' weights (weights only)
-    vec<i64> cntL, cntR;
+    vec<i64> cntL, cntR, tmp;
     vec<i32> walk;  // the lanes' least and most D per side
     SidesScratch(i64 m, i64 C, const Lanes &ln, bool weighted = false)
         : lc(static_cast<std::size_t>(m + 1)),
@@ -51,6 +51,7 @@ struct SidesScratch {
           rw(weighted ? static_cast<std::size_t>(m + 1) : 0),
           cntL(static_cast<std::size_t>(C)),
           cntR(static_cast<std::size_t>(C)),
+          tmp(static_cast<std::size_t>(C)),
           walk(static_cast<std::size_t>(4 * ln.blocks * LANES)) {}
 };
 
@@ -201,8 +202,9 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     const i64 m = pk.m, nr = m - nl;
     const i64 wl = sum(totL, C), wr = sum(totR, C);  // the sides' weights (nl, nr without)
     const bool doL = which != RIGHT, doR = which != LEFT;
-    i64 bestL = doL ? wl - largest(totL, C) : 0;
-    i64 bestR = doR ? wr - largest(totR, C) : 0;
+    const i64 *price = pk.price;
+    i64 bestL = doL ? leaf_cost(totL, C, price) : 0;
+    i64 bestR = doR ? leaf_cost(totR, C, price) : 0;
     i64 *cntL = w.cntL.data(), *cntR = w.cntR.data();
     const Lanes &ln = pk.lanes;
     const bool walk = ln.blocks > 0;  // the ordered attributes by lanes
@@ -234,13 +236,20 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             lanes_walk<true, false>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
         else
             lanes_walk<false, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
-        const i64 t1L = totL[1], t0L = wl - t1L, t1R = totR[1], t0R = wr - t1R;
+        // a side's cost of deciding 0 (c0) and 1 (c1): T1 and T0 without prices
+        const auto c0 = [&](const i64 *tot) {
+            return price ? tot[0] * price[0] + tot[1] * price[2] : tot[1];
+        };
+        const auto c1 = [&](const i64 *tot) {
+            return price ? tot[0] * price[1] + tot[1] * price[3] : tot[0];
+        };
+        const i64 c0L = c0(totL), c1L = c1(totL), c0R = c0(totR), c1R = c1(totR);
         for (i64 k = 0; k < nlanes; ++k) {
             if (ln.attr[k] < 0) continue;
             if (bestL > 0 && mnL[k] <= mxL[k])
-                bestL = std::min({bestL, t0L + mnL[k], t1L - mxL[k]});
+                bestL = std::min({bestL, c1L + mnL[k], c0L - mxL[k]});
             if (bestR > 0 && mnR[k] <= mxR[k])
-                bestR = std::min({bestR, t0R + mnR[k], t1R - mxR[k]});
+                bestR = std::min({bestR, c1R + mnR[k], c0R - mxR[k]});
         }
     }
     const Rows &rw = pk.rows;
@@ -269,8 +278,11 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                 jj += s;
             }
             // (two classes go by lanes: only more than MAX_LANE_CLASSES come here)
-            if (doL && bestL > 0) bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL);
-            if (doR && bestR > 0) bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR);
+            i64 *tmp = w.tmp.data();
+            if (doL && bestL > 0)
+                bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL, price, pk.F, tmp);
+            if (doR && bestR > 0)
+                bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR, price, pk.F, tmp);
         } else if (kinds[b] == 1) {
             i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
             if (which == BOTH) {
@@ -310,13 +322,13 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             for (i64 q = 0; q <= m; ++q) {
                 const i64 v = q < m ? col[q] : -2;
                 if (v != lastL && gL > 0) {
-                    eL += gL - largest(cntL, C);
+                    eL += price ? leaf_cost(cntL, C, price) : gL - largest(cntL, C);
                     ++kL;
                     std::fill(cntL, cntL + C, 0);
                     gL = 0;
                 }
                 if (v != lastR && gR > 0) {
-                    eR += gR - largest(cntR, C);
+                    eR += price ? leaf_cost(cntR, C, price) : gR - largest(cntR, C);
                     ++kR;
                     std::fill(cntR, cntR + C, 0);
                     gR = 0;
@@ -337,8 +349,8 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             if (doR && kR >= 2 && eR < bestR) bestR = eR;
         }
     }
-    if (!doL) bestL = wl - largest(totL, C);
-    if (!doR) bestR = wr - largest(totR, C);
+    if (!doL) bestL = leaf_cost(totL, C, price);
+    if (!doR) bestR = leaf_cost(totR, C, price);
     return {bestL, bestR};
 }
 
@@ -512,24 +524,31 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     vec<i64> pos(static_cast<std::size_t>(m));
     const i64 K = boundaries(lst, m, col, pos.data());
     if (K == 0) return;
-    // the weight on the <= side of each threshold (pos without weights)
-    vec<i64> wpos_own;
+    // the weight on the <= side of each threshold (pos without weights), and what moving
+    // the rows up to it can change a cost by (bpos: the weight times F, with prices)
+    vec<i64> wpos_own, bpos_own;
     const i64 *wpos = pos.data();
     if (T.wt) {
         wpos_own.resize(static_cast<std::size_t>(K));
         weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
         wpos = wpos_own.data();
     }
+    const i64 *bpos = wpos;
+    if (T.F != 1) {
+        bpos_own.resize(static_cast<std::size_t>(K));
+        for (i64 k = 0; k < K; ++k) bpos_own[k] = T.F * wpos[k];
+        bpos = bpos_own.data();
+    }
     // the sides' leaf errors at every threshold, from prefix class counts
     vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
     vec<i64> prefix(static_cast<std::size_t>(K * C));  // the <= side's class counts
     side_leaves(lst, m, T.dec, C, total.data(), pos.data(), K, misL.data(), misR.data(),
-                prefix.data(), T.wt);
+                prefix.data(), T.wt, T.price);
     // a side's split into two leaves errs no less than its rows less its two largest
     // classes (binary splits only: a nominal split may have more leaves)
     // (two_l, two_r: per threshold; 0 where not bounded)
     vec<i64> two_l(static_cast<std::size_t>(K), 0), two_r(static_cast<std::size_t>(K), 0);
-    if (C > 2 && T.all_ordered) {
+    if (C > 2 && T.all_ordered && T.price == nullptr) {
         const vec<i64> two = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, 2, T.wt);
         for (i64 kk = 0; kk < K; ++kk) {
             two_l[kk] = two[(kk * 2 + 0) * 2 + 1];
@@ -565,12 +584,12 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     // (rows between: their weight, wpos)
     auto screen = [&](const Interval &I, i64 kk) {
         const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0;
-        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + wpos[I.ln] : FAR;
-        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - wpos[I.rn] : FAR;
+        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + bpos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - bpos[I.rn] : FAR;
         const i64 dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
-        const i64 p = wpos[kk];
-        i64 lb_l = std::max(std::max(dl_ln, dl_rn + p), two_l[kk]);
-        i64 lb_r = std::max(std::max(dr_rn, dr_ln - p), two_r[kk]);
+        const i64 bp = bpos[kk], p = wpos[kk];
+        i64 lb_l = std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]);
+        i64 lb_r = std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]);
         lb_l = std::min(lb_l, misL[kk]);
         lb_r = std::min(lb_r, misR[kk]);
         const i64 xl = sc + sr * p + two_leaf;

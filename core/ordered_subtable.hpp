@@ -23,7 +23,10 @@ namespace dagger::ordered {
 // (0..C-1), the two random keys per row (2 x n) that name subtables, and the rows' integer
 // weights (null: every row weighs 1). A row of weight k counts as k rows wherever a cost
 // counts rows (class counts, a subtable's size in total path length, the rows a bound
-// moves); the rows themselves still say which splits exist and name the subtables.
+// moves); the rows themselves still say which splits exist and name the subtables. With a
+// price matrix (price[c * C + d]: a row of class c decided d, per unit of weight; null: 1
+// for a wrong decision, 0 for a right one) a leaf costs its decision of least price, and a
+// row moved changes a cost by at most its weight times F, the largest price (at least 1).
 struct Table {
     const i32 *codes;
     const i8 *kinds;
@@ -33,6 +36,8 @@ struct Table {
     i64 A, n, C;
     bool all_ordered;  // no nominal attribute
     const i64 *wt = nullptr;
+    const i64 *price = nullptr;
+    i64 F = 1;
 
     const i32 *col(i64 a) const { return codes + a * n; }
     bool ordered(i64 a) const { return kinds[a] == 1; }
@@ -89,6 +94,32 @@ inline i64 sum(const i64 *v, i64 n) {
     i64 t = 0;
     for (i64 i = 0; i < n; ++i) t += v[i];
     return t;
+}
+
+// The misclassifications of a leaf of cnt rows (or weight) per class: those not of its
+// largest class, or with prices (price[c * C + d]) its decision's of least price.
+inline i64 leaf_cost(const i64 *cnt, i64 C, const i64 *price) {
+    if (price == nullptr) {
+        i64 t = 0, b = 0;
+        for (i64 c = 0; c < C; ++c) {
+            t += cnt[c];
+            b = std::max(b, cnt[c]);
+        }
+        return t - b;
+    }
+    i64 best = std::numeric_limits<i64>::max();
+    for (i64 d = 0; d < C; ++d) {
+        i64 v = 0;
+        for (i64 c = 0; c < C; ++c) v += cnt[c] * price[c * C + d];
+        best = std::min(best, v);
+    }
+    return best;
+}
+
+// leaf_cost of tot - cnt (the other side of a split), tmp: C entries of scratch.
+inline i64 rest_cost(const i64 *tot, const i64 *cnt, i64 C, const i64 *price, i64 *tmp) {
+    for (i64 c = 0; c < C; ++c) tmp[c] = tot[c] - cnt[c];
+    return leaf_cost(tmp, C, price);
 }
 
 // The weight of the first pos[k] rows of lst, for the K thresholds (wpos[k]; wpos = pos
@@ -206,8 +237,8 @@ inline vec<i64> by_score(const double *score, i64 A) {
 // (prefix class counts); and those counts, prefix[k * C + c], if asked for.
 inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 *total,
                         const i64 *pos, i64 K, i64 *misL, i64 *misR, i64 *prefix = nullptr,
-                        const i64 *wt = nullptr) {
-    vec<i64> cnt(static_cast<std::size_t>(C), 0);
+                        const i64 *wt = nullptr, const i64 *price = nullptr) {
+    vec<i64> cnt(static_cast<std::size_t>(C), 0), tmp(static_cast<std::size_t>(C));
     const i64 wm = sum(total, C);
     i64 j = 0, wl = 0;
     for (i64 q = 0; q < m - 1; ++q) {
@@ -222,6 +253,10 @@ inline void side_leaves(const i32 *lst, i64 m, const i32 *dec, i64 C, const i64 
             }
             misL[j] = wl - ml;
             misR[j] = (wm - wl) - mr;
+            if (price) {
+                misL[j] = leaf_cost(cnt.data(), C, price);
+                misR[j] = rest_cost(total, cnt.data(), C, price, tmp.data());
+            }
             if (prefix) std::copy(cnt.begin(), cnt.end(), prefix + j * C);
             ++j;
         }
@@ -309,6 +344,8 @@ struct Packed {
     i64 m = 0;
     Lanes lanes;
     Rows rows;
+    const i64 *price = nullptr;  // the table's price matrix (null: 0/1), and its F
+    i64 F = 1;
 };
 
 // Pack the subtable: the m positions of each attribute b's order are the rows list[b],
@@ -316,13 +353,20 @@ struct Packed {
 // lanes when C <= MAX_LANE_CLASSES.
 template <class Col, class Cls>
 void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *kinds, i64 A,
-                i64 C, i64 m, const i64 *wt = nullptr) {
+                i64 C, i64 m, const i64 *wt = nullptr, const i64 *price = nullptr, i64 F = 1) {
     pk.m = m;
+    pk.price = price;
+    pk.F = F;
     Lanes &ln = pk.lanes;
     Rows &rw = pk.rows;
     ln.attr.clear();
     rw.attr.clear();
-    const bool lanes = C <= MAX_LANE_CLASSES;
+    // (with prices, more than two classes go row by row)
+    const bool lanes = C <= MAX_LANE_CLASSES && (price == nullptr || C == 2);
+    // with two classes, a row's step: D = cost of deciding 0 less cost of deciding 1, on
+    // the side so far (+1 class 1, -1 class 0 without prices)
+    const i32 step0 = price ? static_cast<i32>(price[0] - price[1]) : -1;
+    const i32 step1 = price ? static_cast<i32>(price[2] - price[3]) : 1;
     for (i64 b = 0; b < A; ++b) (lanes && kinds[b] == 1 ? ln.attr : rw.attr).push_back(b);
     ln.blocks = (static_cast<i64>(ln.attr.size()) + LANES - 1) / LANES;
     while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
@@ -345,7 +389,7 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
         for (i64 q = 0; q < m; ++q) {
             const i32 c = dec[lst[q]];
             const i32 u = wt ? static_cast<i32>(wt[lst[q]]) : 1;
-            const i32 w = C == 2 ? (c == 1 ? u : -u) : c;
+            const i32 w = C == 2 ? (c == 1 ? step1 * u : step0 * u) : c;
             we[q * LANES] = 2 * w + (q + 1 < m && cb[lst[q + 1]] != cb[lst[q]] ? 1 : 0);
         }
         if (lane_wt) {
@@ -376,7 +420,7 @@ inline void pack(const Table &T, const Workspace &W, Sub s, Packed &pk) {
     for (i64 b = 0; b < T.A; ++b) list[b] = rows(T, W, s, b);
     pack_lists(
         pk, list.data(), [&](i64 b) { return T.col(b); }, [&](i64) { return T.dec; }, T.kinds,
-        T.A, T.C, s.m, T.wt);
+        T.A, T.C, s.m, T.wt, T.price, T.F);
 }
 
 // The root attribute's code (code(b)[row]) of each position of every attribute b's order

@@ -89,16 +89,73 @@ def test_weight_one_is_the_unweighted_table(df, data):
         assert _points(a) == _points(b)
 
 
-def test_prices_and_min_leaf_stay_off_the_ordered_solver():
-    """A price matrix or a minimum leaf size is not read by the kernels: the binary
-    expansion answers (as before)."""
+def test_a_min_leaf_stays_off_the_ordered_solver():
+    """A minimum leaf size is not read by the kernels: the binary expansion answers (as
+    before)."""
     df = pd.DataFrame({"x": [0.0, 1.0, 2.0, 3.0, 4.0], "d": ["a", "b", "a", "b", "b"]})
     table = DecisionTable.from_dataframe(df, thresholds="all")
-    priced = table.weighted([1, 2, 1, 2, 1], prices=[[0, 1], [3, 0]])
     small = table.weighted([1, 2, 1, 2, 1], min_leaf=2)
-    assert not reads_weights(priced) and not reads_weights(small)
-    assert relate(priced, max_depth=2).engine != "ordered"
+    assert not reads_weights(small)
     assert relate(small, max_depth=2).engine != "ordered"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=30, max_numeric=2, max_nominal=1, max_value=10),
+    depth=st.integers(1, 3),
+    data=st.data(),
+)
+def test_priced_fronts_equal_the_dag_engine(df, depth, data):
+    """A price matrix (diagonal prices too) with row weights: the ordered solver's fronts
+    equal the DAG engine's on the binary expansion, for depth, total path length, nodes
+    and leaves against (priced) misclassifications; each tree costs its point."""
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    if not table.ordered:
+        return
+    n, c = table.n_rows, len(table.decision_values)
+    w = data.draw(st.lists(st.integers(1, 4), min_size=n, max_size=n))
+    prices = data.draw(
+        st.lists(st.lists(st.integers(0, 5), min_size=c, max_size=c), min_size=c, max_size=c)
+    )
+    priced = table.weighted(w, prices=prices)
+    assert reads_weights(priced)
+    binary = priced.binarized()
+    for x in COLUMN:
+        rel = relate(priced, x, "misclassifications", max_depth=depth)
+        want = relate(binary, x, "misclassifications", max_depth=depth)
+        assert rel.engine == "ordered" and want.engine == "fast"
+        assert _points(rel) == _points(want), x
+        for k, (px, py) in enumerate(_points(rel)):
+            costs = extract_tree(rel, k).costs()
+            assert (costs[COLUMN[x]], costs["misclassifications"]) == (px, py), x
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_priced_many_codes_and_classes_equal_the_dag_engine(seed):
+    """Prices on tables of many codes and up to 11 classes (each side swept row by row,
+    priced), against the DAG engine on the binary expansion."""
+    rng = np.random.default_rng(1000 + seed)
+    n = int(rng.integers(40, 90))
+    classes = (2, 3, 9, 11)[seed % 4]
+    df = pd.DataFrame({f"x{j}": rng.integers(0, 140, size=n) / 2 for j in range(2)})
+    if seed % 3 == 0:
+        df["c"] = rng.choice(list("ab"), size=n)
+    rule = (df["x0"] // 9).astype(int) % classes
+    noise = rng.integers(0, classes, size=n)
+    df["d"] = [f"k{r if u < 0.7 else e}" for r, e, u in zip(rule, noise, rng.random(n))]
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    c = len(table.decision_values)
+    prices = rng.integers(0, 4, size=(c, c))
+    np.fill_diagonal(prices, rng.integers(0, 2, size=c))
+    priced = table.weighted(rng.integers(1, 5, size=n).tolist(), prices=prices.tolist())
+    binary = priced.binarized()
+    for x, depth in (("depth", 3), ("total-path-length", 2), ("leaves", 3)):
+        rel = relate(priced, x, "misclassifications", max_depth=depth)
+        assert rel.engine == "ordered"
+        assert _points(rel) == _points(relate(binary, x, "misclassifications", max_depth=depth))
+        for k, (px, py) in enumerate(_points(rel)):
+            costs = extract_tree(rel, k).costs()
+            assert (costs[COLUMN[x]], costs["misclassifications"]) == (px, py), x
 
 
 def _num(name: str):

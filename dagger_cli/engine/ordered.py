@@ -17,14 +17,16 @@ Which front:
   (:func:`~dagger_cli.engine.kernels.ordered.fronts`);
 * neither is misclassifications: the single leaf, which is least in every other cost.
 
-Weights: the kernels read row and class weights themselves (:func:`reads_weights`; the
+Weights: the kernels read row and class weights (and prices) themselves (:func:`reads_weights`; the
 table's ``weighting.rows``, in its integer units): a row of weight k counts as k rows in
 every class count, subtable size and bound, and the answer is the one of the rows repeated
 by their weights (:func:`expanded`, the tests' oracle).
 
+Prices (a cost matrix): a leaf costs its decision of least price, and a row moved changes
+a cost by at most its weight times the largest price.
+
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, a price matrix or a minimum leaf size, and the ``baseline`` and
-``paper`` engines.
+``exact_only``, ``count``, a minimum leaf size, and the ``baseline`` and ``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
@@ -50,7 +52,15 @@ from ..costs import COSTS
 from ..errors import LimitError
 from ..fronts import Front
 from ..text import size_text
-from ..trees import Tree, TreeNode, pick_children, rows_labels, tree_costs, with_decision_terms
+from ..trees import (
+    Tree,
+    TreeNode,
+    leaf_node,
+    pick_children,
+    rows_labels,
+    tree_costs,
+    with_decision_terms,
+)
 from . import threads
 from .progress import Progress, check_deadline, has_deadline
 from .structures import OrderedStats, Relation
@@ -76,8 +86,19 @@ def applies(table, query) -> bool:
         and not query.exact_only
         and not query.count
         and (not _reads_decision(query) or _roc(query))
-        and (getattr(table, "weighting", None) is None or reads_weights(table))
+        and (getattr(table, "weighting", None) is None or _weights_read(table, query))
     )
+
+
+def _weights_read(table, query) -> bool:
+    """Whether the solver reads a weighted table's weights for ``query``: the kernels'
+    own (:func:`reads_weights`), or for false positives against negatives (whose leaves
+    read no weights or prices) its rows repeated (:func:`expandable`, prices aside)."""
+    if not _roc(query):
+        return reads_weights(table)
+    w = table.weighting
+    total = int(w.rows.sum())
+    return w.min_leaf == 1 and total <= EXPAND_ROWS and total <= EXPAND_FACTOR * table.n_rows
 
 
 #: The cost pair whose leaves take a choice of decision that the ordered solver answers:
@@ -91,14 +112,16 @@ def _roc(query) -> bool:
 
 
 def reads_weights(table) -> bool:
-    """Whether the kernels read a weighted table's weights: row weights and class weights
-    only (no price matrix, no minimum leaf size, which count otherwise), adding up to at
-    most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units. A row of weight k
-    then counts as k rows wherever a cost counts rows."""
+    """Whether the kernels read a weighted table's weights: row weights, class weights and
+    a price matrix (not a minimum leaf size), the weights times the largest price adding up
+    to at most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units. A row of
+    weight k then counts as k rows wherever a cost counts rows, and a leaf costs its
+    decision of least price."""
     from .kernels import ordered as k
 
     w = table.weighting
-    return w.prices is None and w.min_leaf == 1 and int(w.rows.sum()) <= k.WEIGHT_LIMIT
+    most = max(int(w.prices.max()), 1) if w.prices is not None and w.prices.size else 1
+    return w.min_leaf == 1 and int(w.rows.sum()) * most <= k.WEIGHT_LIMIT
 
 
 def _reads_decision(query) -> bool:
@@ -153,8 +176,8 @@ def why_not(table, query) -> str:
         from .kernels import ordered as k
 
         return (
-            "it reads row and class weights: not a price matrix, a minimum leaf size, or "
-            f"weights adding up to more than {k.WEIGHT_LIMIT:,} units"
+            "it reads row and class weights and prices: not a minimum leaf size, or weights "
+            f"(times the largest price) adding up to more than {k.WEIGHT_LIMIT:,} units"
         )
     return "it computes neither --exact-only nor --count"
 
@@ -221,6 +244,9 @@ class _Arrays:
         # the rows' weights in the weighting's integer units (None: every row weighs 1)
         w = getattr(table, "weighting", None)
         self.weights = None if w is None else np.ascontiguousarray(w.rows, dtype=np.int64)
+        # and its price matrix (None: a wrong decision costs 1 per unit of weight)
+        p = None if w is None else w.prices
+        self.prices = None if p is None else np.ascontiguousarray(p, dtype=np.int64).reshape(-1)
         self.order = np.empty((A, n), dtype=np.int32)
         for a in range(A):
             self.order[a] = np.argsort(self.codes[a], kind="stable")
@@ -234,7 +260,7 @@ class _Arrays:
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
         self.table = k.OrderedTable(
-            self.codes, self.kinds, self.nv, self.dec, self.keys, C, self.weights
+            self.codes, self.kinds, self.nv, self.dec, self.keys, C, self.weights, self.prices
         )
         self.work = k.Workspace(self.buf, self.side)
 
@@ -475,8 +501,11 @@ def _weight(table, rows: np.ndarray) -> int:
 
 def _leaf_mis(table, rows: np.ndarray) -> int:
     """The misclassifications of the leaf of ``rows``: their weight not of the heaviest
-    decision."""
+    decision, or with prices its decision's of least price."""
     counts, _ = rows_labels(table, rows)
+    w = getattr(table, "weighting", None)
+    if w is not None and w.prices is not None:
+        return w.leaf(np.array(counts, dtype=np.int64))[1]
     return _weight(table, rows) - max(counts, default=0)
 
 
@@ -1015,16 +1044,16 @@ class _Extractor:
         return out
 
     def _leaf(self, rows, point=None) -> TreeNode:
-        """The leaf of ``rows``; with a choice of decision (false positives against
-        negatives) the one whose point is ``point``."""
-        counts, decision = rows_labels(self.table, rows)
+        """The leaf of ``rows`` (its price, under a price matrix); with a choice of
+        decision (false positives against negatives) the one whose point is ``point``."""
+        node = leaf_node(self.table, rows)
         if self.roc and point is not None:
-            xs, ys, decs = self._leaf_points(counts)
+            xs, ys, decs = self._leaf_points(node.counts)
             hit = [j for j in range(len(decs)) if (xs[j], ys[j]) == tuple(point)]
             if not hit:
                 raise AssertionError("extraction lost its way: the point is not a leaf's")
-            decision = self.table.decision_values[decs[hit[0]]]
-        return TreeNode(counts, decision)
+            return TreeNode(node.counts, self.table.decision_values[decs[hit[0]]])
+        return node
 
     def _leaf_points(self, counts):
         """A leaf's points with a choice of decision, (false positives, false negatives)

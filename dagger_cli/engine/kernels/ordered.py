@@ -83,11 +83,15 @@ LEFT, RIGHT, BOTH = 1, 2, 3
 #: (int64, 2 x rows: the random keys whose sums name a subtable), ``n_classes`` (C), and
 #: ``weights``: None (every row weighs 1) or the rows' integer weights (int64, each >= 1,
 #: adding up to at most :data:`WEIGHT_LIMIT`): a row of weight k counts as k rows wherever
-#: a cost counts rows (class counts, a subtable's size, the rows a bound moves).
+#: a cost counts rows (class counts, a subtable's size, the rows a bound moves); and
+#: ``prices``: None (a wrong decision costs 1 per unit of weight) or a C x C int64 matrix
+#: (``prices[c, d]``: a row of class c decided d, per unit of weight; with weights only):
+#: a leaf then costs its decision of least price.
 OrderedTable = namedtuple(
-    "OrderedTable", "codes kinds nv dec keys n_classes weights", defaults=(None,)
+    "OrderedTable", "codes kinds nv dec keys n_classes weights prices", defaults=(None, None)
 )
-#: The most the rows' weights may add up to (the depth-two pass counts them in int32).
+#: The most the rows' weights (times the largest price) may add up to (the depth-two pass
+#: counts them in int32).
 WEIGHT_LIMIT = int(_core.ORDERED_WEIGHT_LIMIT)
 #: The rows of the subtables being solved (``buf``: int32, levels x attributes x rows; the
 #: subtable to solve at level 0) and each row's child of a split (``side``: int32, rows).
