@@ -365,8 +365,9 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
     const bool lanes = C <= MAX_LANE_CLASSES && (price == nullptr || C == 2);
     // with two classes, a row's step: D = cost of deciding 0 less cost of deciding 1, on
     // the side so far (+1 class 1, -1 class 0 without prices)
-    const i32 step0 = price ? static_cast<i32>(price[0] - price[1]) : -1;
-    const i32 step1 = price ? static_cast<i32>(price[2] - price[3]) : 1;
+    const bool priced2 = price != nullptr && C == 2;
+    const i32 step0 = priced2 ? static_cast<i32>(price[0] - price[1]) : -1;
+    const i32 step1 = priced2 ? static_cast<i32>(price[2] - price[3]) : 1;
     for (i64 b = 0; b < A; ++b) (lanes && kinds[b] == 1 ? ln.attr : rw.attr).push_back(b);
     ln.blocks = (static_cast<i64>(ln.attr.size()) + LANES - 1) / LANES;
     while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
