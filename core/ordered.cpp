@@ -305,7 +305,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         pack(T, W, s, pk);
         sides.emplace(m, C, pk.lanes, T.wt != nullptr);
     }
-    vec<i64> wpos_own;  // with weights: the weight on the <= side of each threshold
+    Positions at;  // the thresholds' positions in what the bounds move
     // the bound now: the caller's, the best found, and the other pieces'
     const auto bound = [&] { return std::min({ub, inc, piece ? piece->bound() : INF}); };
     bool found = false;  // a piece: whether it found a tree below the bound
@@ -352,17 +352,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
-        // how far apart thresholds are in the rows a bound moves: their weight (pos without
-        // weights, where each row weighs 1)
-        // (with prices, the weight times F, the most a unit of weight moved changes a cost)
-        const i64 *wpos = pos.data();
-        if (T.wt) {
-            wpos_own.resize(static_cast<std::size_t>(K));
-            weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
-            if (T.F != 1)
-                for (i64 k = 0; k < K; ++k) wpos_own[k] *= T.F;
-            wpos = wpos_own.data();
-        }
+        // how far apart thresholds are in what a bound moves (Positions: the weight
+        // between them, times F with prices)
+        at.of(T, lst, pos.data(), K);
+        const i64 *wpos = at.b;
         vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
         if (r == 2) {
             root_codes(T, W, s, a, pk);
@@ -577,7 +570,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
         if (px.choice) {
             vec<Tagged> leaf;
-            leaf_points(px, total.data(), C, sum(total.data(), C), leaf);
+            choice_leaf(total.data(), leaf);
             for (Tagged &t : leaf) t.kind = LEAF, t.attr = t.code = -1;
             return leaf;
         }
@@ -616,7 +609,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     vec<double> score(static_cast<std::size_t>(A));
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
-    vec<i64> wpos_own, bpos_own;  // with weights: the weight on the <= side of each threshold
+    Positions at;  // the thresholds' positions in what the bounds move
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
@@ -675,22 +668,11 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
-        // the weight on the <= side of each threshold (pos without weights): what the
-        // bounds move and the sides' sizes in x
-        const i64 *wpos = pos.data();
-        if (T.wt) {
-            wpos_own.resize(static_cast<std::size_t>(K));
-            weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
-            wpos = wpos_own.data();
-        }
-        // what moving rows up to each threshold can change a cost by (the pruner's): their
-        // weight, times F with prices (x moves by alpha per unit of weight, so no more)
-        const i64 *bpos = wpos;
-        if (T.F != 1) {
-            bpos_own.resize(static_cast<std::size_t>(K));
-            for (i64 k = 0; k < K; ++k) bpos_own[k] = T.F * wpos[k];
-            bpos = bpos_own.data();
-        }
+        // the weight on the <= side of each threshold (the sides' sizes in x) and what
+        // moving rows up to it can change a cost by (the pruner's; x moves by alpha per
+        // unit of weight, so no more): Positions
+        at.of(T, lst, pos.data(), K);
+        const i64 *wpos = at.w, *bpos = at.b;
         // the sides' leaf errors at every threshold (prefix class counts)
         vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
         vec<i64> prefix(px.choice ? static_cast<std::size_t>(K * C) : 0);  // <= side's classes

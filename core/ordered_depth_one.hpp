@@ -32,14 +32,12 @@ struct Cost {
 // The depth's (the misclassification search: depth max, a split 1).
 inline constexpr Cost DEPTH{1, 0, 1, 0};
 
-// The front of a leaf whose rows weigh m in all, total per class: (lc, its misclassifications),
-// or with a choice of decision its two points, x ascending: (0, its positive rows)
-// deciding negative and (its negative rows, 0) deciding positive; a pure leaf's (0, 0).
+// The front of a leaf with a choice of decision (Cost::choice), class counts total (class 1
+// the positive one), x ascending: (0, its positive rows) deciding negative and (its
+// negative rows, 0) deciding positive; a pure leaf's (0, 0).
 template <class P>
-void leaf_points(const Cost &px, const i64 *total, i64 C, i64 m, vec<P> &out) {
-    if (!px.choice) {
-        out.push_back(P{px.lc, m - largest(total, C)});
-    } else if (total[0] == 0 || total[1] == 0) {
+void choice_leaf(const i64 *total, vec<P> &out) {
+    if (total[0] == 0 || total[1] == 0) {
         out.push_back(P{0, 0});
     } else {
         out.push_back(P{0, total[1]});
@@ -54,10 +52,10 @@ void depth_one_front(vec<P> &candidates) {
 }
 
 // The front at remaining depth 1 of the subtable s: the leaf and every split into leaves.
-inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s, const Cost &px);
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s);
 
 inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px) {
-    if (px.choice) return front1_choice(T, W, s, px);
+    if (px.choice) return front1_choice(T, W, s);
     const i64 m = s.m, C = T.C;
     vec<i64> total(static_cast<std::size_t>(C));
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
@@ -173,13 +171,13 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
 // nominal attribute's split the front of its leaves' points summed. Along an attribute's
 // thresholds the first labelling's points come x ascending and y descending, the second's
 // the other way round: each is a staircase in one pass, and the staircases are merged.
-inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s, const Cost &px) {
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
     const i64 m = s.m;
     i64 total[2] = {0, 0};
     counts(rows(T, W, s, 0), m, T.dec, total, 2);
     vec<Tagged> pts;
     vec<XY> leaf;
-    leaf_points(px, total, 2, m, leaf);
+    choice_leaf(total, leaf);
     for (const XY &p : leaf) pts.push_back({p.x, p.y, LEAF, -1, -1});
     if (total[0] == 0 || total[1] == 0 || m <= 1) return pts;
     vec<Tagged> up, down;
@@ -208,17 +206,15 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s, cons
             pts = merge_fronts(merge_fronts(pts, up), down);
         } else {
             vec<XY> acc{{0, 0}}, one;
-            i64 n[2] = {0, 0}, k = 0, size = 0;
+            i64 n[2] = {0, 0}, k = 0;
             for (i64 p = 0; p < m; ++p) {
                 ++n[T.dec[lst[p]]];
-                ++size;
                 if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
                     one.clear();
-                    leaf_points(px, n, 2, size, one);
+                    choice_leaf(n, one);
                     acc = combine(acc, one, 0);
                     ++k;
                     n[0] = n[1] = 0;
-                    size = 0;
                 }
             }
             if (k >= 2) {

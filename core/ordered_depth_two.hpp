@@ -524,21 +524,11 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     vec<i64> pos(static_cast<std::size_t>(m));
     const i64 K = boundaries(lst, m, col, pos.data());
     if (K == 0) return;
-    // the weight on the <= side of each threshold (pos without weights), and what moving
-    // the rows up to it can change a cost by (bpos: the weight times F, with prices)
-    vec<i64> wpos_own, bpos_own;
-    const i64 *wpos = pos.data();
-    if (T.wt) {
-        wpos_own.resize(static_cast<std::size_t>(K));
-        weight_positions(lst, T.wt, pos.data(), K, wpos_own.data());
-        wpos = wpos_own.data();
-    }
-    const i64 *bpos = wpos;
-    if (T.F != 1) {
-        bpos_own.resize(static_cast<std::size_t>(K));
-        for (i64 k = 0; k < K; ++k) bpos_own[k] = T.F * wpos[k];
-        bpos = bpos_own.data();
-    }
+    // the weight on the <= side of each threshold, and what moving the rows up to it can
+    // change a cost by (Positions)
+    Positions at;
+    at.of(T, lst, pos.data(), K);
+    const i64 *wpos = at.w, *bpos = at.b;
     // the sides' leaf errors at every threshold, from prefix class counts
     vec<i64> misL(static_cast<std::size_t>(K)), misR(static_cast<std::size_t>(K));
     vec<i64> prefix(static_cast<std::size_t>(K * C));  // the <= side's class counts

@@ -132,6 +132,29 @@ inline void weight_positions(const i32 *lst, const i64 *wt, const i64 *pos, i64 
     }
 }
 
+// Where an attribute's K thresholds sit in what the bounds move: w, the weight on each
+// one's <= side (pos itself without weights), and b, that times T.F (the most a unit of
+// weight moved changes a cost, with prices; w itself otherwise): what the interval pruner,
+// kmax and the seeds compare thresholds by. Its arrays are kept across attributes.
+struct Positions {
+    vec<i64> w_own, b_own;
+    const i64 *w = nullptr, *b = nullptr;
+    void of(const Table &T, const i32 *lst, const i64 *pos, i64 K) {
+        w = pos;
+        if (T.wt) {
+            w_own.resize(static_cast<std::size_t>(K));
+            weight_positions(lst, T.wt, pos, K, w_own.data());
+            w = w_own.data();
+        }
+        b = w;
+        if (T.F != 1) {
+            b_own.resize(static_cast<std::size_t>(K));
+            for (i64 k = 0; k < K; ++k) b_own[k] = T.F * w[k];
+            b = b_own.data();
+        }
+    }
+};
+
 inline i64 largest(const i64 *v, i64 n) {
     i64 b = v[0];
     for (i64 i = 1; i < n; ++i) b = std::max(b, v[i]);

@@ -40,6 +40,19 @@ def _repeated(df: pd.DataFrame, table) -> pd.DataFrame:
     return df.loc[df.index.repeat(table.weighting.rows)].reset_index(drop=True)
 
 
+def _coded_frame(rng, n: int, classes: int, cols: int, top: int, step: int, nominal: str):
+    """``n`` rows of ``cols`` numeric columns of many codes (0..top-1, halved), a nominal
+    column of the values ``nominal`` (none if empty) and ``classes`` classes, each row's
+    by its x0 (in steps of ``step``) for 70 % of them, at random otherwise."""
+    df = pd.DataFrame({f"x{j}": rng.integers(0, top, size=n) / 2 for j in range(cols)})
+    if nominal:
+        df["c"] = rng.choice(list(nominal), size=n)
+    rule = (df["x0"] // step).astype(int) % classes
+    noise = rng.integers(0, classes, size=n)
+    df["d"] = [f"k{r if u < 0.7 else e}" for r, e, u in zip(rule, noise, rng.random(n))]
+    return df
+
+
 def _points(rel) -> list[tuple[int, int]]:
     return list(zip(rel.front.x.tolist(), rel.front.y.tolist()))
 
@@ -136,13 +149,7 @@ def test_priced_many_codes_and_classes_equal_the_dag_engine(seed):
     priced), against the DAG engine on the binary expansion."""
     rng = np.random.default_rng(1000 + seed)
     n = int(rng.integers(40, 90))
-    classes = (2, 3, 9, 11)[seed % 4]
-    df = pd.DataFrame({f"x{j}": rng.integers(0, 140, size=n) / 2 for j in range(2)})
-    if seed % 3 == 0:
-        df["c"] = rng.choice(list("ab"), size=n)
-    rule = (df["x0"] // 9).astype(int) % classes
-    noise = rng.integers(0, classes, size=n)
-    df["d"] = [f"k{r if u < 0.7 else e}" for r, e, u in zip(rule, noise, rng.random(n))]
+    df = _coded_frame(rng, n, (2, 3, 9, 11)[seed % 4], 2, 140, 9, "ab" if seed % 3 == 0 else "")
     table = DecisionTable.from_dataframe(df, thresholds="all")
     c = len(table.decision_values)
     prices = rng.integers(0, 4, size=(c, c))
@@ -245,13 +252,7 @@ def test_many_codes_and_many_classes_equal_the_repeated_rows(seed):
     swept row by row instead of by lanes), rows weighing 1..6."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(60, 140))
-    classes = (2, 3, 9, 11)[seed % 4]
-    df = pd.DataFrame({f"x{j}": rng.integers(0, 150, size=n) / 2 for j in range(3)})
-    if seed % 3 == 0:
-        df["c"] = rng.choice(list("abc"), size=n)
-    rule = (df["x0"] // 7).astype(int) % classes
-    noise = rng.integers(0, classes, size=n)
-    df["d"] = [f"k{r if u < 0.7 else e}" for r, e, u in zip(rule, noise, rng.random(n))]
+    df = _coded_frame(rng, n, (2, 3, 9, 11)[seed % 4], 3, 150, 7, "abc" if seed % 3 == 0 else "")
     table = DecisionTable.from_dataframe(df, thresholds="all")
     weighted = table.weighted(rng.integers(1, 7, size=n).tolist())
     copies = expanded(weighted)

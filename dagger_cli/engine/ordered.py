@@ -50,7 +50,7 @@ import numpy as np
 from .. import _core
 from ..costs import COSTS
 from ..errors import LimitError
-from ..fronts import Front
+from ..fronts import Front, pareto
 from ..text import size_text
 from ..trees import (
     Tree,
@@ -1056,16 +1056,11 @@ class _Extractor:
         return node
 
     def _leaf_points(self, counts):
-        """A leaf's points with a choice of decision, (false positives, false negatives)
-        per decision, and those decisions (positive first, as the kernel lists them)."""
+        """A leaf's two decisions (:meth:`~dagger_cli.weights.Weighting.decision_leaves`):
+        the false positives, the false negatives and the decision of each."""
         w = self.table.weighting
         dec, _, fp, fn = w.decision_leaves(np.asarray([counts], dtype=np.int64))
-        order = sorted(range(2), key=lambda j: int(dec[0, j]) != w.positive)
-        return (
-            [int(fp[0, j]) for j in order],
-            [int(fn[0, j]) for j in order],
-            [int(dec[0, j]) for j in order],
-        )
+        return fp[0].tolist(), fn[0].tolist(), dec[0].tolist()
 
     def _split(self, rows, attr: int, code: int):
         """The children (value label, rows) of the split of ``rows``: an ordered
@@ -1145,12 +1140,8 @@ class _Extractor:
         elif self.roc:  # the leaf's two points, as the kernel's staircase
             counts, _ = rows_labels(self.table, rows)
             xs, ys, _ = self._leaf_points(counts)
-            pts: list[tuple[int, int]] = []
-            for p in sorted(zip(xs, ys)):  # the staircase: x up, y strictly down
-                if not pts or p[1] < pts[-1][1]:
-                    pts.append(p)
-            fx = np.array([p[0] for p in pts], dtype=np.int64)
-            fy = np.array([p[1] for p in pts], dtype=np.int64)
+            keep = pareto(np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64))
+            fx, fy = np.array(xs, dtype=np.int64)[keep], np.array(ys, dtype=np.int64)[keep]
         else:
             fy = np.array([_leaf_mis(self.table, rows)], dtype=np.int64)
             fx = np.array([self.other.leaf(int(fy[0]))], dtype=np.int64)
