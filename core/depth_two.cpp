@@ -1111,12 +1111,13 @@ int run(const Kernel<T> &K) {
     const DagView &d = K.dag;
     const i64 total_e = K.e.node.size();
     i64 work = 0;
-    BatchOut out;
+    KeptBatchOut kept;
+    BatchOut &out = kept.out;
     out.reserve(1024);
     Buf<i64> slot(CHUNK_NODES), off(CHUNK_NODES + 1), len(CHUNK_NODES), wants(CHUNK_NODES, 0);
     Span<i64> counters = K.pool.counters;
     while (counters[0] < total_e) {
-        if (work >= K.budget) return BUDGET_SPENT;
+        if (work >= K.budget) return kept(BUDGET_SPENT);
         const i64 c0 = counters[0];
         i64 c1 = c0, room = 0, bwork = 0;
         while (c1 < total_e && c1 - c0 < CHUNK_NODES) {
@@ -1143,17 +1144,17 @@ int run(const Kernel<T> &K) {
         for (i64 t = 0; t < nk; ++t) {
             if (len[t] == NO_ROOM || len[t] == NOT_WRITTEN) {
                 K.pool.needs[0] = len[t] == NO_ROOM ? wants[t] : 0;
-                return OUT_OF_MEMORY;
+                return kept(OUT_OF_MEMORY);
             }
         }
         i64 total;
         const int status =
             store(nk, K.e.sub.p + c0, off.data(), len.data(), out, K.pool, total);
-        if (status != DONE) return status;
+        if (status != DONE) return kept(status);
         work += bwork + total;
         counters[0] = c1;
     }
-    return DONE;
+    return kept(DONE);
 }
 
 template <class T>

@@ -432,6 +432,32 @@ struct BatchOut {
     }
 };
 
+// The calling thread's batch output, kept from one call of a kernel to the next while a
+// phase runs (the driver calls a kernel again and again, each call within a work budget,
+// BUDGET_SPENT until the phase ends): made afresh in each call, its tens of MiB went back
+// to the system at the call's end and were faulted in again at the next (a third of the
+// depth-two layer's time on odt-anneal at depth 5, in the kernel's page faults). A
+// kernel takes it through a KeptBatchOut, which releases it unless the call returns
+// BUDGET_SPENT (a phase stopped between two calls keeps it until this thread's next phase
+// ends; its bytes are within what the driver reserved for the phase's batches).
+inline BatchOut &thread_batch_out() {
+    thread_local BatchOut out;
+    return out;
+}
+
+struct KeptBatchOut {
+    BatchOut &out = thread_batch_out();
+    int status = DONE;  // the call's result: BUDGET_SPENT keeps the buffers
+    ~KeptBatchOut() {
+        if (status != BUDGET_SPENT) out = BatchOut{};
+    }
+    // Return status through this: `return kept(status);`
+    int operator()(int st) {
+        status = st;
+        return st;
+    }
+};
+
 // Append a batch's fronts to the pool in entry order: entry t's len[t] points at
 // out[off[t]:] become subproblem sub[t]'s front (sub[t] < 0: none, its front is already
 // there). Returns DONE with the points of the batch in `total`, FRONT_TOO_LONG when an

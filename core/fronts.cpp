@@ -196,12 +196,13 @@ int run(const Kernel &K) {
     i64 work = 0;
     Buf<i64> cb0(CHUNK_NODES), cb1(CHUNK_NODES), len(CHUNK_NODES), sub(CHUNK_NODES),
         off(CHUNK_NODES);
-    BatchOut out;
+    KeptBatchOut kept;
+    BatchOut &out = kept.out;
     out.reserve(1024);
     Buf<i64> wants(PIECES, 0);
     Span<i64> counters = K.pool.counters;
     while (counters[0] < N) {
-        if (work >= K.budget) return BUDGET_SPENT;
+        if (work >= K.budget) return kept(BUDGET_SPENT);
         const i64 c0 = counters[0];
         const i64 n0 = d.node_size[o.node[c0]];
         const i64 bound = 2 * n0 + K.m + 2;
@@ -230,7 +231,7 @@ int run(const Kernel &K) {
             if (len[t] == NOT_WRITTEN || len[t] == NO_ROOM) {
                 K.pool.needs[0] =
                     len[t] == NO_ROOM ? *std::max_element(wants.data(), wants.data() + PIECES) : 0;
-                return OUT_OF_MEMORY;
+                return kept(OUT_OF_MEMORY);
             }
         }
         for (i64 t = 0; t < nk; ++t) {
@@ -241,11 +242,11 @@ int run(const Kernel &K) {
         }
         i64 total;
         const int status = store(nk, sub.data(), off.data(), len.data(), out, K.pool, total);
-        if (status != DONE) return status;
+        if (status != DONE) return kept(status);
         work += nk + total;
         counters[0] = c1;
     }
-    return DONE;
+    return kept(DONE);
 }
 
 }  // namespace
