@@ -28,6 +28,7 @@
 // bytes before it is made (OUT_OF_MEMORY with the bytes wanted otherwise). The
 // subproblems are independent: batches are computed in parallel pieces and appended to
 // the point pool in entry order (the same bytes for any thread count).
+#include <atomic>
 #include "front_bind.hpp"
 
 namespace dagger {
@@ -1026,31 +1027,32 @@ struct Kernel {
     i64 budget;
 };
 
-// A batch: entries c0 .. c0 + nk - 1, entry t's front into out[off[t]:] (room slot[t]),
-// its length into len[t], the bytes it wanted into wants[t].
+// A batch: entries c0 .. c0 + nk - 1, entry t's front into out[off[t]:] (room slot[t],
+// the largest big), its length into len[t], the bytes it wanted into wants[t].
 struct Batch {
-    i64 c0, nk;
+    i64 c0, nk, big;
     const i64 *slot, *off;
     BatchOut *out;
     i64 *len, *wants;
 };
 
-// Entries t = pc, pc + pieces, ... of a batch (len -1: a bug; NO_ROOM: it needs more than
-// `allow` bytes, the piece's share of the memory ceiling). Every array of the piece is
-// sized before it is made.
+// The entries of a batch that one worker takes, one at a time from the shared counter
+// `next` (len -1: a bug; NO_ROOM: it needs more than `allow` bytes, a worker's share of the
+// memory ceiling). The costs of the entries differ by orders of magnitude (a branch's pairs
+// of attributes go by its rows), so taking them one by one keeps the workers busy to the
+// batch's end, where fixed shares of them (every 16th entry) left one worker alone with the
+// heaviest share. Every array of the worker is sized before it is made, once for the batch.
 template <class T>
-void d2_piece(const Kernel<T> &K, i64 pc, i64 pieces, const Batch &bt) {
+void d2_worker(const Kernel<T> &K, std::atomic<i64> &next, const Batch &bt) {
     const TableView<T> &tb = K.tb;
     const DagView &d = K.dag;
     const i64 C = std::max<i64>(tb.n_dec, 1);
     i64 maxv = 1;
     for (i64 a = 0; a < tb.m; ++a) maxv = std::max(maxv, tb.nvals[a]);
     i64 cap = 64;
-    i64 big = 0;
-    for (i64 t = pc; t < bt.nk; t += pieces) big = std::max(big, bt.slot[t]);
-    const i64 fixed = workspace_bytes(maxv, C) + 16 * (big + 2);
+    const i64 fixed = workspace_bytes(maxv, C) + 16 * (bt.big + 2);
     if (fixed + SCRATCH_BYTES * cap > K.allow) {
-        for (i64 t = pc; t < bt.nk; t += pieces) {
+        for (i64 t = next.fetch_add(1); t < bt.nk; t = next.fetch_add(1)) {
             bt.len[t] = NO_ROOM;
             bt.wants[t] = fixed + SCRATCH_BYTES * cap;
         }
@@ -1058,8 +1060,8 @@ void d2_piece(const Kernel<T> &K, i64 pc, i64 pieces, const Batch &bt) {
     }
     Workspace ws(maxv, C);
     auto scr = std::make_unique<Scratch>(cap);
-    ParetoBuf pb(big + 2);
-    for (i64 t = pc; t < bt.nk; t += pieces) {
+    ParetoBuf pb(bt.big + 2);
+    for (i64 t = next.fetch_add(1); t < bt.nk; t = next.fetch_add(1)) {
         const i64 i = K.e.node[bt.c0 + t];
         const i32 *rows = d.row_pool.p + d.node_start[i];
         i64 cnt;
@@ -1138,9 +1140,11 @@ int run(const Kernel<T> &K) {
             out.c = Buf<i32>(room);
         }
         std::fill(len.data(), len.data() + nk, NOT_WRITTEN);
-        const i64 pieces = std::min<i64>(nk, PIECES);
-        const Batch bt{c0, nk, slot.data(), off.data(), &out, len.data(), wants.data()};
-        parallel_for(pieces, [&](i64 pc) { d2_piece(K, pc, pieces, bt); });
+        const i64 workers = std::min<i64>(nk, threads());
+        const i64 big = *std::max_element(slot.data(), slot.data() + nk);
+        const Batch bt{c0, nk, big, slot.data(), off.data(), &out, len.data(), wants.data()};
+        std::atomic<i64> next{0};
+        parallel_for(workers, [&](i64) { d2_worker(K, next, bt); });
         for (i64 t = 0; t < nk; ++t) {
             if (len[t] == NO_ROOM || len[t] == NOT_WRITTEN) {
                 K.pool.needs[0] = len[t] == NO_ROOM ? wants[t] : 0;
