@@ -21,6 +21,7 @@
 //
 // The codes `rc` are uint8 or int32 and the candidate attribute pool int16 or int32 (the
 // driver picks the smallest): the kernel is a template over both.
+#include <atomic>
 #include "bounds.hpp"
 #include "py.hpp"
 
@@ -301,13 +302,16 @@ struct Discovery {
                     if (wk >= BATCH_WORK) break;
                 }
                 const i64 bn = hi - lo;
-                const i64 pieces = std::min<i64>(bn, PIECES);
-                // A node no piece scanned (its scratch failed to allocate) must not pass
-                // for a scanned one.
+                // Each worker takes the batch's nodes one at a time (their sizes differ
+                // widely: fixed shares left one thread alone at the batch's end). A node no
+                // worker scanned (its scratch failed to allocate) must not pass for a
+                // scanned one.
                 std::fill(B.b_k.p, B.b_k.p + bn, -1);
-                parallel_for(pieces, [&](i64 pa) {
+                std::atomic<i64> next_a{0};
+                parallel_for(std::min<i64>(bn, threads()), [&](i64) {
                     Scratch S(total, T.n_dec, m);
-                    for (i64 ta = pa; ta < bn; ta += pieces) scan_node(lo + ta, ta, grows(lo + ta), S);
+                    for (i64 ta = next_a.fetch_add(1); ta < bn; ta = next_a.fetch_add(1))
+                        scan_node(lo + ta, ta, grows(lo + ta), S);
                 });
                 for (i64 ta = 0; ta < bn; ++ta)
                     if (B.b_k[ta] < 0) return OUT_OF_MEMORY;
@@ -445,10 +449,11 @@ struct Discovery {
                 }
             }
             B.p_grp[ng] = pend;
-            const i64 pieces = std::min<i64>(ng, PIECES);
-            const bool filled = parallel_for(pieces, [&](i64 pc) {
+            std::atomic<i64> next_c{0};
+            const bool filled = parallel_for(std::min<i64>(ng, threads()), [&](i64) {
                 std::vector<i64> fillpos(static_cast<std::size_t>(maxv), -1);
-                for (i64 gc = pc; gc < ng; gc += pieces) fill_rows(gc, fillpos.data());
+                for (i64 gc = next_c.fetch_add(1); gc < ng; gc = next_c.fetch_add(1))
+                    fill_rows(gc, fillpos.data());
             });
             if (!filled) return OUT_OF_MEMORY;
             counters[C_PEND] = 0;
