@@ -62,7 +62,10 @@ def cut(order: Sequence[int], splits: Sequence[int], ordered: Sequence[bool]) ->
     out all those on one side of it at once (a side's least errors only grow as the side
     takes more rows), and a range cut off from it must find such a bound again for itself.
     Cut into about 48 ranges, wilt at depth 4 did five times the work of one piece per
-    attribute (the ranges of each attribute from its best single split outwards).
+    attribute (the ranges of each attribute from its best single split outwards). Even its
+    largest piece (0.63 s of the depth's 1.46 s on one thread) cut in two at its best
+    single split, both halves searched from there, took 0.76 s on one thread and finished
+    the depth no sooner on two (0.82 s against 0.84 s; 2026-12-05).
 
     >>> [(p.attr, p.splits) for p in cut([1, 2, 0], [3, 1, 100], [False, False, True])]
     [(2, 100), (0, 3)]
