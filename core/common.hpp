@@ -153,4 +153,18 @@ bool parallel_for(i64 pieces, F &&f) {
     return !failed.load();
 }
 
+// Run f(k, state) for every k in [0, n) on up to `threads()` workers: each worker makes its
+// state once (`make()`, e.g. its scratch arrays) and takes the k one at a time from a shared
+// counter, so items of very different costs keep every worker busy to the end. Returns
+// false as parallel_for does (a worker whose state or item failed to allocate stops; the
+// others take the items left, and the caller finds the item that did not finish).
+template <class Make, class F>
+bool parallel_each(i64 n, Make &&make, F &&f) {
+    std::atomic<i64> next{0};
+    return parallel_for(std::min<i64>(n, threads()), [&](i64) {
+        auto state = make();
+        for (i64 k = next.fetch_add(1); k < n; k = next.fetch_add(1)) f(k, state);
+    });
+}
+
 }  // namespace dagger

@@ -21,7 +21,6 @@
 //
 // The codes `rc` are uint8 or int32 and the candidate attribute pool int16 or int32 (the
 // driver picks the smallest): the kernel is a template over both.
-#include <atomic>
 #include "bounds.hpp"
 #include "py.hpp"
 
@@ -307,12 +306,9 @@ struct Discovery {
                 // worker scanned (its scratch failed to allocate) must not pass for a
                 // scanned one.
                 std::fill(B.b_k.p, B.b_k.p + bn, -1);
-                std::atomic<i64> next_a{0};
-                parallel_for(std::min<i64>(bn, threads()), [&](i64) {
-                    Scratch S(total, T.n_dec, m);
-                    for (i64 ta = next_a.fetch_add(1); ta < bn; ta = next_a.fetch_add(1))
-                        scan_node(lo + ta, ta, grows(lo + ta), S);
-                });
+                parallel_each(
+                    bn, [&] { return Scratch(total, T.n_dec, m); },
+                    [&](i64 ta, Scratch &S) { scan_node(lo + ta, ta, grows(lo + ta), S); });
                 for (i64 ta = 0; ta < bn; ++ta)
                     if (B.b_k[ta] < 0) return OUT_OF_MEMORY;
                 work += wk;
@@ -449,12 +445,9 @@ struct Discovery {
                 }
             }
             B.p_grp[ng] = pend;
-            std::atomic<i64> next_c{0};
-            const bool filled = parallel_for(std::min<i64>(ng, threads()), [&](i64) {
-                std::vector<i64> fillpos(static_cast<std::size_t>(maxv), -1);
-                for (i64 gc = next_c.fetch_add(1); gc < ng; gc = next_c.fetch_add(1))
-                    fill_rows(gc, fillpos.data());
-            });
+            const bool filled = parallel_each(
+                ng, [&] { return std::vector<i64>(static_cast<std::size_t>(maxv), -1); },
+                [&](i64 gc, std::vector<i64> &fillpos) { fill_rows(gc, fillpos.data()); });
             if (!filled) return OUT_OF_MEMORY;
             counters[C_PEND] = 0;
             counters[C_CUR] = hi;

@@ -31,7 +31,7 @@ def machine_memory() -> int:
 #: every 10-100 ms (the workers' statistical profiler, the event loops' tick watch, the
 #: memory monitors, work stealing), which took 11 % of a core with nothing to do and cost a
 #: query on two workers 13 % of its time beside a one-process run on a 2-core machine
-#: (``page`` at depth 4, 2026-12-05: 3.2 s of CPU in 30 idle seconds, 0.5 s with these).
+#: (``page`` at depth 4, 2026-12-05: 3.2 s of CPU in 30 idle seconds, 0.4 s with these).
 #: The pieces of a query run for seconds each, so nothing here needs to react faster; a
 #: worker's memory is still watched every second, its death noticed as before.
 QUIET_HOUSEKEEPING = {
