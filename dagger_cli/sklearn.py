@@ -115,10 +115,12 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         (0, 1): that fraction of the rows, rounded up), scikit-learn's meaning; exact
         (:mod:`dagger_cli.weights`).
     scheduler : str, distributed.Client or None, default=None
-        A Dask scheduler's address (or ``"local"``), or a client of one: with ``x="depth"``
-        on numeric columns, the search for the least errors at each depth runs on that
-        cluster's workers (:mod:`dagger_cli.engine.cluster`); the same tree. Other
-        queries refuse it (ValueError).
+        A Dask scheduler's address (or ``"local"``), or a client of one: under
+        ``max_depth``, with ``x="depth"`` on numeric columns the search for the least
+        errors at each depth runs on that cluster's workers
+        (:mod:`dagger_cli.engine.cluster`), on nominal and binary columns the last two
+        levels of the DAG of subtables (:mod:`dagger_cli.engine.cluster_layer`); the
+        same tree. Other queries refuse it (ValueError).
 
     At most one of ``max_misclassifications``, ``max_x`` and ``alpha`` may be given; without
     them the tree has the least training errors (ties: the least ``x``).

@@ -1,8 +1,10 @@
-"""One query across a Dask cluster (:mod:`dagger_cli.engine.cluster`): a scheduler and two
+"""One query across a Dask cluster (:mod:`dagger_cli.engine.cluster`, and the whole DAG's
+depth-two layer: :mod:`dagger_cli.engine.cluster_layer`): a scheduler and two
 single-threaded workers started as separate processes on 127.0.0.1 (and once a local
 cluster), against the one-process answer:
 
-* the depth front and the tree of every point, equal, on random numeric tables;
+* the depth front and the tree of every point, equal, on random numeric tables, on the
+  binary benchmark tables and on nominal tables with other cost pairs;
 * a worker killed (SIGKILL) while the pieces run: the same answer;
 * the scheduler killed while they run: a clear error, exit 2, nothing written;
 * the options refused where they do not apply."""
@@ -31,6 +33,7 @@ from dagger_cli.data.table import DecisionTable  # noqa: E402
 from dagger_cli.engine import relate  # noqa: E402
 from dagger_cli.errors import DaggerError, InputError  # noqa: E402
 from dagger_cli.trees import extract_tree  # noqa: E402
+from tests.conftest import needs_odt_mirror  # noqa: E402
 
 MIS = "misclassifications"
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -43,8 +46,8 @@ def _frame(seed: int, n: int, columns: int = 5) -> pd.DataFrame:
     return df
 
 
-def _answer(table, depth, **options):
-    rel = relate(table, "depth", MIS, max_depth=depth, **options)
+def _answer(table, depth, x="depth", y=MIS, **options):
+    rel = relate(table, x, y, max_depth=depth, **options)
     trees = [extract_tree(rel, i).to_text() for i in range(len(rel.front))]
     return rel.front.points(), trees
 
@@ -122,6 +125,87 @@ def test_a_local_cluster_gives_the_one_process_front():
     assert got.front.points() == one
 
 
+def _nominal(seed: int, n: int, columns: int, values: int = 3) -> DecisionTable:
+    """A random table of nominal attributes (letters) and three classes."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({f"a{j}": rng.choice(list("abcde"[:values]), size=n) for j in range(columns)})
+    noise = rng.random(n) < 0.25
+    df["y"] = np.where((df.a0 == "a") ^ noise, "p", np.where(df.a1 == "b", "q", "r"))
+    return DecisionTable.from_dataframe(df)
+
+
+@needs_odt_mirror
+@pytest.mark.parametrize(
+    ("name", "depth"), [("odt-vote", 5), ("odt-hepatitis", 5), ("odt-tic-tac-toe", 4)]
+)
+def test_binary_tables_on_the_cluster_give_the_one_process_front_and_trees(cluster, name, depth):
+    """The whole DAG's route (the binary benchmark tables): its depth-two layer runs on the
+    workers, the fronts and every point's tree are the one process's (issue 41)."""
+    from dagger_cli.data.datasets import load_table
+
+    table = load_table(name)
+    one = _answer(table, depth)
+    assert len(one[0]) >= 4
+    assert _answer(table, depth, scheduler=cluster.address) == one
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [("total-path-length", MIS), ("nodes", MIS), ("leaves", MIS)],
+)
+def test_other_cost_pairs_on_nominal_tables_run_their_last_levels_on_the_cluster(cluster, x, y):
+    """The depth-two layer computes every cost pair it serves: the same front and trees
+    with its entries cut into pieces on the workers, weighted rows included."""
+    table = _nominal(11, 400, 7)
+    weighted = table.weighted(np.random.default_rng(11).integers(1, 4, size=table.n_rows).tolist())
+    for t in (table, weighted):
+        one = _answer(t, 3, x=x, y=y)
+        assert len(one[0]) >= 3
+        assert _answer(t, 3, x=x, y=y, scheduler=cluster.address) == one
+
+
+def test_the_layer_in_pieces_appends_the_one_process_bytes():
+    """The depth-two layer cut into runs of entries (:func:`cut_runs`), each run's
+    subtables renumbered (:func:`layer_piece`) and solved on their own
+    (:func:`run_layer_piece`), appended in entry order: the pool's bytes of one process,
+    with every size of run down to one subtable each."""
+    from dagger_cli.costs import get_cost
+    from dagger_cli.engine import build_dag, compute_fronts
+    from dagger_cli.engine.dag import NO_LIMIT, layer_piece, layer_work, run_layer_piece
+    from dagger_cli.engine.pieces import cut_runs
+
+    class InProcess:
+        def __init__(self, pieces, most):
+            self.pieces, self.most = pieces, most
+
+        def depth_two(self, dag, entries, job, append, progress):
+            size = 4 * dag.node_size[entries.node].astype(np.int64)
+            work = layer_work(dag, entries)
+            runs = cut_runs(entries.node, work, size, self.pieces, self.most)
+            assert runs[0][0] == 0 and runs[-1][1] == entries.node.size
+            assert all(a[1] == b[0] for a, b in zip(runs, runs[1:]))
+            for lo, hi in runs:
+                status, lens, fxy, fch, _, _ = run_layer_piece(
+                    job, layer_piece(dag, entries, lo, hi), NO_LIMIT
+                )
+                assert status == 0 and lens.size == hi - lo
+                append(lo, lens, fxy, fch)
+            return 0
+
+    table = _nominal(12, 300, 6, values=4)
+    weighted = table.weighted(np.random.default_rng(12).integers(1, 5, size=table.n_rows).tolist())
+    for t in (table, weighted):
+        for x in ("depth", "total-path-length"):
+            cx, cy = get_cost(x), get_cost(MIS)
+            dag = build_dag(t, max_depth=4, depth2=True)
+            dag.decide(t, cx, cy)
+            one = compute_fronts(dag, cx, cy)
+            for pieces, most in ((1, 1 << 30), (7, 1 << 30), (3, 1)):
+                got = compute_fronts(dag, cx, cy, cluster=InProcess(pieces, most))
+                assert np.array_equal(got.fref, one.fref)
+                assert np.array_equal(got.fxy, one.fxy) and np.array_equal(got.fch, one.fch)
+
+
 def test_a_local_cluster_keeps_dask_housekeeping_slow():
     """The workers of a local cluster run with Dask's profiler off and its monitors slowed
     (their default wake-ups every 10-100 ms cost a two-worker query 13 % of its time)."""
@@ -140,16 +224,16 @@ def test_a_local_cluster_keeps_dask_housekeeping_slow():
     assert [dask.config.get(k) for k in keys] == before  # this process's config untouched
 
 
-def _run_and(action, table, depth, address):
-    """Run the query on the cluster in a thread; once its depth-``depth`` pieces run,
-    ``action()``; the query's answer or error."""
+def _run_and(action, table, depth, address, key=None, **options):
+    """Run the query on the cluster in a thread; once its depth-``depth`` pieces run (or
+    its tasks whose key holds ``key``), ``action()``; the query's answer or error."""
     import distributed
 
     out: dict = {}
 
     def run():
         try:
-            out["answer"] = _answer(table, depth, scheduler=address)
+            out["answer"] = _answer(table, depth, scheduler=address, **options)
         except Exception as err:  # noqa: BLE001 - handed to the test
             out["error"] = err
             out["trace"] = "".join(traceback.format_exception(err))
@@ -160,7 +244,8 @@ def _run_and(action, table, depth, address):
     with distributed.Client(address, timeout="30s") as watcher:
         for _ in range(600):
             busy = watcher.processing()
-            if any(f"-{depth}-" in str(key) for keys in busy.values() for key in keys):
+            mark = key or f"-{depth}-"
+            if any(mark in str(k) for keys in busy.values() for k in keys):
                 break
             time.sleep(0.05)
         else:
@@ -179,6 +264,25 @@ def test_a_worker_killed_mid_query_costs_time_not_the_answer(tmp_path):
     try:
         victim = c.workers[0]
         out = _run_and(lambda: victim.send_signal(signal.SIGKILL), table, 4, c.address)
+        assert victim.poll() is not None  # really killed while the query ran
+        assert out.get("answer") == one, out.get("trace")
+    finally:
+        c.close()
+
+
+def test_a_worker_killed_mid_layer_costs_time_not_the_answer(tmp_path):
+    """The whole DAG's route: a worker dies while the depth-two layer's pieces run; its
+    pieces run again on the other, the same answer."""
+    table = _nominal(13, 1000, 80, values=2)  # about 2 s of the layer
+    one = _answer(table, 4)
+    c = _Cluster(tmp_path)
+    try:
+        victim = c.workers[0]
+
+        def kill():
+            victim.send_signal(signal.SIGKILL)
+
+        out = _run_and(kill, table, 4, c.address, key="dagger-layer-")
         assert victim.poll() is not None  # really killed while the query ran
         assert out.get("answer") == one, out.get("trace")
     finally:
@@ -236,6 +340,13 @@ def test_the_options_are_refused_where_they_do_not_apply(tmp_path):
     table = DecisionTable.from_dataframe(_frame(6, 60, columns=2), thresholds="all")
     with pytest.raises(InputError, match="runs in one process: drop --scheduler"):
         relate(table, "total-path-length", MIS, max_depth=3, scheduler="local")
+    nominal = _nominal(6, 60, 5)
+    with pytest.raises(InputError, match="needs a depth cap of 2 or more"):
+        relate(nominal, "depth", MIS, scheduler="local")
+    with pytest.raises(InputError, match="needs neither --exact-only nor --count"):
+        relate(nominal, "depth", MIS, max_depth=3, exact_only=True, scheduler="local")
+    with pytest.raises(InputError, match="below its 5 attributes"):
+        relate(nominal, "depth", MIS, max_depth=5, scheduler="local")
     with pytest.raises(InputError, match="--workers sizes a local cluster"):
         relate(table, "depth", MIS, max_depth=3, scheduler="tcp://127.0.0.1:1", workers=2)
     with pytest.raises(InputError, match="give --scheduler local too"):

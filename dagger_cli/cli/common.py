@@ -429,9 +429,10 @@ def query_options(
                 default=None,
                 metavar="ADDRESS|local",
                 help="Run the search across a Dask cluster: the scheduler at ADDRESS "
-                "(tcp://host:port), or 'local' for worker processes on this machine. The "
-                "least misclassifications at each depth on numeric columns (--x depth, "
-                "--thresholds, --max-depth) is cut into pieces that the workers share; the "
+                "(tcp://host:port), or 'local' for worker processes on this machine. Under "
+                "--max-depth: on numeric columns (--thresholds, --x depth) the least "
+                "misclassifications at each depth, otherwise the last two levels of the DAG "
+                "of subtables (any cost pair), cut into pieces that the workers share; the "
                 "answer is the one-process answer. Needs dagger-cli[dask].",
             )
         )

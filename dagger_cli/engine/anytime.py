@@ -179,7 +179,10 @@ def solve_within(table, query, exact_solve) -> Relation:
         """The exact front over the trees of depth <= d (without a cap, and the bound
         below every tree from its subtables), and the progress line."""
         nonlocal done, depth_done, relaxed
-        done = exact_solve(table, replace(exact, max_depth=d, progress=False))
+        sub = replace(exact, max_depth=d, progress=False)
+        if d < 2:  # (nothing of a depth-one front goes to a cluster)
+            sub = replace(sub, scheduler=None, workers=None)
+        done = exact_solve(table, sub)
         depth_done = d
         if cap is None:
             try:

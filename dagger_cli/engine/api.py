@@ -43,14 +43,17 @@ def with_positive(table, query: Query):
 
 
 def _check_cluster(table, query: Query, solver) -> None:
-    """What runs on a Dask cluster (``scheduler``): the ordered solver's depth front."""
-    if frozenset({query.x_cost.name, query.y_cost.name}) not in solver.clusters:
+    """What runs on a Dask cluster (``scheduler``): the ordered solver's depth front, the
+    whole DAG's depth-two layer (:meth:`Solver.cluster_refusal`)."""
+    why = solver.cluster_refusal(table, query)
+    if why is not None:
         raise InputError(
-            "--scheduler runs the search for the least misclassifications at each depth on "
-            "numeric columns across a cluster: depth and misclassifications as the two costs, "
-            "a table with numeric columns kept whole (--thresholds all|K) and --max-depth; "
-            f"this query ({query.x} vs {query.y}, {solver.name} solver) runs in one process: "
-            "drop --scheduler"
+            "--scheduler runs a depth-capped search across a cluster: on numeric columns kept "
+            "whole (--thresholds all|K) the search for the least misclassifications at each "
+            "depth (depth and misclassifications as the two costs), otherwise the last two "
+            "levels of the DAG of subtables (--max-depth 2 or more). This query "
+            f"({query.x} vs {query.y}, {solver.name} solver) needs {why}; as it is, it "
+            "runs in one process: drop --scheduler"
         )
 
 
@@ -205,9 +208,11 @@ def relate(
         leaves) each subproblem keeps its one such point.
     scheduler : str, optional
         A Dask scheduler's address, or ``"local"`` for a local cluster of ``workers``
-        worker processes (one per core by default): the least misclassifications at each
-        depth on numeric columns (depth vs misclassifications, the ordered solver) is cut
-        into pieces that run there (:mod:`dagger_cli.engine.cluster`); the same answer.
+        worker processes (one per core by default): under ``max_depth``, the least
+        misclassifications at each depth on numeric columns (depth vs misclassifications,
+        the ordered solver; :mod:`dagger_cli.engine.cluster`) or the last two levels of
+        the DAG of subtables (any cost pair; :mod:`dagger_cli.engine.cluster_layer`) is
+        cut into pieces that run there; the same answer.
     """
     return solve(
         table,

@@ -133,30 +133,21 @@ def _silent():
         lg.setLevel(level)
 
 
-class Cluster:
-    """The executor of a query's depth searches on a Dask cluster (see the module
-    docstring): :meth:`best` runs one depth's pieces; :meth:`close` frees the workers."""
+class Session:
+    """A query's hold on a Dask cluster: its client, a token naming what the query puts on
+    the scheduler, its stop ``Event`` (a flag no worker clears) and the client calls that
+    turn a scheduler gone into a clear error. :class:`Cluster` (the ordered solver's
+    pieces) and :class:`~dagger_cli.engine.cluster_layer.LayerCluster` (the whole DAG's
+    depth-two layer) are sessions."""
 
-    def __init__(self, client, scheduler: str, table, depth: int, max_memory: int | None, prepare):
+    def __init__(self, client, scheduler: str):
         from .dask_setup import require_dask
 
-        distributed = require_dask("--scheduler runs the search")
+        self.distributed = require_dask("--scheduler runs the search")
         self.client, self.scheduler = client, scheduler
-        self.prepare = (
-            prepare  # a worker's (arrays, memo) of the query (top level: pickled by name)
-        )
         self.token = uuid.uuid4().hex
-        self.depth = depth
         self.workers = max(1, len(self._call(client.scheduler_info)["workers"]))
-        # each task: its worker's share of the ceiling
-        self.max_memory = None if max_memory is None else max_memory // self.workers
-        self.var_name = f"dagger-bound-{self.token}"
-        self.var = distributed.Variable(self.var_name, client=client)
-        self.stop = distributed.Event(f"dagger-stop-{self.token}", client=client)
-        self.table_name = f"dagger-table-{self.token}"
-        self.table_var = distributed.Variable(self.table_name, client=client)
-        self._call(self.table_var.set, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
-        self.tasks = 0  # pieces sent so far
+        self.stop = self.distributed.Event(f"dagger-stop-{self.token}", client=client)
 
     def _call(self, f, *args, **kw):
         """A client call; a scheduler gone is a DaggerError."""
@@ -171,6 +162,50 @@ class Cluster:
                 f"{type(err).__name__}: {err}. Nothing was written; run it again when the "
                 "cluster is back, or without --scheduler"
             ) from None
+
+    def _cancelled(self) -> DaggerError:
+        """The error of a piece the cluster cancelled."""
+        if self.client.status != "running":
+            return DaggerError(
+                f"the Dask scheduler at {self.scheduler} went away during the search. "
+                "Nothing was written; run it again when the cluster is back, or without "
+                "--scheduler"
+            )
+        return DaggerError(
+            f"the Dask scheduler at {self.scheduler} cancelled a piece of the search (was "
+            "it restarted, or the piece cancelled by another client?). Nothing was "
+            "written; run it again"
+        )
+
+    def _halt(self, pending) -> None:
+        """Stop the running pieces (the stop Event) and cancel those not started."""
+        with contextlib.suppress(Exception):
+            self.stop.set()
+            self.client.cancel(list(pending))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop.clear()
+
+
+class Cluster(Session):
+    """The executor of a query's depth searches on a Dask cluster (see the module
+    docstring): :meth:`best` runs one depth's pieces; :meth:`close` frees the workers."""
+
+    def __init__(self, client, scheduler: str, table, depth: int, max_memory: int | None, prepare):
+        super().__init__(client, scheduler)
+        self.prepare = (
+            prepare  # a worker's (arrays, memo) of the query (top level: pickled by name)
+        )
+        self.depth = depth
+        # each task: its worker's share of the ceiling
+        self.max_memory = None if max_memory is None else max_memory // self.workers
+        self.var_name = f"dagger-bound-{self.token}"
+        self.var = self.distributed.Variable(self.var_name, client=client)
+        self.table_name = f"dagger-table-{self.token}"
+        self.table_var = self.distributed.Variable(self.table_name, client=client)
+        self._call(self.table_var.set, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+        self.tasks = 0  # pieces sent so far
 
     def best(self, plan: list[Piece], d: int, bound: int, stats: np.ndarray, tick) -> int:
         """The least misclassifications at depth <= d of the pieces ``plan`` below
@@ -204,11 +239,11 @@ class Cluster:
         done = 0
         try:
             while pending:
-                finished, pending = _wait(pending)
+                finished, pending = wait_some(pending)
                 for fut in finished:
                     if fut.cancelled():
                         raise self._cancelled()
-                    status, value, found, own, usage = self._call(_result, fut)
+                    status, value, found, own, usage = self._call(result_of, fut)
                     if status != k.DONE:
                         raise LimitError(
                             "a piece of the search ran out of its worker's share of "
@@ -225,25 +260,9 @@ class Cluster:
                     least = int(seen[1])
                 tick(done, len(futures), least)
         except BaseException:
-            with contextlib.suppress(Exception):
-                self.stop.set()
-                self.client.cancel(list(pending))
+            self._halt(pending)
             raise
         return least
-
-    def _cancelled(self) -> DaggerError:
-        """The error of a piece the cluster cancelled."""
-        if self.client.status != "running":
-            return DaggerError(
-                f"the Dask scheduler at {self.scheduler} went away during the search. "
-                "Nothing was written; run it again when the cluster is back, or without "
-                "--scheduler"
-            )
-        return DaggerError(
-            f"the Dask scheduler at {self.scheduler} cancelled a piece of the search (was "
-            "it restarted, or the piece cancelled by another client?). Nothing was "
-            "written; run it again"
-        )
 
     def close(self) -> None:
         """Drop the query from the workers and the scheduler."""
@@ -253,8 +272,7 @@ class Cluster:
             self.var.delete()
         with contextlib.suppress(Exception):
             self.table_var.delete()
-        with contextlib.suppress(Exception):
-            self.stop.clear()
+        super().close()
 
 
 #: What distributed raises when the client lost its scheduler (besides OSError and
@@ -262,7 +280,7 @@ class Cluster:
 _GONE = ("CancelledError", "FuturesCancelledError", "CommClosedError")
 
 
-def _wait(pending: set) -> tuple[set, set]:
+def wait_some(pending: set) -> tuple[set, set]:
     """(finished, pending) after waiting :data:`POLL` seconds at most for one more.
 
     Polled, not ``distributed.wait``: that one raises a cancelled future's
@@ -276,7 +294,7 @@ def _wait(pending: set) -> tuple[set, set]:
         time.sleep(POLL / 10)
 
 
-def _result(fut):
+def result_of(fut):
     try:
         return fut.result()
     except Exception as err:  # noqa: BLE001 - named for the user

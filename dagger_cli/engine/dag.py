@@ -12,6 +12,9 @@ within ``max_memory``, shows progress and calls it again.
 
 from __future__ import annotations
 
+from collections import namedtuple
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..data.report import row_groups
@@ -346,6 +349,7 @@ def compute_fronts(
     max_y: int | None = None,
     least_y: bool = False,
     leaves_at_cap: bool = False,
+    cluster=None,
 ) -> FrontStore:
     """Every subproblem's Pareto front, smallest subtables first (a topological order).
 
@@ -359,7 +363,9 @@ def compute_fronts(
     within the bounds, or its last point, with the same trees (see
     :mod:`dagger_cli.engine.kernels.fronts`). With ``leaves_at_cap`` a node's two leaf
     points (``Dag.leaf_xy``) are its subproblems' at remaining depth 0 only, a plain leaf
-    above (:func:`dagger_cli.engine.anytime.relaxed_bound`).
+    above (:func:`dagger_cli.engine.anytime.relaxed_bound`). With ``cluster`` (a
+    :class:`dagger_cli.engine.cluster_layer.LayerCluster`) the depth-two layer runs on a
+    Dask cluster, its pieces' fronts appended to the pool in entry order (the same bytes).
 
     The kernels (compiled, :mod:`dagger_cli._core`) read the named tuples of
     :mod:`dagger_cli.engine.kernels.fronts` and :mod:`~dagger_cli.engine.kernels.depth_two`
@@ -492,14 +498,45 @@ def compute_fronts(
                 leaves,
             )
 
-        drive(
-            d2_call,
-            "depth-two fronts",
-            depth_two,
-            "subproblems",
-            reserve,
-            "one subtable's arrays need",
-        )
+        if cluster is None:
+            drive(
+                d2_call,
+                "depth-two fronts",
+                depth_two,
+                "subproblems",
+                reserve,
+                "one subtable's arrays need",
+            )
+        else:
+
+            def append(lo: int, lens: np.ndarray, fxy: np.ndarray, fch: np.ndarray) -> None:
+                """Entries lo.. of the layer, their fronts computed elsewhere: appended to
+                the pool as the kernel appends them (the same bytes)."""
+                used, total = int(counters[1]), int(fch.size)
+                pool.grow("fxy", 2 * (used + total), 2 * used)
+                pool.grow("fch", used + total, used)
+                if max_memory is not None and dag.nbytes() + pool.nbytes() > max_memory:
+                    raise LimitError(
+                        f"the fronts need more than {size_text(max_memory)} (--max-memory) "
+                        f"after {lo:,} of {depth_two:,} depth-two subproblems."
+                    )
+                subs = e_sub[lo : lo + lens.size]
+                fref[subs, 0] = used + np.cumsum(lens) - lens
+                fref[subs, 1] = lens
+                pool["fxy"][2 * used : 2 * (used + total)] = fxy
+                pool["fch"][used : used + total] = fch
+                counters[1] = used + total
+
+            ta = dag.table_arrays
+            assert isinstance(ta, tuple)  # discovery's TableArrays, kept with the layer
+            job = LayerJob(
+                LayerTable(*ta[:4]),
+                leaves,
+                params,
+                dag.n_attributes,
+                many,
+            )
+            slack[0] = max(slack[0], cluster.depth_two(dag, entries, job, append, progress))
         counters[0] = 0
     order = fk.FrontOrder(ord_node, ord_r, sub_start, ready, capped)
 
@@ -523,6 +560,173 @@ def compute_fronts(
         sub_start if capped else None,
         depth_two,
     )
+
+
+#: The table as the depth-two layer reads it (the fields of discovery's ``TableArrays``
+#: that :func:`~dagger_cli.engine.kernels.depth_two.d2_fronts` reads).
+LayerTable = namedtuple("LayerTable", "rc nvals dec n_dec")
+
+
+@dataclass(frozen=True)
+class LayerJob:
+    """What every piece of a query's depth-two layer shares: the table as the layer reads
+    it, how a leaf reads its counts (``D2Leaves``), the cost pair's parameters (as
+    :func:`compute_fronts` makes them), the table's attributes and the most values of a
+    small attribute (:data:`D2_MANY_VALUES`)."""
+
+    table: LayerTable
+    leaves: object
+    params: np.ndarray
+    n_attributes: int
+    many: int
+
+
+@dataclass(frozen=True)
+class LayerPiece:
+    """A run of the depth-two layer's entries with their subtables, numbered from 0 (what
+    a cluster's worker needs of the DAG): entry k is subtable ``node[k]`` at remaining
+    depth ``r[k]``; subtable i has the rows ``rows[start[i]:start[i] + size[i]]``, the
+    weight ``weight[i]``, its leaf's misclassifications ``mis[i]`` and the level
+    ``level[i]``."""
+
+    node: np.ndarray
+    r: np.ndarray
+    size: np.ndarray
+    weight: np.ndarray
+    mis: np.ndarray
+    level: np.ndarray
+    start: np.ndarray
+    rows: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return sum(getattr(self, f).nbytes for f in self.__dataclass_fields__)
+
+
+def layer_work(dag: Dag, entries) -> np.ndarray:
+    """The depth-two kernel's own estimate of each entry's work (``core/depth_two.cpp``,
+    ``run``): its rows, and at remaining depth 2 a word of the rows' bitsets per pair of
+    attributes."""
+    n = dag.node_size[entries.node].astype(np.float64)
+    m = float(dag.n_attributes)
+    return n + np.where(entries.r >= 2, m * m * (np.floor(n / 64) + 1) / 8, m)
+
+
+def layer_piece(dag: Dag, entries, lo: int, hi: int) -> LayerPiece:
+    """Entries ``lo:hi`` of the layer (their subtables' entries consecutive, as
+    :func:`compute_fronts` makes them) with their subtables."""
+    ta = dag.table_arrays
+    assert isinstance(ta, tuple)  # discovery's TableArrays, kept with the layer
+    nodes, local = np.unique(entries.node[lo:hi], return_inverse=True)
+    size = dag.node_size[nodes].astype(np.int64)
+    start = np.cumsum(size) - size
+    where = np.repeat(dag.node_start[nodes] - start, size) + np.arange(int(size.sum()))
+    return LayerPiece(
+        node=local.astype(np.int64),
+        r=np.ascontiguousarray(entries.r[lo:hi], dtype=np.int64),
+        size=size.astype(np.int32),
+        weight=np.ascontiguousarray(dag.weights[nodes], dtype=np.int32),
+        mis=np.ascontiguousarray(dag.node_mis[nodes], dtype=np.int32),
+        level=np.ascontiguousarray(dag.node_level[nodes], dtype=np.int32),
+        start=start.astype(np.int64),
+        # (half the bytes to send where the row numbers fit in 16 bits)
+        rows=dag.row_pool[where].astype(np.uint16 if ta[2].size <= 1 << 16 else np.int32),
+    )
+
+
+def run_layer_piece(job: LayerJob, piece: LayerPiece, allow: int, stopped=lambda: False):
+    """The fronts of a piece of the depth-two layer (on a cluster's worker): ``(status,
+    lens, fxy, fch, needs, slack)``, each entry's number of points and the points and tags
+    of all of them in entry order, as :func:`compute_fronts` appends them. ``status``:
+    DONE, OUT_OF_MEMORY (``needs`` the bytes a subtable wanted) or BUDGET_SPENT when
+    ``stopped()`` (asked between two kernel calls) said to stop; ``slack`` the slots the
+    fronts' bounds needed beyond the attributes (weighted costs)."""
+    from .kernels import depth_two as d2
+    from .kernels import fronts as fk
+
+    k, n = int(piece.node.size), int(piece.size.size)
+    arrays = fk.DagArrays(
+        node_start=piece.start,
+        node_size=piece.size,
+        node_mis=piece.mis,
+        node_split=np.zeros(n, np.int8),
+        node_level=piece.level,
+        node_bundle_start=np.zeros(n + 1, np.int64),
+        bundle_edge_start=np.zeros(1, np.int64),
+        edge_child=np.zeros(0, np.int32),
+        row_pool=piece.rows.astype(np.int32),
+        node_weight=piece.weight,
+        leaf_xy=np.zeros(0, np.int64),
+    )
+    entries = d2.D2Entries(piece.node, piece.r, np.arange(k, dtype=np.int64))
+    fref = np.zeros(2 * k, np.int64)
+    cap = max(4 * k, 1024)
+    pool = GrowableArrays({"fxy": (2 * cap, np.int64), "fch": (cap, np.int32)}, use_mmap=False)
+    counters = np.zeros(2, np.int64)
+    slack = 0
+    empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32))
+    while True:
+        needs = np.zeros(1, np.int64)
+        status = _run(
+            d2.d2_fronts,
+            entries,
+            job.table,
+            arrays,
+            job.params,
+            fk.FrontPool(fref, pool["fxy"], pool["fch"], counters, needs),
+            job.n_attributes + slack,
+            job.many,
+            allow,
+            BUDGET,
+            job.leaves,
+        )
+        if status == Status.FRONT_TOO_LONG:
+            if slack > 1 << 40:
+                raise AssertionError("a depth-two front is longer than its proven bound (a bug)")
+            slack = 2 * slack + 64  # weighted costs take more values than rows
+            continue
+        if status == Status.OUT_OF_MEMORY:
+            return int(status), *empty, int(needs[0]), slack
+        if status == Status.MUST_GROW:
+            used = int(counters[1])
+            pool.grow("fxy", 2 * int(needs[0]), 2 * used)
+            pool.grow("fch", int(needs[0]), used)
+        if status == Status.DONE:
+            break
+        if stopped():
+            return int(Status.BUDGET_SPENT), *empty, 0, slack
+    used = int(counters[1])
+    return (
+        int(Status.DONE),
+        fref[1::2].copy(),
+        pool["fxy"][: 2 * used].copy(),
+        pool["fch"][:used].copy(),
+        0,
+        slack,
+    )
+
+
+def layer_refusal(table, query) -> str | None:
+    """Why the whole-DAG route does not run ``query`` on a Dask cluster (None: it runs its
+    depth-two layer there)."""
+    cap = query.cap(table.n_attributes)
+    if query.max_depth is None or (cap is not None and cap < 2):
+        return "a depth cap of 2 or more (--max-depth) for the last two levels to run there"
+    if cap is None:
+        return (
+            f"a depth cap below its {table.n_attributes} attributes (no tree is deeper: "
+            "the cap is no cap) for the last two levels to run there"
+        )
+    if query.exact_only or query.count:
+        return "neither --exact-only nor --count (the last two levels are then built whole)"
+    if query.depth_two is False:
+        return "the depth-two layer (depth_two=False keeps the last two levels in the DAG)"
+    if not depth_two_serves(table, query.x_cost, query.y_cost):
+        return (
+            f"a cost pair and weights that the depth-two layer computes ({query.x} vs "
+            f"{query.y} on this table are computed by the whole DAG)"
+        )
+    return None
 
 
 #: The depth-two layer's "small" attributes: at most this many present values in a
@@ -594,10 +798,12 @@ def use_depth_two(choice: bool | str, cap: int | None, n_attributes: int) -> boo
     return choice
 
 
-def solve_fast(table, query) -> Relation:
+def solve_fast(table, query, cluster=None) -> Relation:
     """The ``fast`` solver (:mod:`dagger_cli.engine.registry`): the front of a validated
     :class:`~dagger_cli.engine.query.Query` by the compiled kernels, with the DAG and the
-    fronts that tree extraction and counting read. The bounds (``max_x``, ``max_y``,
+    fronts that tree extraction and counting read. With ``query.scheduler``,
+    ``cluster(max_memory)`` gives the executor of the depth-two layer
+    (:class:`~dagger_cli.engine.cluster_layer.LayerCluster`). The bounds (``max_x``, ``max_y``,
     ``least_y``) are pushed into the kernels (:attr:`Query.pushed_bounds`); what is left of the
     query (counting, the final restriction) is :func:`dagger_cli.engine.api.solve`'s."""
     cx, cy = query.x_cost, query.y_cost
@@ -612,7 +818,12 @@ def solve_fast(table, query) -> Relation:
             max_memory=max_memory,
             progress=prog,
             max_depth=cap,
-            depth2=use_depth_two(query.depth_two, cap, table.n_attributes)
+            # (on a cluster the layer is what runs there; the same fronts and trees)
+            depth2=(
+                query.scheduler is not None
+                or use_depth_two(query.depth_two, cap, table.n_attributes)
+            )
+            and query.depth_two is not False
             and not query.exact_only
             and not query.count
             and depth_two_serves(table, cx, cy),
@@ -620,10 +831,7 @@ def solve_fast(table, query) -> Relation:
             classes=True,  # a sorting table: one node per class of partial orders
         )
         dag.decide(table, cx, cy)
-        store = compute_fronts(
-            dag,
-            cx,
-            cy,
+        kwargs = dict(
             progress=prog,
             max_memory=max_memory,
             exact_only=query.exact_only,
@@ -631,6 +839,12 @@ def solve_fast(table, query) -> Relation:
             max_y=push_y,
             least_y=query.push_least,
         )
+        if query.scheduler is not None and dag.d2_level is not None:
+            if cluster is None:
+                raise AssertionError("a query for a cluster without one (a bug)")
+            store = compute_fronts(dag, cx, cy, cluster=cluster(max_memory), **kwargs)
+        else:
+            store = compute_fronts(dag, cx, cy, **kwargs)
     finally:
         prog.close()
     fx, fy, _ = store.front(0)

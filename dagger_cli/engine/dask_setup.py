@@ -59,7 +59,11 @@ def local_cluster(distributed, workers: int | None, threads: int | None):
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            # no dashboard, and the scheduler's HTTP endpoints (health, metrics) on a free
+            # port of 127.0.0.1: its default, 8787, is taken by any other Dask
+            # dashboard running, and Dask warns about it
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
             memory_limit=machine_memory() // n,
             env={"DAGGER_THREADS": str(engine_threads)},
             silence_logs=40,  # logging.ERROR: no worker chatter on the user's terminal

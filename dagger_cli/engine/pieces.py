@@ -23,6 +23,12 @@ The pieces are made in the search's order (:func:`cut`): the attributes by the G
 impurity of their best single split. Run in that order, the first pieces find good trees
 early and the later ones, the attributes whose best split is poor, are mostly pruned by
 them.
+
+The whole-DAG route's depth-two layer (:mod:`dagger_cli.engine.dag`) has no bound to
+share: its entries (a subtable and a remaining depth of 1 or 2) are independent, and the
+kernel's threads take them one at a time. On a cluster its pieces are runs of consecutive
+entries (:func:`cut_runs`), each run whole subtables, sized by the kernel's own estimate
+of their work.
 """
 
 from __future__ import annotations
@@ -75,6 +81,41 @@ def cut(order: Sequence[int], splits: Sequence[int], ordered: Sequence[bool]) ->
         k = int(splits[a])
         if k > (0 if ordered[a] else 1):
             out.append(Piece(int(a), 0, max(k - 1, 0) if ordered[a] else 0, k))
+    return out
+
+
+def cut_runs(
+    group: np.ndarray, work: np.ndarray, size: np.ndarray, pieces: int, most: int
+) -> list[tuple[int, int]]:
+    """Consecutive runs ``[lo, hi)`` of items (the layer's entries) that keep the items of
+    one group (a subtable: ``group`` non-decreasing) together: about ``pieces`` runs of
+    equal ``work``, and more where a run would pass ``most`` in ``size`` (counted once per
+    group, by its first item: what the run carries). A group larger than ``most`` is a run
+    of its own.
+
+    >>> cut_runs(np.array([0, 0, 1, 2, 2, 3]), np.array([1, 1, 4, 1, 1, 2]),
+    ...          np.array([5, 0, 5, 5, 0, 5]), 2, 100)
+    [(0, 3), (3, 6)]
+    >>> cut_runs(np.array([0, 1, 2]), np.ones(3, int), np.array([6, 6, 6]), 1, 10)
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    n = int(group.size)
+    if n == 0:
+        return []
+    firsts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])  # each group's first item
+    ends = np.r_[firsts[1:], n]
+    gwork = np.add.reduceat(work.astype(np.float64), firsts)
+    gsize = size[firsts].astype(np.int64)
+    target = float(gwork.sum()) / max(int(pieces), 1)
+    out: list[tuple[int, int]] = []
+    lo, acc_w, acc_s = 0, 0.0, 0
+    for g in range(firsts.size):
+        if g > 0 and int(firsts[g]) > lo and (acc_w >= target or acc_s + gsize[g] > most):
+            out.append((lo, int(firsts[g])))
+            lo, acc_w, acc_s = int(firsts[g]), 0.0, 0
+        acc_w += float(gwork[g])
+        acc_s += int(gsize[g])
+    out.append((lo, int(ends[-1])))
     return out
 
 
@@ -157,4 +198,4 @@ def shared_bound(value: int) -> np.ndarray:
     return np.array([value], dtype=np.int64)
 
 
-__all__ = ["Piece", "Stop", "Threads", "cut", "shared_bound"]
+__all__ = ["Piece", "Stop", "Threads", "cut", "cut_runs", "shared_bound"]

@@ -57,6 +57,17 @@ class Solver:
     depth_helps = False
     clusters: frozenset = frozenset()
 
+    def cluster_refusal(self, table, query) -> str | None:
+        """What ``query`` lacks for this solver to run it on a Dask cluster (None: it
+        runs it there): by default a cost pair of :attr:`clusters`."""
+        if frozenset({query.x_cost.name, query.y_cost.name}) in self.clusters:
+            return None
+        if not self.clusters:
+            return "another solver"
+        return " or ".join(" and ".join(sorted(p)) for p in sorted(self.clusters, key=sorted)) + (
+            " as the two costs"
+        )
+
     def validate(self, query) -> None:
         """Raise :class:`InputError` for what this solver cannot compute (the query is
         otherwise valid)."""
@@ -113,10 +124,31 @@ class FastSolver(Solver):
             return table, ordered
         return super().route(table, query)
 
+    def cluster_refusal(self, table, query) -> str | None:
+        from .dag import layer_refusal
+
+        return layer_refusal(table, query)
+
     def solve(self, table, query):
         from .dag import solve_fast
 
-        return solve_fast(table, query)
+        if query.scheduler is None:
+            return solve_fast(table, query)
+        from .cluster import connect
+        from .cluster_layer import LayerCluster
+
+        with connect(query.scheduler, query.workers) as client:
+            made: list = []
+
+            def on_cluster(max_memory):
+                made.append(LayerCluster(client, query.scheduler, max_memory))
+                return made[-1]
+
+            try:
+                return solve_fast(table, query, on_cluster)
+            finally:
+                for c in made:
+                    c.close()
 
     def tree(self, relation, point: int):
         from ..trees import dag_tree

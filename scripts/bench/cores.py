@@ -15,9 +15,13 @@
 - ``cluster``: page at depth 4 (a long query: about a minute in one process on two
   threads, 95 s on one) on a local cluster (``--scheduler local``) of two
   single-threaded workers against one, and against one process with the default threads.
+- ``layer``: the twelve odt tables at depth 5 (the whole DAG's route: its depth-two layer on
+  the workers) on a local cluster of two single-threaded workers, of one, and in one
+  process with the default threads, summed over the tables (each table starts its own
+  cluster: the start-up is in the figures); the outputs must be the same bytes.
 
     python -m scripts.bench run --only cores [--runs 3]
-        [--cores-parts threads,binary,busy,spread,cluster]
+        [--cores-parts threads,binary,busy,spread,cluster,layer]
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ NAME = "cores"
 OUTPUT = "cores.json"
 HELP = "one query on every core and on a Dask cluster: speed-ups and their limits (issues 44, 41)"
 
-PARTS = ("threads", "binary", "busy", "spread", "cluster")
+PARTS = ("threads", "binary", "busy", "spread", "cluster", "layer")
 NUM = ["--thresholds", "all", "--x", "depth", "-q"]
 #: (label, command after ``dagger``, the issue's least speed-up with the default threads)
 CASES = [
@@ -239,6 +243,36 @@ def bench_cluster() -> dict:
     return out
 
 
+def bench_layer() -> dict:
+    """The twelve odt tables at depth 5 on local clusters of two workers and of one, and in
+    one process (default threads): the summed times and whether every output is the
+    same."""
+    env = _env(None)
+    sums = {"two_workers_s": 0.0, "one_worker_s": 0.0, "one_process_s": 0.0}
+    same = True
+    for table in verdict.ODT_TABLES:
+        cmd = procs.dagger("relate", f"odt-{table}", *BINARY)
+        two = procs.launch_ok([*cmd, "--scheduler", "local", "--workers", "2"], env=env)
+        one = procs.launch_ok([*cmd, "--scheduler", "local", "--workers", "1"], env=env)
+        alone = procs.launch_ok(cmd, env=env)
+        same = same and two["stdout"] == one["stdout"] == alone["stdout"]
+        sums["two_workers_s"] += two["wall"]
+        sums["one_worker_s"] += one["wall"]
+        sums["one_process_s"] += alone["wall"]
+    out = {**sums, "same_output": same}
+    out["speedup"] = sums["one_worker_s"] / sums["two_workers_s"]
+    out["overhead"] = sums["two_workers_s"] / sums["one_process_s"]
+    print(
+        f"  [{verdict.met(same)}] the binary benchmark (12 odt tables), depth 5, on local "
+        f"clusters: two workers {sums['two_workers_s']:.1f} s, one "
+        f"{sums['one_worker_s']:.1f} s (x{out['speedup']:.2f}); one process, default "
+        f"threads {sums['one_process_s']:.1f} s (cluster x{out['overhead']:.2f}; twelve "
+        f"cluster start-ups included); same output: {same}; {machine.load_text()}",
+        flush=True,
+    )
+    return out
+
+
 def run(args) -> dict:
     parts = [p.strip() for p in args.cores_parts.split(",") if p.strip()]
     unknown = set(parts) - set(PARTS)
@@ -257,6 +291,8 @@ def run(args) -> dict:
         result["spread"] = bench_spread()
     if "cluster" in parts:
         result["cluster"] = bench_cluster()
+    if "layer" in parts:
+        result["layer"] = bench_layer()
     result.update(record.done())
     print(f"cores: done; {machine.load_text()}")
     machine.write_json(args.out, OUTPUT, result)
