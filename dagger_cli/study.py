@@ -85,6 +85,7 @@ STUDY_KEYS = (
     "max_memory",
     "max_subtables",
     "time_limit",
+    "split",
 )
 #: What a task's curve holds: the exact front ("ok"), or the best found within the study's
 #: time limit (its points marked proven or not, :mod:`dagger_cli.engine.anytime`).
@@ -160,6 +161,9 @@ class Study:
     max_subtables: int | None = None
     #: seconds per task: the best front found in them (None: the exact front)
     time_limit: float | None = None
+    #: each task's search cut into pieces across the study's cluster where the cluster
+    #: runs it (:func:`run_task`'s ``split``), not one task per worker
+    split: bool = False
 
     def tasks(self) -> list[Task]:
         """Every combination, tables outermost, in the order of the file."""
@@ -248,6 +252,9 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
     count = doc.get("count", False)
     if not isinstance(count, bool):
         raise where.error("count", f"expected true or false, not {count!r}")
+    split = doc.get("split", False)
+    if not isinstance(split, bool):
+        raise where.error("split", f"expected true or false, not {split!r}")
     return Study(
         path=path,
         tables=tables,
@@ -258,6 +265,7 @@ def parse_study(path, *, has_depth_caps: bool | None = None) -> Study:
         max_memory=_parse_memory(doc.get("max_memory"), where),
         max_subtables=_positive_int(doc.get("max_subtables"), "max_subtables", where),
         time_limit=_parse_time_limit(doc.get("time_limit"), where),
+        split=split,
     )
 
 
@@ -500,6 +508,7 @@ def run_task(
     threads: dict | int | None = None,
     trees: bool = False,
     time_limit: float | None = None,
+    split: bool = False,
 ) -> dict:
     """Compute one task's front; a user error or a limit is a result, not an exception.
 
@@ -510,6 +519,12 @@ def run_task(
     with ``trees``, also ``trees``: the report's data of the trees behind the front's
     points (:func:`dagger_cli.report.tree_data`, at most :data:`~dagger_cli.report.MAX_TREES`
     of them), extracted here, where the DAG is.
+
+    With ``split``, on a Dask worker, a query that a cluster runs in pieces
+    (:func:`dagger_cli.engine.api.runs_on_cluster`: depth caps, see
+    :mod:`dagger_cli.engine.cluster`) sends its pieces to this worker's cluster, the task
+    seceding from its worker's threads while they run (so that the pieces, and other
+    tasks, get them); any other query runs here whole. The curve is the same.
     """
     from .engine.api import solve
     from .engine.query import Query
@@ -531,7 +546,25 @@ def run_task(
             count=count,
             time_limit=time_limit,
         )
-        rel = solve(table, query)
+        address = _own_scheduler() if split else None
+        if address is not None:
+            from dataclasses import replace
+
+            from .engine.api import runs_on_cluster
+
+            there = replace(query, scheduler=address)
+            if runs_on_cluster(table, there):
+                import distributed
+
+                distributed.secede()
+                try:
+                    rel = solve(table, there)
+                finally:
+                    distributed.rejoin()
+            else:
+                rel = solve(table, query)
+        else:
+            rel = solve(table, query)
     except LimitError as err:
         out.update(status="limit", error=str(err))
     except MemoryError:
@@ -558,6 +591,17 @@ def run_task(
     out["seconds"] = round(time.perf_counter() - t0, 4)
     out["peak_memory_mib"] = round(_peak_memory() / 2**20, 1) if reset else ""
     return out
+
+
+def _own_scheduler() -> str | None:
+    """The address of the scheduler of the Dask worker running this task (None: not on a
+    worker)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().scheduler.address)
+    except (ImportError, ValueError):
+        return None
 
 
 def _set_engine_threads(threads) -> None:
@@ -742,6 +786,7 @@ def run_study(
         "max_memory": max_memory if max_memory is not None else study.max_memory,
         "max_subtables": max_subtables if max_subtables is not None else study.max_subtables,
         "time_limit": study.time_limit,
+        "split": study.split,
     }
     results = out / "results.csv"
     try:

@@ -412,6 +412,43 @@ def test_scheduler_study_matches_relate(tmp_path, dask_processes):
 
 
 @needs_mirror
+def test_a_split_study_sends_its_tasks_pieces_across_the_cluster(tmp_path, dask_processes):
+    """``split = true``: a task whose query the cluster runs in pieces (a depth cap: the
+    DAG's last two levels; depth vs misclassifications on numeric columns) sends them to
+    the study's own workers from inside its task; a task that the cluster does not run
+    (no cap) runs whole. The curves are the ones of `dagger relate`."""
+    import distributed
+
+    address, _ = dask_processes
+    small = tmp_path / "small.csv"
+    small.write_text(SMALL)
+    path = write_study(
+        tmp_path,
+        'tables = ["zoo", "small.csv"]\npairs = [["total-path-length", "misclassifications"], '
+        '["depth", "misclassifications"]]\nmax_depth = [3, "none"]\nsplit = true\n',
+    )
+    expected = [
+        (table, x, y, d)
+        for table in ("zoo", str(small))
+        for x, y in (["total-path-length", "misclassifications"], ["depth", "misclassifications"])
+        for d in (3, None)
+    ]
+    out = tmp_path / "out"
+    with distributed.Client(address, timeout="30s") as client:
+        with distributed.get_task_stream(client=client) as stream:
+            r = run_cli("study", path, "-o", out, "--scheduler", address, "-q")
+        keys = [str(t["key"]) for t in stream.data]
+    assert r.exit_code == 0, r.output
+    check_curves(tmp_path, out, expected)
+    assert sum("dagger-study-" in k for k in keys) == len(expected)
+    assert any("dagger-layer-" in k for k in keys), keys  # zoo's capped tasks, in pieces
+    assert st.parse_study(path).split
+    bad = write_study(tmp_path, 'tables = ["zoo"]\nsplit = "yes"\n', "bad.toml")
+    with pytest.raises(st.StudyError, match="line 2: split: expected true or false"):
+        st.parse_study(bad)
+
+
+@needs_mirror
 def test_interrupted_study_keeps_finished_results_and_resumes(
     tmp_path, dask_processes, monkeypatch
 ):

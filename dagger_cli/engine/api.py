@@ -57,6 +57,18 @@ def _check_cluster(table, query: Query, solver) -> None:
         )
 
 
+def runs_on_cluster(table, query: Query) -> bool:
+    """Whether ``query`` (with ``scheduler``) runs part of its search on a Dask cluster
+    (else :func:`solve` refuses it: :meth:`Solver.cluster_refusal`)."""
+    try:
+        if query.x_cost.reads_decision or query.y_cost.reads_decision:
+            table = with_positive(table, query)
+        table, solver = query.solver.route(table, query)
+    except InputError:
+        return False
+    return solver.cluster_refusal(table, query) is None
+
+
 def solve(table, query: Query) -> Relation:
     """The exact Pareto front that ``query`` asks for over all trees for ``table``.
 
