@@ -140,14 +140,22 @@ class Session:
     pieces) and :class:`~dagger_cli.engine.cluster_layer.LayerCluster` (the whole DAG's
     depth-two layer) are sessions."""
 
-    def __init__(self, client, scheduler: str):
+    def __init__(self, client, scheduler: str, forget):
         from .dask_setup import require_dask
 
         self.distributed = require_dask("--scheduler runs the search")
         self.client, self.scheduler = client, scheduler
+        self.forget = forget  # drops the query from a worker (top level: pickled by name)
         self.token = uuid.uuid4().hex
         self.workers = max(1, len(self._call(client.scheduler_info)["workers"]))
         self.stop = self.distributed.Event(f"dagger-stop-{self.token}", client=client)
+        self._variables: list = []
+
+    def variable(self, kind: str):
+        """A Dask Variable of this query (``dagger-KIND-TOKEN``), deleted by :meth:`close`."""
+        var = self.distributed.Variable(f"dagger-{kind}-{self.token}", client=self.client)
+        self._variables.append(var)
+        return var
 
     def _call(self, f, *args, **kw):
         """A client call; a scheduler gone is a DaggerError."""
@@ -184,6 +192,12 @@ class Session:
             self.client.cancel(list(pending))
 
     def close(self) -> None:
+        """Drop the query from the workers and the scheduler."""
+        with contextlib.suppress(Exception):
+            self.client.run(self.forget, self.token)
+        for var in self._variables:
+            with contextlib.suppress(Exception):
+                var.delete()
         with contextlib.suppress(Exception):
             self.stop.clear()
 
@@ -193,19 +207,18 @@ class Cluster(Session):
     docstring): :meth:`best` runs one depth's pieces; :meth:`close` frees the workers."""
 
     def __init__(self, client, scheduler: str, table, depth: int, max_memory: int | None, prepare):
-        super().__init__(client, scheduler)
+        super().__init__(client, scheduler, _forget)
         self.prepare = (
             prepare  # a worker's (arrays, memo) of the query (top level: pickled by name)
         )
         self.depth = depth
         # each task: its worker's share of the ceiling
         self.max_memory = None if max_memory is None else max_memory // self.workers
-        self.var_name = f"dagger-bound-{self.token}"
-        self.var = self.distributed.Variable(self.var_name, client=client)
-        self.table_name = f"dagger-table-{self.token}"
-        self.table_var = self.distributed.Variable(self.table_name, client=client)
+        self.var = self.variable("bound")
+        self.var_name = self.var.name
+        self.table_var = self.variable("table")
+        self.table_name = self.table_var.name
         self._call(self.table_var.set, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
-        self.tasks = 0  # pieces sent so far
 
     def best(self, plan: list[Piece], d: int, bound: int, stats: np.ndarray, tick) -> int:
         """The least misclassifications at depth <= d of the pieces ``plan`` below
@@ -234,7 +247,6 @@ class Cluster(Session):
             )
             for i, piece in enumerate(plan)
         ]
-        self.tasks += len(futures)
         pending = set(futures)
         done = 0
         try:
@@ -263,16 +275,6 @@ class Cluster(Session):
             self._halt(pending)
             raise
         return least
-
-    def close(self) -> None:
-        """Drop the query from the workers and the scheduler."""
-        with contextlib.suppress(Exception):
-            self.client.run(_forget, self.token)
-        with contextlib.suppress(Exception):
-            self.var.delete()
-        with contextlib.suppress(Exception):
-            self.table_var.delete()
-        super().close()
 
 
 #: What distributed raises when the client lost its scheduler (besides OSError and

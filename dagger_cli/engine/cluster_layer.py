@@ -55,12 +55,11 @@ class LayerCluster(Session):
     """Runs a query's depth-two layer on a Dask cluster (see the module docstring)."""
 
     def __init__(self, client, scheduler: str, max_memory: int | None):
-        super().__init__(client, scheduler)
+        super().__init__(client, scheduler, _forget)
         # each task: its worker's share of the ceiling
         self.share = None if max_memory is None else max_memory // self.workers
-        self.job_name = f"dagger-layer-{self.token}"
-        self.job_var = self.distributed.Variable(self.job_name, client=client)
-        self.tasks = 0  # pieces sent so far
+        self.job_var = self.variable("layer-job")
+        self.job_name = self.job_var.name
 
     def depth_two(self, dag, entries, job, append, progress) -> int:
         """The fronts of the layer's ``entries`` (``D2Entries`` of ``dag``), each piece's
@@ -96,7 +95,6 @@ class LayerCluster(Session):
                     )
                     pending[fut] = sent
                     sent += 1
-                    self.tasks += 1
                 finished, _ = wait_some(set(pending))
                 for fut in finished:
                     i = pending.pop(fut)
@@ -125,16 +123,6 @@ class LayerCluster(Session):
             self._halt(pending)
             raise
         return slack
-
-    def close(self) -> None:
-        """Drop the query from the workers and the scheduler."""
-        import contextlib
-
-        with contextlib.suppress(Exception):
-            self.client.run(_forget, self.token)
-        with contextlib.suppress(Exception):
-            self.job_var.delete()
-        super().close()
 
 
 # ---------------------------------------------------------------- on the workers
