@@ -20,6 +20,7 @@ from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
 from dagger_cli.engine.ordered import expanded, reads_weights
 from dagger_cli.trees import extract_tree
+from tests.conftest import needs_num_mirror
 
 try:  # tests/ as a package or as a rootdir-inserted directory
     from .test_ordered import mixed_frames
@@ -176,6 +177,7 @@ def _random_weights(table, seed: int = 38):
     return table.weighted(rng.integers(1, 4, size=table.n_rows).tolist())
 
 
+@needs_num_mirror
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NUM_TABLES)
 def test_num_tables_at_depth_three_equal_the_repeated_rows(name):
@@ -192,6 +194,7 @@ def test_num_tables_at_depth_three_equal_the_repeated_rows(name):
         assert (costs["depth"], costs["misclassifications"]) == (px, py)
 
 
+@needs_num_mirror
 @pytest.mark.slow
 def test_threads_and_time_limit_read_the_weights_alike():
     """One thread or the default, the same bytes; a time limit that is not reached gives
