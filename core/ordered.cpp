@@ -31,6 +31,10 @@
 // OUT_OF_MEMORY.
 #include <nanobind/stl/pair.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -239,13 +243,121 @@ std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Inter
     return {l, r};
 }
 
+Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
+           Seeds *out = nullptr, const RootPiece *piece = nullptr);
+
+// The split of s on a nominal attribute (its k >= 2 groups of rows at starts along lst):
+// the children solved in turn at depth r - 1 under what the bound UB leaves them; their
+// sum (at least UB when the split is no better).
+i64 eval_nominal(const Search &X, Sub s, const i32 *lst, const i64 *starts, i64 k, i64 r,
+                 i64 UB, u64 *hk1, u64 *hk2, i64 *sub) {
+    const Table &T = X.T;
+    const Workspace &W = X.W;
+    for (i64 g = 0; g < k; ++g) {
+        hk1[g] = 0;
+        hk2[g] = 0;
+        for (i64 q = starts[g]; q < starts[g + 1]; ++q) {
+            W.side[lst[q]] = static_cast<i32>(g);
+            hk1[g] += T.key(0, lst[q]);
+            hk2[g] += T.key(1, lst[q]);
+        }
+    }
+    partition(T, W, s, starts, k);
+    X.st.add(S_EVALUATED);
+    const BestLimits lim{r, UB};
+    i64 acc = 0;
+    for (i64 g = 0; g < k; ++g) {
+        const Sub child{s.level + 1, s.off + starts[g], starts[g + 1] - starts[g]};
+        acc += best(X, child, lim.child(UB - acc), hk1[g], hk2[g], sub).v;
+        if (acc >= UB) break;
+    }
+    return acc;
+}
+
+// What the evaluated neighbours of the interval I say under the bound UB: lower bounds of
+// its sides (lbl, lbr: a side's value only grows as it takes rows), and I narrowed (the
+// thresholds within the rows a neighbour's excess over UB can move are skipped, those past
+// a side without error dropped). False when none is left to visit.
+bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, i64 zlo,
+            i64 zhi, const Stats &st, i64 &lbl, i64 &lbr) {
+    lbl = I.ln >= 0 ? ev.L[I.ln] : 0;
+    lbr = I.rn >= 0 ? ev.R[I.rn] : 0;
+    if (lbl + lbr >= UB) {  // monotone bound
+        st.add(S_PRUNED, I.hi - I.lo + 1);
+        return false;
+    }
+    // the neighbours' cost, minus the rows moved
+    if (I.ln >= 0) iv.shrink_from_left(I, ev.L[I.ln] + ev.R[I.ln] - UB);
+    if (I.rn >= 0) iv.shrink_from_right(I, ev.L[I.rn] + ev.R[I.rn] - UB);
+    IntervalPruner::clip(I, zlo, zhi);
+    return I.lo <= I.hi;
+}
+
+// Threshold mid of an ordered attribute of s at remaining depth r >= 3 (lst: the rows in
+// its order; pos, wpos: the thresholds' positions in rows and in what a bound moves),
+// evaluated in the interval I under the bound UB, its sides at least lbl, lbr (from the
+// neighbours) and seed_l, seed_r (from the seeds): the sides' values or lower bounds. The
+// larger side is solved first under UB, the other under what that leaves plus the
+// distance to I's ends (ConTree's trick: a larger bound prunes more of the interval); the
+// sides' roots and evaluated splits go to ev. Writes W.side and the next level of W.
+std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 *pos,
+                              const i64 *wpos, const Interval &I, i64 mid, i64 r, i64 UB,
+                              i64 lbl, i64 lbr, i64 seed_l, i64 seed_r, u64 h1, u64 h2,
+                              Evaluated &ev, i64 *sub) {
+    const Table &T = X.T;
+    const Workspace &W = X.W;
+    const i64 m = s.m, p = pos[mid], wp = wpos[mid];
+    u64 l1 = 0, l2 = 0;
+    for (i64 q = 0; q < m; ++q) {
+        const i32 row = lst[q];
+        if (q < p) {
+            W.side[row] = 0;
+            l1 += T.key(0, row);
+            l2 += T.key(1, row);
+        } else {
+            W.side[row] = 1;
+        }
+    }
+    const u64 r1 = h1 - l1, r2 = h2 - l2;
+    const i64 two[2] = {0, p};
+    partition(T, W, s, two, 2);
+    const i64 half = std::max(wp - wpos[I.lo], wpos[I.hi] - wp);
+    const bool big_left = p >= m - p;
+    const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
+    const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
+    const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
+    const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
+    auto [wl, wr] = warm_children(ev, I, wpos, wp, r);
+    wl.lb = std::max(wl.lb, seed_l);
+    wr.lb = std::max(wr.lb, seed_r);
+    BestLimits fl = big_left ? wl : wr, sl = big_left ? wr : wl;
+    Seeds *fo = big_left ? &ev.sL[mid] : &ev.sR[mid];
+    Seeds *so = big_left ? &ev.sR[mid] : &ev.sL[mid];
+    fl.bound = UB;
+    const i64 vf = best(X, fsub, fl, f1, f2, sub, fo).v;
+    const i64 fa = sub[0], fc = sub[1];
+    i64 vs = std::max(big_left ? lbr : lbl, sl.lb);
+    i64 sa = -1, sc = -1;
+    if (UB - vf + half > 0) {
+        sl.bound = UB - vf + half;
+        vs = best(X, ssub, sl, s1, s2, sub, so).v;
+        sa = sub[0];
+        sc = sub[1];
+    }
+    ev.la[mid] = big_left ? fa : sa;
+    ev.lc[mid] = big_left ? fc : sc;
+    ev.ra[mid] = big_left ? sa : fa;
+    ev.rc[mid] = big_left ? sc : fc;
+    return {big_left ? vf : vs, big_left ? vs : vf};
+}
+
 // The least misclassifications over the trees of depth <= lim.depth of s if below
 // lim.bound (exact), else a lower bound of at least lim.bound. choice gets the root of the
 // best tree found: (attribute, threshold code, kind), attribute -1 for the leaf. (h1, h2):
 // the subtable's name in the memo. With a piece (the root of a search at depth >= 3 only):
 // the least over the piece's splits if below the bound then (exact), else the bound.
-Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
-           Seeds *out = nullptr, const RootPiece *piece = nullptr) {
+Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, Seeds *out,
+           const RootPiece *piece) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, r = lim.depth, ub = lim.bound, C = T.C, A = T.A;
@@ -323,24 +435,9 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
         if (!T.ordered(a)) {
             const i64 k = groups(lst, m, col, pos.data());
             if (k < 2) continue;
-            for (i64 g = 0; g < k; ++g) {
-                hk1[g] = 0;
-                hk2[g] = 0;
-                for (i64 q = pos[g]; q < pos[g + 1]; ++q) {
-                    W.side[lst[q]] = static_cast<i32>(g);
-                    hk1[g] += T.key(0, lst[q]);
-                    hk2[g] += T.key(1, lst[q]);
-                }
-            }
-            partition(T, W, s, pos.data(), k);
-            X.st.add(S_EVALUATED);
             const i64 UB = bound();
-            i64 acc = 0;
-            for (i64 g = 0; g < k; ++g) {
-                const Sub child{s.level + 1, s.off + pos[g], pos[g + 1] - pos[g]};
-                acc += best(X, child, lim.child(UB - acc), hk1[g], hk2[g], sub).v;
-                if (acc >= UB) break;
-            }
+            const i64 acc = eval_nominal(X, s, lst, pos.data(), k, r, UB, hk1.data(),
+                                         hk2.data(), sub);
             if (acc < UB) {
                 improve(acc);
                 choice[0] = a;
@@ -377,17 +474,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
             Interval I = iv.pop();
             const i64 UB = bound();
             if (UB <= lb || X.st.aborted()) break;
-            const i64 lbl = I.ln >= 0 ? recL[I.ln] : 0;
-            const i64 lbr = I.rn >= 0 ? recR[I.rn] : 0;
-            if (lbl + lbr >= UB) {  // monotone bound
-                X.st.add(S_PRUNED, I.hi - I.lo + 1);
-                continue;
-            }
-            // the neighbours' cost, minus the rows moved
-            if (I.ln >= 0) iv.shrink_from_left(I, recL[I.ln] + recR[I.ln] - UB);
-            if (I.rn >= 0) iv.shrink_from_right(I, recL[I.rn] + recR[I.rn] - UB);
-            IntervalPruner::clip(I, zlo, zhi);
-            if (I.lo > I.hi) continue;
+            i64 lbl, lbr;
+            if (!narrow(iv, I, ev, UB, zlo, zhi, X.st, lbl, lbr)) continue;
             i64 mid = iv.want(I);
             if (seeded) {
                 auto dead = [&](i64 k) {
@@ -414,7 +502,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 }
             }
             iv.evaluated();
-            const i64 p = pos[mid], wp = wpos[mid];
+            const i64 p = pos[mid];
             X.st.add(S_EVALUATED);
             i64 vl, vr;
             if (r == 2) {
@@ -425,54 +513,9 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
                 std::tie(vl, vr) = sides_d1(pk, col[lst[p - 1]], T.kinds, A, C, p, totL.data(),
                                             totR.data(), BOTH, *sides);
             } else {
-                std::fill(totL.begin(), totL.end(), 0);
-                u64 l1 = 0, l2 = 0;
-                for (i64 q = 0; q < m; ++q) {
-                    const i32 row = lst[q];
-                    if (q < p) {
-                        W.side[row] = 0;
-                        totL[T.dec[row]] += T.w(row);
-                        l1 += T.key(0, row);
-                        l2 += T.key(1, row);
-                    } else {
-                        W.side[row] = 1;
-                    }
-                }
-                const u64 r1 = h1 - l1, r2 = h2 - l2;
-                const i64 two[2] = {0, p};
-                partition(T, W, s, two, 2);
-                const i64 half = std::max(wp - wpos[I.lo], wpos[I.hi] - wp);
-                // the larger side first under UB, the other under what it leaves
-                const bool big_left = p >= m - p;
-                const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
-                const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
-                const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
-                const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
-                auto [wl, wr] = warm_children(ev, I, wpos, wp, r);
-                if (seeded) {
-                    wl.lb = std::max(wl.lb, seedL[mid]);
-                    wr.lb = std::max(wr.lb, seedR[mid]);
-                }
-                BestLimits fl = big_left ? wl : wr, sl = big_left ? wr : wl;
-                Seeds *fo = big_left ? &ev.sL[mid] : &ev.sR[mid];
-                Seeds *so = big_left ? &ev.sR[mid] : &ev.sL[mid];
-                fl.bound = UB;
-                const i64 vf = best(X, fsub, fl, f1, f2, sub, fo).v;
-                const i64 fa = sub[0], fc = sub[1];
-                i64 vs = std::max(big_left ? lbr : lbl, sl.lb);
-                i64 sa = -1, sc = -1;
-                if (UB - vf + half > 0) {
-                    sl.bound = UB - vf + half;
-                    vs = best(X, ssub, sl, s1, s2, sub, so).v;
-                    sa = sub[0];
-                    sc = sub[1];
-                }
-                vl = big_left ? vf : vs;
-                vr = big_left ? vs : vf;
-                ev.la[mid] = big_left ? fa : sa;
-                ev.lc[mid] = big_left ? fc : sc;
-                ev.ra[mid] = big_left ? sa : fa;
-                ev.rc[mid] = big_left ? sc : fc;
+                std::tie(vl, vr) =
+                    eval_deep(X, s, lst, pos.data(), wpos, I, mid, r, UB, lbl, lbr,
+                              seeded ? seedL[mid] : 0, seeded ? seedR[mid] : 0, h1, h2, ev, sub);
             }
             recL[mid] = std::max(vl, lbl);
             recR[mid] = std::max(vr, lbr);
@@ -507,6 +550,192 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice,
     X.memo->put(h1, h2, r, ub, false);
     return {ub, false};
 }
+
+// The pieces of one search at the root (depth >= 3) run by a team of threads: each thread
+// takes work in the pieces' order, the queued intervals of the first started piece that
+// has some (an ordered attribute's thresholds, dagger_cli.engine.pieces), else the next
+// piece not started, else it waits for the evaluations in flight (they queue more). So the
+// threads work side by side on the first pieces, the ones that find good trees early, as
+// one thread would, and no thread idles while a piece's thresholds are left: a piece is no
+// longer the grain of the work, and a large one does not hold the search's end alone.
+//
+// An interval is taken, narrowed and its threshold chosen under the team's lock, from the
+// piece's evaluated thresholds (its neighbours are evaluated before it is queued); the
+// threshold is evaluated without the lock, in the thread's own workspace and search, and
+// recorded under it (its sides' values, the intervals on either side queued). The bound is
+// one int64 read before each interval and lowered by an atomic minimum (RootPiece), as
+// between the pieces of separate calls; the memo is shared (ordered_memo.hpp). The value
+// is the least below the caller's bound, the same whatever the threads and their timing;
+// what they did (the stats) depends on when each learnt the others' trees. A piece's
+// evaluated thresholds live with the team: the memory is charged to the thread that made
+// it, and released when the team is dropped.
+class RootTeam {
+public:
+    struct Spec {
+        i64 attr, lo, hi;
+    };
+
+    RootTeam(std::vector<Spec> pieces, i64 bound) : pieces_(std::move(pieces)), bound_(bound) {}
+
+    i64 value() const { return RootPiece{0, 0, 0, const_cast<i64 *>(&bound_)}.bound(); }
+    i64 done() const {
+        const std::lock_guard<std::mutex> hold(mu_);
+        return done_;
+    }
+    i64 size() const { return static_cast<i64>(pieces_.size()); }
+
+    // One thread's share of the search of s at depth lim.depth (>= 3) below lim.bound (the
+    // search's subtable named (h1, h2), loaded in the thread's workspace). An exception (out
+    // of memory) stops the team and is raised in this thread.
+    void work(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2) {
+        const Table &T = X.T;
+        const Workspace &W = X.W;
+        const RootPiece shared{0, 0, 0, &bound_};
+        const auto bound = [&] { return std::min(lim.bound, shared.bound()); };
+        i64 sub[3];
+        vec<i64> total(static_cast<std::size_t>(T.C));
+        counts(rows(T, W, s, 0), s.m, T.dec, total.data(), T.C, T.wt);
+        const i64 leaf = leaf_cost(total.data(), T.C, T.price);
+        std::unique_lock<std::mutex> lk(mu_);
+        if (leaf == 0 || s.m <= 1) {  // every split of a pure subtable is as good as its leaf
+            if (!pieces_.empty() && leaf < bound()) shared.lower(leaf);
+            next_ = pieces_.size();
+            done_ = size();
+            return;
+        }
+        try {
+            while (!stop_ && !X.st.aborted() && bound() > lim.lb) {
+                Job *job = nullptr;
+                for (const auto &j : jobs_) {
+                    if (!j->iv.empty()) {
+                        job = j.get();
+                        break;
+                    }
+                }
+                if (job != nullptr) {
+                    Interval I = job->iv.pop();
+                    const i64 UB = bound();
+                    i64 lbl, lbr;
+                    if (!narrow(job->iv, I, job->ev, UB, job->zlo, job->zhi, X.st, lbl, lbr)) {
+                        finish(*job);
+                        continue;
+                    }
+                    const i64 mid = job->iv.want(I);
+                    job->iv.evaluated();
+                    X.st.add(S_EVALUATED);
+                    ++job->inflight;
+                    lk.unlock();
+                    const i32 *lst = rows(T, W, s, job->attr);
+                    const auto [vl, vr] =
+                        eval_deep(X, s, lst, job->pos.data(), job->at.b, I, mid, lim.depth, UB,
+                                  lbl, lbr, 0, 0, h1, h2, job->ev, sub);
+                    lk.lock();
+                    --job->inflight;
+                    job->ev.L[mid] = std::max(vl, lbl);
+                    job->ev.R[mid] = std::max(vr, lbr);
+                    if (vl == 0) job->zlo = std::max(job->zlo, mid);
+                    if (vr == 0) job->zhi = std::min(job->zhi, mid);
+                    if (vl + vr < bound()) shared.lower(vl + vr);
+                    job->iv.split(I, mid);
+                    finish(*job);
+                    cv_.notify_all();
+                    continue;
+                }
+                if (next_ < pieces_.size()) {
+                    const Spec spec = pieces_[next_++];
+                    ++starting_;
+                    lk.unlock();
+                    std::unique_ptr<Job> made = start(X, s, lim.depth, spec, bound(), sub);
+                    lk.lock();
+                    --starting_;
+                    if (made) {
+                        jobs_.push_back(std::move(made));
+                        finish(*jobs_.back());
+                    } else {
+                        ++done_;
+                    }
+                    cv_.notify_all();
+                    continue;
+                }
+                bool busy = starting_ > 0;
+                for (const auto &j : jobs_) busy = busy || j->inflight > 0;
+                if (!busy) break;
+                cv_.wait_for(lk, std::chrono::milliseconds(20));
+            }
+        } catch (...) {
+            if (!lk.owns_lock()) lk.lock();
+            stop_ = true;  // (the piece's state is not whole: the answer is not to be read)
+            cv_.notify_all();
+            throw;
+        }
+        cv_.notify_all();
+    }
+
+private:
+    // A started piece of an ordered attribute: its thresholds, the pruner's queue, what is
+    // known of each evaluated threshold, and the evaluations in flight.
+    struct Job {
+        i64 attr;
+        vec<i64> pos;
+        Positions at;
+        IntervalPruner iv;
+        Evaluated ev;
+        i64 zlo, zhi, inflight = 0;
+        bool counted = false;
+        Job(i64 a, vec<i64> p, i64 K, const Table &T, const i32 *lst, i64 start, i64 lo, i64 hi)
+            : attr(a),
+              pos(std::move(p)),
+              at(),
+              iv((at.of(T, lst, pos.data(), K), at.b), K, start, lo, std::min(hi, K - 1)),
+              ev(K, true),
+              zlo(-1),
+              zhi(K) {}
+    };
+
+    // Count a piece done once nothing of it is queued or in flight.
+    void finish(Job &job) {
+        if (!job.counted && job.iv.empty() && job.inflight == 0) {
+            job.counted = true;
+            ++done_;
+        }
+    }
+
+    // A piece begun (without the lock): a nominal attribute's one split evaluated here
+    // (nothing to share: null); an ordered one's thresholds made ready for the team.
+    std::unique_ptr<Job> start(const Search &X, Sub s, i64 r, const Spec &spec, i64 UB,
+                               i64 *sub) {
+        const Table &T = X.T;
+        const Workspace &W = X.W;
+        const i64 m = s.m, a = spec.attr;
+        const i32 *lst = rows(T, W, s, a);
+        vec<i64> pos(static_cast<std::size_t>(m + 1));
+        if (!T.ordered(a)) {
+            const i64 k = groups(lst, m, T.col(a), pos.data());
+            if (k < 2) return nullptr;
+            vec<u64> hk1(static_cast<std::size_t>(k)), hk2(static_cast<std::size_t>(k));
+            const i64 acc = eval_nominal(X, s, lst, pos.data(), k, r, UB, hk1.data(), hk2.data(),
+                                         sub);
+            if (acc < UB) RootPiece{0, 0, 0, &bound_}.lower(acc);
+            return nullptr;
+        }
+        const i64 K = boundaries(lst, m, T.col(a), pos.data());
+        if (K == 0 || spec.lo > std::min(spec.hi, K - 1)) return nullptr;
+        vec<i64> total(static_cast<std::size_t>(T.C)), hint(static_cast<std::size_t>(T.A));
+        vec<double> score(static_cast<std::size_t>(T.A));
+        counts(rows(T, W, s, 0), m, T.dec, total.data(), T.C, T.wt);
+        hints(T, W, s, total.data(), hint.data(), score.data());
+        return std::make_unique<Job>(a, std::move(pos), K, T, lst, hint[a], spec.lo, spec.hi);
+    }
+
+    std::vector<Spec> pieces_;
+    i64 bound_;
+    mutable std::mutex mu_;
+    std::condition_variable cv_;
+    std::vector<std::unique_ptr<Job>> jobs_;
+    std::size_t next_ = 0;
+    i64 starting_ = 0, done_ = 0;
+    bool stop_ = false;
+};
 
 // ---------------------------------------------------------------- whole fronts
 
@@ -1130,6 +1359,58 @@ void bind_ordered(nb::module_ &m) {
         "piece.hi) if below both limits.bound and shared[0], which it lowers: (status, value, "
         "found); choice gets the first such tree's root and its sides' least. See "
         "dagger_cli.engine.kernels.ordered.best_piece.");
+
+    nb::class_<RootTeam>(m, "OrderedRootTeam",
+                         "The pieces of one search at the root, run by a team of threads "
+                         "(ordered_best_team): their bound and how many are done.")
+        .def(
+            "__init__",
+            [](RootTeam *t, nb::handle pieces, i64 bound) {
+                std::vector<RootTeam::Spec> specs;
+                for (nb::handle p : pieces)
+                    specs.push_back({nb::cast<i64>(p.attr("attr")), nb::cast<i64>(p.attr("lo")),
+                                     nb::cast<i64>(p.attr("hi"))});
+                new (t) RootTeam(std::move(specs), bound);
+            },
+            nb::arg("pieces"), nb::arg("bound"))
+        .def_prop_ro("value", &RootTeam::value,
+                     "The least misclassifications found below the bound (else the bound).")
+        .def_prop_ro("done", &RootTeam::done, "How many pieces are done.")
+        .def("__len__", &RootTeam::size);
+
+    m.def(
+        "ordered_best_team",
+        [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle name,
+           Memo &memo, nb::handle stats, RootTeam &team, nb::handle budget, nb::handle usage) {
+            auto [T, W] = bind_table(table, work);
+            const BestLimits lim{nb::cast<i64>(limits.attr("depth")),
+                                 nb::cast<i64>(limits.attr("bound"))};
+            check_sub(T, W, m_rows, lim.depth);
+            if (lim.depth < 3) throw nb::value_error("a team's search needs depth >= 3");
+            const auto h = nb::cast<std::pair<i64, i64>>(name);
+            auto st = span<i64>(stats, "stats");
+            auto us = span<i64>(usage, "usage");
+            if (st.size() < N_STATS || us.size() < N_USAGE)
+                throw nb::value_error("stats or usage: too short");
+            const i64 limit = read_budget(budget);
+            int status;
+            {
+                nb::gil_scoped_release free;
+                const Search X{T, W, Stats{st.p}, &memo};
+                status = run_budgeted(limit, memo.bytes(), us, [&] {
+                    team.work(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                              static_cast<u64>(h.second));
+                });
+                us[U_MEMO_BYTES] = memo.bytes();
+                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
+            }
+            return status;
+        },
+        nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
+        nb::arg("memo"), nb::arg("stats"), nb::arg("team"), nb::arg("budget"), nb::arg("usage"),
+        "One thread's share of a search at the root (depth >= 3) run by a team: returns its "
+        "status; the answer is team.value once every thread is done. See "
+        "dagger_cli.engine.kernels.ordered.best_team.");
 
     m.def(
         "ordered_lower_bound",

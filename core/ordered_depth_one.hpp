@@ -37,11 +37,16 @@ inline constexpr Cost DEPTH{1, 0, 1, 0};
 // negative rows, 0) deciding positive; a pure leaf's (0, 0).
 template <class P>
 void choice_leaf(const i64 *total, vec<P> &out) {
+    auto point = [](i64 x, i64 y) {
+        P p{};
+        p.x = x, p.y = y;
+        return p;
+    };
     if (total[0] == 0 || total[1] == 0) {
-        out.push_back(P{0, 0});
+        out.push_back(point(0, 0));
     } else {
-        out.push_back(P{0, total[1]});
-        out.push_back(P{total[0], 0});
+        out.push_back(point(0, total[1]));
+        out.push_back(point(total[0], 0));
     }
 }
 

@@ -6,8 +6,12 @@
 * the pieces together, in any order, against the whole search (:func:`best`), the shared
   bound ending at its value;
 * the executor: results in the pieces' order, an error or Ctrl-C handed to the caller;
-* end to end: the depth front and its trees alike on one thread and two (two pieces at
-  once, really), and when two pieces at once run out of their shares of the memory."""
+* a team of threads on the pieces of one search
+  (:func:`~dagger_cli.engine.kernels.ordered.best_team`, sharing each piece's thresholds)
+  against the whole search and against the pieces one after the other, on 1 to 4 threads,
+  whole pieces and ranges of thresholds, and its stops (out of memory, Ctrl-C);
+* end to end: the depth front and its trees alike on one thread and two, and when the
+  team's threads run out of their shares of the memory."""
 
 from __future__ import annotations
 
@@ -185,18 +189,149 @@ def _depth_answer(table, monkeypatch, threads_, max_memory=None):
     return points, trees
 
 
+def _team_run(arrays, memo, depth, bound, plan, threads_, budget=-1, abort_after=None):
+    """The pieces ``plan`` run by a team of ``threads_`` threads, each with its own
+    workspace: (team, statuses, stats per thread)."""
+    m = arrays.load(None)
+    team = k.root_team(plan, bound)
+    works = [arrays.work] + [
+        k.Workspace(arrays.buf.copy(), arrays.side.copy()) for _ in range(threads_ - 1)
+    ]
+    stats = [np.zeros(k.N_STATS, np.int64) for _ in range(threads_)]
+    out: list = [None] * threads_
+
+    def run(i: int) -> None:
+        usage = np.zeros(k.N_USAGE, np.int64)
+        out[i] = k.best_team(
+            arrays.table, works[i], m, k.BestLimits(depth, bound), arrays.name(None), memo,
+            stats[i], team, budget, usage,
+        )  # fmt: skip
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(threads_)]
+    for t in ts:
+        t.start()
+    if abort_after is not None:
+        abort_after.wait(10)
+        for st_ in stats:
+            st_[k.S_ABORT] = 1
+    for t in ts:
+        t.join(30)
+        assert not t.is_alive(), "a thread of the team did not return"
+    return team, out, stats
+
+
+def _ranges(plan, cut: int):
+    """Each ordered piece cut into ``cut`` ranges of its thresholds."""
+    out = []
+    for p in plan:
+        if p.hi == 0:
+            out.append(p)
+            continue
+        edges = np.linspace(0, p.hi + 1, cut + 1).astype(int)
+        pairs = zip(edges[:-1], edges[1:])
+        out += [pieces.Piece(p.attr, int(a), int(b) - 1, int(b - a)) for a, b in pairs if b > a]
+    return out
+
+
+@SETTINGS
+@given(
+    numeric_frames(max_rows=30),
+    st.sampled_from([3, 4]),
+    st.integers(1, 4),
+    st.sampled_from([1, 3]),
+    st.data(),
+)
+def test_a_team_of_threads_is_the_whole_search(df, depth, threads_, cut, data):
+    """The pieces run by a team of 1 to 4 threads (whole, or each ordered one cut into
+    ranges), under any bound: the team's value is the whole search's least when that is
+    below the bound, else the bound; every thread returns DONE and some split was
+    evaluated when the root has one."""
+    table = _table(df)
+    arrays = ordered._Arrays(table, depth, None)
+    plan = _ranges(ordered._plan(arrays, arrays.load(None)), cut)
+    whole = _least(arrays, None, depth)
+    leaf = table.n_rows - int(np.bincount(table.decisions).max())
+    bound = data.draw(st.sampled_from([BIG, whole + 1, whole, max(whole - 1, 0), leaf]))
+    team, statuses, stats = _team_run(arrays, k.new_memo(), depth, bound, plan, threads_)
+    assert statuses == [k.DONE] * threads_
+    assert team.value == (min(bound, whole) if plan else bound)
+    assert len(team) == len(plan) and team.done <= len(plan)
+    if team.value > 0:  # (a tree without error ends the search: the rest is not needed)
+        assert team.done == len(plan)
+    if plan and leaf > 0 and bound > whole:
+        assert sum(int(s_[k.S_EVALUATED]) for s_ in stats) > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_team_agrees_with_the_pieces_in_turn_on_larger_tables(seed):
+    """On tables of a few hundred rows (weights among them) at depths 3 and 4: the team on
+    two and three threads, on a memo it shares with the depth before, gives the value of
+    the pieces one after the other on one thread."""
+    table = _random_table(seed, n=260, numeric=4, nominal=1)
+    if seed == 3:
+        table = table.weighted(np.random.default_rng(3).integers(1, 5, table.n_rows).tolist())
+        assert ordered.reads_weights(table)
+    arrays = ordered._Arrays(table, 4, None)
+    plan = ordered._plan(arrays, arrays.load(None))
+    memo = k.new_memo()
+    for depth in (3, 4):
+        shared = pieces.shared_bound(BIG)
+        for piece in plan:
+            _piece_call(arrays, k.new_memo(), depth, BIG, piece, shared)
+        for threads_ in (2, 3):
+            team, statuses, _ = _team_run(arrays, memo, depth, BIG, plan, threads_)
+            assert statuses == [k.DONE] * threads_
+            assert team.value == shared[0] == _least(arrays, None, depth)
+
+
+def test_a_team_stops_on_its_memory_and_on_ctrl_c():
+    """A thread out of its memory stops the team (the others return, none waits for
+    ever); the abort flag (Ctrl-C, a time limit) ends every thread soon."""
+    table = _random_table(11, n=300, numeric=4, nominal=0)
+    arrays = ordered._Arrays(table, 4, None)
+    plan = ordered._plan(arrays, arrays.load(None))
+    _, statuses, _ = _team_run(arrays, k.new_memo(), 4, BIG, plan, 2, budget=3000)
+    assert k.OUT_OF_MEMORY in statuses
+    go = threading.Event()
+    go.set()
+    _, statuses, stats = _team_run(arrays, k.new_memo(), 4, BIG, plan, 2, abort_after=go)
+    assert all(s_[k.S_ABORT] == 1 for s_ in stats)
+
+
+def test_a_team_refuses_a_shallow_search():
+    arrays = ordered._Arrays(_random_table(3, n=40), 3, None)
+    plan = ordered._plan(arrays, arrays.load(None))
+    usage = np.zeros(k.N_USAGE, np.int64)
+    with pytest.raises(ValueError, match="depth >= 3"):
+        k.best_team(
+            arrays.table, arrays.work, arrays.load(None), k.BestLimits(2, BIG),
+            arrays.name(None), k.new_memo(), np.zeros(k.N_STATS, np.int64),
+            k.root_team(plan, BIG), -1, usage,
+        )  # fmt: skip
+
+
 @pytest.mark.skipif(_core.hardware_threads() < 2, reason="needs 2 threads")
 def test_the_depth_front_is_the_same_on_one_thread_two_and_two_out_of_memory(monkeypatch):
     """Depth vs misclassifications at depth <= 4: the same front and trees with one thread
-    and two (two pieces at once, really); and when two pieces at once run out of their
-    shares of the memory, each is run again alone, to the same answer."""
+    and two (a team); and when the team's threads run out of their shares of the memory,
+    the pieces run again one after the other with all of it, to the same answer."""
     table = _random_table(9, n=200, numeric=4, nominal=1)
     slots = _Slots(monkeypatch)
     one = _depth_answer(table, monkeypatch, 1)
     assert len(one[0]) >= 3 and set(slots.seen) == {1}
     slots.seen.clear()
+    teams = []
+    real_team = k.best_team
+
+    def team_counted(*args):
+        res = real_team(*args)
+        teams.append(int(res))
+        return res
+
+    monkeypatch.setattr(k, "best_team", team_counted)
     assert _depth_answer(table, monkeypatch, 2) == one
-    assert max(slots.seen) == 2
+    assert max(slots.seen) == 2 and teams.count(k.DONE) >= 4
+    teams.clear()
     statuses = []
     real = k.best_piece
 
@@ -213,7 +348,7 @@ def test_the_depth_front_is_the_same_on_one_thread_two_and_two_out_of_memory(mon
     monkeypatch.setattr(k, "best_piece", counted)
     monkeypatch.setattr(ordered._Arrays, "budget", tight)
     assert _depth_answer(table, monkeypatch, 2, max_memory=1 << 30) == one
-    assert k.OUT_OF_MEMORY in statuses and statuses.count(k.DONE) >= 5
+    assert k.OUT_OF_MEMORY in teams and statuses.count(k.DONE) >= 5
 
 
 def test_a_piece_refuses_a_shallow_search_and_a_wrong_range():

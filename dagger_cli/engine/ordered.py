@@ -596,41 +596,48 @@ def _depth_pieces(arrays: _Arrays, m: int, limits, name, memo, plan, stats, prog
     """:func:`~dagger_cli.engine.kernels.ordered.best` at the root of the first ``m`` rows
     of level 0, as its pieces (``plan``) run on the engine's threads: (value, exact).
 
-    Each thread has its own workspace (a copy of the rows, the root's level loaded) and
-    they share the memo and the bound. Memory: the pieces running at once share the
-    kernels' budget evenly; a piece that runs out of its share beside others is run again
-    after them, alone with all of it, so whether the ceiling stops the search does not
+    On several threads the pieces are a team's (:func:`_team`): the threads share each
+    piece's thresholds, in the pieces' order. On one thread, and when a thread of the team
+    runs out of its share of the memory, they run one after the other on one thread with
+    all of it (:func:`_pieces_in_turn`), so whether the ceiling stops the search does not
     depend on the threads."""
+    cores = threads.current_choice()
+    slots = max(1, min(cores, arrays.spare_buffers() + 1))
+    if slots > 1 and len(plan) > 0:
+        answer = _team(arrays, m, limits, name, memo, plan, stats, progress, slots)
+        if answer is not None:
+            return answer
+    return _pieces_in_turn(arrays, m, limits, name, memo, plan, stats, progress)
+
+
+def _team(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress, slots: int):
+    """The pieces run by a team of ``slots`` threads
+    (:func:`~dagger_cli.engine.kernels.ordered.best_team`), each with its own workspace (a
+    copy of the rows, the root's level loaded) and an even share of the kernels' memory:
+    (value, exact), or None when a thread ran out of its share."""
     from . import pieces as pc
     from .kernels import ordered as k
 
-    cores = threads.current_choice()
-    slots = max(1, min(cores, arrays.spare_buffers() + 1, len(plan)))
+    team = k.root_team(plan, limits.bound)
     bufs = [arrays.buf] + [arrays.buf.copy() for _ in range(slots - 1)]
     sides = [arrays.side] + [arrays.side.copy() for _ in range(slots - 1)]
-    shared = pc.shared_bound(limits.bound)
-    own = [np.zeros_like(stats) for _ in plan]
-    usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in plan]
-    share = {"slots": slots}
+    own = [np.zeros_like(stats) for _ in range(slots)]
+    usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in range(slots)]
 
     def work(i: int, slot: int):
-        piece = plan[i]
         ws = k.Workspace(bufs[slot], sides[slot])
-        root = k.RootPiece(piece.attr, piece.lo, piece.hi)
-        budget = arrays.budget(share["slots"])
-        choice = np.zeros(5, dtype=np.int64)
-        return k.best_piece(
-            arrays.table, ws, m, limits, name, memo, own[i], root, shared, choice, budget,
+        return k.best_team(
+            arrays.table, ws, m, limits, name, memo, own[i], team, arrays.budget(slots),
             usages[i],
         )  # fmt: skip
 
-    def tick(done: int) -> None:
+    def tick(_running: int) -> None:
         evaluated = int(stats[k.S_EVALUATED]) + sum(int(st[k.S_EVALUATED]) for st in own)
         progress.update(
             "ordered solver",
             evaluated,
             None,
-            unit=f"splits, depth {limits.depth}: pieces {done:,} of {len(plan):,} done",
+            unit=f"splits, depth {limits.depth}: pieces {team.done:,} of {len(plan):,} done",
         )
 
     def stop() -> None:
@@ -638,21 +645,59 @@ def _depth_pieces(arrays: _Arrays, m: int, limits, name, memo, plan, stats, prog
             st[k.S_ABORT] = 1
         stats[k.S_ABORT] = 1
 
-    indices = list(range(len(plan)))
-    results = pc.Threads(slots).run(indices, work, tick, stop)
-    again = [i for i, r in enumerate(results) if r is not None and r[0] != k.DONE]
-    if again and slots > 1:
-        share["slots"] = 1  # alone, with all the memory
-        for i in again:
-            own[i][:] = 0
-            results[i] = pc.Threads(1).run([i], lambda i, _slot: work(i, 0), tick, stop)[0]
+    results = pc.Threads(slots).run(list(range(slots)), work, tick, stop)
     for st in own:
         stats[: k.S_ABORT] += st[: k.S_ABORT]
-    for i, r in enumerate(results):
-        if r is not None and r[0] != k.DONE:
-            piece = plan[i]
+    if any(r != k.DONE for r in results):
+        return None
+    best = int(team.value)
+    return best, best < limits.bound
+
+
+def _pieces_in_turn(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress):
+    """The pieces one after the other on one thread, with all the kernels' memory: (value,
+    exact); out of memory raises :class:`LimitError` naming the piece."""
+    from . import pieces as pc
+    from .kernels import ordered as k
+
+    shared = pc.shared_bound(limits.bound)
+    own = np.zeros_like(stats)
+    usage = np.zeros(k.N_USAGE, dtype=np.int64)
+    ws = k.Workspace(arrays.buf, arrays.side)
+    state = {"done": 0}
+
+    def work(i: int, _slot: int):
+        piece = plan[i]
+        root = k.RootPiece(piece.attr, piece.lo, piece.hi)
+        choice = np.zeros(5, dtype=np.int64)
+        usage[:] = 0
+        res = k.best_piece(
+            arrays.table, ws, m, limits, name, memo, own, root, shared, choice,
+            arrays.budget(1), usage,
+        )  # fmt: skip
+        if res[0] != k.DONE:
             what = f"its search of depth {limits.depth} (attribute {piece.attr})"
-            raise _out_of_memory(arrays, usages[i], share["slots"], what)
+            raise _out_of_memory(arrays, usage, 1, what)
+        state["done"] += 1
+        return res
+
+    def tick(_done: int) -> None:
+        evaluated = int(stats[k.S_EVALUATED]) + int(own[k.S_EVALUATED])
+        progress.update(
+            "ordered solver",
+            evaluated,
+            None,
+            unit=f"splits, depth {limits.depth}: pieces {state['done']:,} of {len(plan):,} done",
+        )
+
+    def stop() -> None:
+        own[k.S_ABORT] = 1
+        stats[k.S_ABORT] = 1
+
+    try:
+        pc.Threads(1).run(list(range(len(plan))), work, tick, stop)
+    finally:
+        stats[: k.S_ABORT] += own[: k.S_ABORT]
     best = int(shared[0])
     return best, best < limits.bound
 

@@ -189,6 +189,38 @@ def best_piece(
     )
 
 
+def root_team(pieces, bound: int):
+    """The pieces of one search at the root (:class:`RootPiece`s, in the search's order)
+    for a team of threads to run (:func:`best_team`), below ``bound``: ``.value`` the least
+    found below it (else ``bound``), ``.done`` the pieces done, ``len()`` their number."""
+    return _core.OrderedRootTeam(pieces, bound)
+
+
+def best_team(
+    table: OrderedTable,
+    work: Workspace,
+    m: int,
+    limits: BestLimits,
+    name: tuple[int, int],
+    memo,
+    stats: np.ndarray,
+    team,
+    budget: int,
+    usage: np.ndarray,
+) -> int:
+    """One thread's share of :func:`best` at the root (``limits.depth`` >= 3), run as the
+    pieces of ``team`` (:func:`root_team`) by every thread that calls this with it, each
+    with its own workspace (the root loaded), stats, budget and usage; the memo is shared.
+    Each thread takes, in the pieces' order, the queued thresholds of the first started
+    piece that has some, else starts the next piece, else waits for the thresholds being
+    evaluated, so the threads share a piece's thresholds and none idles while some are
+    left. Returns the status; once every thread returned :data:`DONE` the answer is
+    ``team.value`` (exact when below ``limits.bound``), whatever the threads and their
+    timing. One thread out of memory stops the team (the others return DONE, the answer is
+    then not to be read)."""
+    return _core.ordered_best_team(table, work, m, limits, name, memo, stats, team, budget, usage)
+
+
 def lower_bound(shared: np.ndarray, value: int) -> int:
     """Lower ``shared[0]``, a bound that running pieces share (:func:`best_piece`), to
     ``value`` if that is less: an atomic minimum, as the pieces lower it. Returns it."""
