@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+from collections.abc import Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -515,7 +516,7 @@ class DaggerTreeClassifier(ClassifierMixin, BaseEstimator):
         self._float32_cuts: dict[str, tuple] = {}
         n = X.shape[0]
         attributes: list[str] = []
-        values: list[tuple] = []
+        values: list[Sequence[str]] = []
         codes: list[np.ndarray] = []
         ordered: dict[str, Ordered] = {}
         for j, name in enumerate(self._names()):

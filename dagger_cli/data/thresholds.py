@@ -122,16 +122,63 @@ class Ordered:
             return self.split(j)
         return None
 
-    def labels(self) -> tuple:
-        """A label per code (its interval), for outputs."""
-        ts = [format_threshold(t) for t in self.thresholds]
-        inner = [f"({ts[k - 1]}, {ts[k]}]" for k in range(1, len(ts))]
-        return (f"<={ts[0]}", *inner, f">{ts[-1]}")
+    def labels(self) -> IntervalLabels:
+        """A label per code (its interval), for outputs: written when read, since a long
+        column has a hundred thousand and most are never shown."""
+        return IntervalLabels(self.thresholds)
 
     def codes_of(self, numbers: np.ndarray) -> np.ndarray:
         """The code of each number (the number of thresholds below it)."""
         cuts = np.asarray(self.thresholds, dtype=np.float64)
         return np.searchsorted(cuts, np.asarray(numbers, dtype=np.float64), side="left")
+
+
+class IntervalLabels(Sequence[str]):
+    """The labels of an ordered attribute's codes, each written when read: ``<=t_0``,
+    ``(t_{k-1}, t_k]``, ``>t_{K-1}``. Equal to (and compares as) the tuple of them.
+
+    >>> labels = IntervalLabels((30.5, 40.0))
+    >>> len(labels), labels[1], labels[-1], labels[:2], labels == ('<=30.5', '(30.5, 40]', '>40')
+    (3, '(30.5, 40]', '>40', ('<=30.5', '(30.5, 40]'), True)
+    """
+
+    __slots__ = ("_thresholds",)
+
+    def __init__(self, thresholds: Sequence[float]) -> None:
+        self._thresholds = tuple(thresholds)
+
+    def __len__(self) -> int:
+        return len(self._thresholds) + 1
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return tuple(self[j] for j in range(*k.indices(len(self))))
+        n = len(self)
+        j = int(k) + n if k < 0 else int(k)
+        if not 0 <= j < n:
+            raise IndexError(f"code {k} out of range for {n} intervals")
+        ts = self._thresholds
+        if j == 0:
+            return f"<={format_threshold(ts[0])}"
+        if j == n - 1:
+            return f">{format_threshold(ts[-1])}"
+        return f"({format_threshold(ts[j - 1])}, {format_threshold(ts[j])}]"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, IntervalLabels):
+            return self._thresholds == other._thresholds
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == len(self) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return IntervalLabels, (self._thresholds,)
 
 
 def ordered_columns(
@@ -371,6 +418,7 @@ __all__ = [
     "YES",
     "Ordered",
     "Threshold",
+    "IntervalLabels",
     "binary_codes",
     "between",
     "candidate_thresholds",
