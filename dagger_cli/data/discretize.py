@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..errors import InputError
-from ..values import MISSING_MARKERS, finite_numbers, parse_number
+from ..values import MISSING_MARKERS, parse_number, present_numbers
 
 #: A numeric column with more distinct values than this is reported by :func:`wide_columns`.
 WIDE_THRESHOLD = 20
@@ -43,8 +43,7 @@ def numeric_values(column: Sequence[str]) -> list[float] | None:
     >>> numeric_values(["1", "x"]) is None
     True
     """
-    present = [text for text in column if text not in MISSING_MARKERS]
-    numbers = finite_numbers(present) if present else None
+    numbers = present_numbers(column)
     return None if numbers is None else numbers.tolist()
 
 

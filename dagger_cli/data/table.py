@@ -31,10 +31,12 @@ from ..errors import InputError
 from ..values import (
     MISSING_LABEL,
     MISSING_MARKERS,
+    ColumnNumbers,
     comma_decimal,
     mostly_numeric,
     numeric_column,
     parse_number,
+    present_numbers,
     value_order,
 )
 from ..values import cell_text as _cell
@@ -552,6 +554,7 @@ def from_columns(
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]
     check_attributes(source, header, decision, drop, keep)
     ordered: dict[str, Ordered] = {}
+    numbers = ColumnNumbers()  # each numeric column read once, for every check below
     filled_numbers: dict = {}
     median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
@@ -572,14 +575,19 @@ def from_columns(
             source=source,
             option=option,
             missing=recipe.missing,
+            numbers=numbers,
         )
         notes += stray
         if recipe.missing == "mode":
-            columns, filled_numbers, median_rows = fill_numbers(header, columns, skip=skip)
+            columns, filled_numbers, median_rows = fill_numbers(
+                header, columns, skip=skip, numbers=numbers
+            )
     raw = columns
     if thresholds is not None:
         qw = _quantile_weights(header, columns, recipe, decision, weight_cells, lines, source)
-        columns, ordered, made = ordered_columns(header, columns, thresholds, skip=skip, weights=qw)
+        columns, ordered, made = ordered_columns(
+            header, columns, thresholds, skip=skip, weights=qw, numbers=numbers
+        )
     elif bins is not None:
         columns, made = discretize(header, columns, bins, skip=skip)
     else:
@@ -728,7 +736,7 @@ def _drop_unlabeled(columns, j: int, lines):
     return columns, None if lines is None else [lines[i] for i in keep], note
 
 
-def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
+def fill_numbers(header, columns, *, skip, numbers=None) -> tuple[list, dict, dict]:
     """Fill each numeric column's missing cells with its median: the lower middle of its
     present numbers (so the fill is one of the column's own numbers, written as in the
     file). What ``--missing mode`` does to a numeric column that ``--thresholds`` or
@@ -737,6 +745,8 @@ def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     (:class:`dagger_cli.sklearn.DaggerTreeClassifier`). Returns the columns,
     ``{column: (cells filled, the median's text)}`` and ``{column: the median's row}`` for
     every numeric column, holes or not (what a missing value reads as at prediction).
+    ``numbers``: a :class:`dagger_cli.values.ColumnNumbers`, where the columns' numbers are
+    read once for all the builder's checks.
 
     >>> cols, filled, rows = fill_numbers(["x", "d"], [["3", "?", "1", "10"], list("abab")],
     ...                                   skip=["d"])
@@ -750,14 +760,18 @@ def fill_numbers(header, columns, *, skip) -> tuple[list, dict, dict]:
     for j, (name, col) in enumerate(zip(header, columns)):
         if name in skip:
             continue
-        numbers = numeric_values(col)
-        if numbers is None:
+        read = (numbers or present_numbers)(col)
+        if read is None:
             continue
         # The lower middle of the present numbers, the first row on a tie.
-        at = np.array([i for i, v in enumerate(col) if v not in MISSING_MARKERS], np.int64)
-        order = np.lexsort((at, np.asarray(numbers, dtype=np.float64)))
+        holes = (
+            [] if len(read) == len(col) else [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        )
+        at = np.arange(len(col), dtype=np.int64)
+        if holes:
+            at = np.delete(at, holes)
+        order = np.lexsort((at, read))
         row = rows[name] = int(at[order[(len(at) - 1) // 2]])
-        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
         if not holes:
             continue
         fixed = list(col)
@@ -774,7 +788,7 @@ SEPARATORS = (",", ";", "\t", "|")
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "space"}
 
 
-def stray_cells(header, columns, *, skip, lines, source, option, missing):
+def stray_cells(header, columns, *, skip, lines, source, option, missing, numbers=None):
     """Numeric columns with a few cells that are not numbers (a stray word, a typo):
     those cells become missing values, each column's warning naming its lines and values
     (for ``option``, ``--thresholds`` or ``--bins``, which read only numeric columns); with
@@ -796,12 +810,12 @@ def stray_cells(header, columns, *, skip, lines, source, option, missing):
     for j, (name, col) in enumerate(zip(header, columns)):
         if name in skip:
             continue
-        numbers, stray = numeric_column(col)
+        count, stray = numeric_column(col, numbers)
         infinite = [i for i in stray if parse_number(col[i]) is not None]
         if infinite:
             words = [i for i in stray if i not in infinite]
-            if numbers + len(infinite) >= 2 and (
-                not words or mostly_numeric(numbers + len(infinite), words)
+            if count + len(infinite) >= 2 and (
+                not words or mostly_numeric(count + len(infinite), words)
             ):
                 i = infinite[0]
                 raise InputError(
@@ -811,16 +825,16 @@ def stray_cells(header, columns, *, skip, lines, source, option, missing):
                     "with a finite number, or empty the cell (a missing value, filled under "
                     "--missing mode)"
                 )
-        if not stray or numbers < 2:
+        if not stray or count < 2:
             continue
         shown = ", ".join(f"{where(i)} {col[i]!r}" for i in stray[:3])
         shown += ", ..." if len(stray) > 3 else ""
-        if mostly_numeric(numbers, stray):
+        if mostly_numeric(count, stray):
             if missing == "error":
                 i = stray[0]
                 raise InputError(
                     f"{source}, {where(i)}, column {name!r}: {col[i]!r} is not a number, in a "
-                    f"column of {numbers} numbers ({option} reads numeric columns); fix the "
+                    f"column of {count} numbers ({option} reads numeric columns); fix the "
                     "cell, or use --missing mode or --missing value to read it as missing"
                 )
             fixed = list(col)
@@ -836,10 +850,10 @@ def stray_cells(header, columns, *, skip, lines, source, option, missing):
                 f"warning: column {name!r} is numeric but for {len(stray)} cell(s) that are "
                 f"not numbers ({shown}); {option} reads them as missing values, {how}"
             )
-        elif numbers >= len(stray):
+        elif count >= len(stray):
             notes.append(
                 f"warning: column {name!r} is not numeric: {len(stray)} of its "
-                f"{numbers + len(stray)} present cells are not numbers ({shown}), so {option} "
+                f"{count + len(stray)} present cells are not numbers ({shown}), so {option} "
                 "leaves it nominal (one branch per value)"
             )
     return out, notes
@@ -1021,7 +1035,11 @@ def _build(
     filled = {}
     columns = [list(c) for c in columns]
     for j, col in enumerate(columns):
-        holes = [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        holes = (
+            []
+            if MISSING_MARKERS.isdisjoint(col)
+            else [i for i, v in enumerate(col) if v in MISSING_MARKERS]
+        )
         attribute = attributes[j]
         if attribute not in fills and attribute not in ordered and missing != "error":
             # What a missing value reads as at prediction, holes in training or not.

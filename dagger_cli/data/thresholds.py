@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..values import MISSING_MARKERS, parse_number
+from ..values import MISSING_MARKERS, ColumnNumbers, parse_number, present_numbers
 
 #: Value of ``col<=t`` when the number is at most t, and when it is larger.
 YES = "yes"
@@ -187,9 +187,11 @@ def ordered_columns(
     spec,
     skip: Sequence[str] = (),
     weights: Sequence[float] | None = None,
+    numbers: ColumnNumbers | None = None,
 ) -> tuple[list[list[str]], dict[str, Ordered], list[str]]:
     """Turn each numeric column with at least two distinct values into an ordered attribute
-    (at most K thresholds at the quantiles of its rows, or of their ``weights``).
+    (at most K thresholds at the quantiles of its rows, or of their ``weights``; ``numbers``
+    where the columns' numbers are read once for all the builder's checks).
 
     Returns the columns with such a column's numbers replaced by their codes as text
     (missing markers kept, for the table's missing-value policy), ``{column: Ordered}``,
@@ -208,25 +210,28 @@ def ordered_columns(
     ordered: dict[str, Ordered] = {}
     notes = []
     for name, column in zip(header, columns):
-        numbers = None if name in skipped or spec is None else numbers_of(column)
+        read = None if name in skipped or spec is None else (numbers or numbers_of)(column)
         ts = []
-        if numbers is not None:
+        if read is not None:
             w = None
             if weights is not None:
                 w = [x for x, v in zip(weights, column) if v not in MISSING_MARKERS]
-            ts = candidate_thresholds(numbers, spec, w)
-        if numbers is None or not ts:
+            ts = candidate_thresholds(read, spec, w)
+        if read is None or not ts:
             out.append(list(column))
             continue
         attr = Ordered(name, tuple(ts))
-        present = [i for i, v in enumerate(column) if v not in MISSING_MARKERS]
-        codes = attr.codes_of(numbers)  # the present cells' numbers, in order
-        cells = list(column)
-        for i, c in zip(present, map(str, codes.tolist())):
-            cells[i] = c
+        codes = map(str, attr.codes_of(read).tolist())  # the present cells', in order
+        if len(read) == len(column):  # nothing missing
+            cells = list(codes)
+        else:
+            cells = list(column)
+            present = [i for i, v in enumerate(column) if v not in MISSING_MARKERS]
+            for i, c in zip(present, codes):
+                cells[i] = c
         out.append(cells)
         ordered[name] = attr
-        distinct = np.unique(numbers).size
+        distinct = np.unique(read).size
         notes.append(f"{name!r}: {distinct} distinct numbers -> {len(ts)} threshold(s)")
     return out, ordered, notes
 
@@ -337,10 +342,7 @@ def numbers_of(column: Sequence[str]) -> np.ndarray | None:
     Numeric as in :func:`dagger_cli.data.discretize.numeric_values`: at least one present value and
     every present value a finite number.
     """
-    from .discretize import numeric_values
-
-    numbers = numeric_values(column)
-    return None if numbers is None else np.array(numbers, dtype=np.float64)
+    return present_numbers(column)
 
 
 def threshold_columns(
