@@ -351,6 +351,20 @@ std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 
     return {big_left ? vf : vs, big_left ? vs : vf};
 }
 
+// After how many splits evaluated a subtable of m rows and A attributes (two classes,
+// ordered attributes) leaves its search for d2_sweep: about what the sweep costs in splits
+// (each split one pass over the m rows of the A attributes, a sweep A passes of 2 log2 m
+// tree updates per row) times the table's sweep factor (T.nv[A + 1]: the cost of a tree
+// update over a row's step in a pass; 0: at once, negative: never). So a subtable whose
+// splits the bounds prune stays with the search, and one whose near-tied splits keep it
+// evaluating costs at most about twice the sweep.
+inline i64 sweep_after(const Table &T, i64 m) {
+    const i64 factor = T.nv[T.A + 1];
+    if (factor < 0) return INF;
+    return static_cast<i64>(static_cast<double>(factor) * 2.0 * static_cast<double>(T.A) *
+                            std::log2(static_cast<double>(std::max<i64>(m, 2))));
+}
+
 // The least misclassifications over the trees of depth <= lim.depth of s if below
 // lim.bound (exact), else a lower bound of at least lim.bound. choice gets the root of the
 // best tree found: (attribute, threshold code, kind), attribute -1 for the leaf. (h1, h2):
@@ -402,6 +416,22 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
             return {v, true};
         }
     }
+    // Two classes, ordered attributes: after this many splits evaluated, the rest of the
+    // subtable's depth-two trees come from d2_sweep, all at once
+    const bool sweepable =
+        r == 2 && piece == nullptr && T.price == nullptr && C == 2 && T.all_ordered;
+    const i64 sweep_at = sweepable ? sweep_after(T, m) : INF;
+    const auto sweep = [&]() -> Value {
+        const i64 v = d2_sweep(T, W, s, X.st, choice);
+        if (X.st.aborted()) return {ub, false};
+        X.memo->put(h1, h2, r, v, true);
+        return {v, true};
+    };
+    if (sweep_at == 0) {
+        X.st.add(S_SOLVED);
+        return sweep();
+    }
+    i64 evaluated = 0;  // splits evaluated here
     X.st.add(S_SOLVED);
     i64 inc = piece ? INF : leaf;  // a piece: only its splits
     vec<u64> hk1(static_cast<std::size_t>(m + 1), 0), hk2(static_cast<std::size_t>(m + 1), 0);
@@ -501,6 +531,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
                     }
                 }
             }
+            if (evaluated++ == sweep_at) return sweep();
             iv.evaluated();
             const i64 p = pos[mid];
             X.st.add(S_EVALUATED);
@@ -1107,7 +1138,7 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
     auto nv = field<const i64>(table, "nv");
     auto dec = field<const i32>(table, "dec");
     auto keys = field<const i64>(table, "keys");
-    if (kinds.size() != A || nv.size() != A + 1 || dec.size() != n || keys.size() != 2 * n)
+    if (kinds.size() != A || nv.size() != A + 2 || dec.size() != n || keys.size() != 2 * n)
         throw nb::value_error("OrderedTable: arrays of inconsistent sizes");
     auto buf = nb::cast<AnyArray>(work.attr("buf"));
     if (buf.dtype() != nb::dtype<i32>() || buf.ndim() != 3 ||

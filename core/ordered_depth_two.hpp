@@ -13,6 +13,12 @@
 //   attributes' codes (one pass over the rows per pair), when every attribute has few
 //   codes: every root split's sides are scored from the counts (the depth-two layer of the
 //   DAG engine, for ordered attributes).
+// - d2_sweep: the least misclassifications at depth <= 2 of a long subtable of two classes
+//   and ordered attributes only, every root split at once: per root attribute and second
+//   attribute, the rows walk in the root's order from the > side to the <= side, and a
+//   tree over the second attribute's codes keeps each side's least and most D (below) under
+//   point updates (PrefixTree), O(A^2 m log m) in all where the search evaluates its
+//   splits one pass each. Exact, so the same values; see best() for when it runs.
 // - front2_ordered: the trees of depth 2 rooted at a split of one ordered attribute,
 //   merged into a working front, when every split into leaves of a side costs the same x.
 //   A threshold after p rows makes at most four points (both sides leaves: the depth-one
@@ -352,6 +358,121 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     if (!doL) bestL = leaf_cost(totL, C, price);
     if (!doR) bestR = leaf_cost(totR, C, price);
     return {bestL, bestR};
+}
+
+// Prefix sums of values at positions 0..P-1 under point updates: per node its sum and its
+// least and most prefix sum (of the non-empty prefixes within it), node 1 the whole range.
+struct PrefixTree {
+    struct Node {
+        i64 s, lo, hi;
+    };
+    i64 P = 1;
+    vec<Node> t;
+    void reset(i64 n) {
+        P = 1;
+        while (P < n) P <<= 1;
+        t.assign(static_cast<std::size_t>(2 * P), Node{0, 0, 0});
+    }
+    void pull(i64 i) {
+        const Node &l = t[2 * i], &r = t[2 * i + 1];
+        t[i] = {l.s + r.s, std::min(l.lo, l.s + r.lo), std::max(l.hi, l.s + r.hi)};
+    }
+    void set_leaf(i64 k, i64 v) { t[P + k] = {v, v, v}; }
+    i64 leaf(i64 k) const { return t[P + k].s; }
+    void build() {
+        for (i64 i = P - 1; i >= 1; --i) pull(i);
+    }
+    void add(i64 k, i64 v) {
+        i64 i = P + k;
+        const i64 x = t[i].s + v;
+        t[i] = {x, x, x};
+        for (i >>= 1; i >= 1; i >>= 1) pull(i);
+    }
+    i64 least() const { return t[1].lo; }
+    i64 most() const { return t[1].hi; }
+};
+
+// The least misclassifications over the trees of depth <= 2 of s, for two classes and
+// ordered attributes only (no prices), every root split at once. With D the weight of
+// class 1 less that of class 0 in a side's rows up to a threshold of a second attribute, the
+// side's least errors at depth <= 1 are min(S0, S1, S0 + min D, S1 - max D) (S0, S1 its
+// classes' weights: lanes_walk says why), and min and max may run over every code of the
+// second attribute, since a code below the side's least or from its most on gives D = 0 or
+// D = S1 - S0, which only adds the leaves' S0 and S1. So per root attribute a and second
+// attribute b, the rows walk in a's order from the > side to the <= side, each move a point
+// update of both sides' trees over b's codes, and at each threshold of a both sides' least
+// errors along b are read at the trees' roots. choice gets the best tree's root (the first
+// in the attributes' and thresholds' order among equal ones): (attribute, threshold code,
+// kind), attribute -1 for the leaf. Stops early (any value) once st says aborted.
+inline i64 d2_sweep(const Table &T, const Workspace &W, Sub s, const Stats &st, i64 *choice) {
+    const i64 A = T.A, m = s.m;
+    vec<i64> total(2);
+    counts(rows(T, W, s, 0), m, T.dec, total.data(), 2, T.wt);
+    i64 best_v = std::min(total[0], total[1]);
+    choice[0] = -1;
+    choice[1] = -1;
+    choice[2] = LEAF;
+    if (best_v == 0) return 0;
+    vec<i64> l0(static_cast<std::size_t>(m)), l1(static_cast<std::size_t>(m));
+    vec<i64> bestL(static_cast<std::size_t>(m)), bestR(static_cast<std::size_t>(m));
+    vec<i32> at(static_cast<std::size_t>(m)), code(static_cast<std::size_t>(m));
+    PrefixTree left, right;
+    for (i64 a = 0; a < A; ++a) {
+        const i32 *lst = rows(T, W, s, a);
+        const i32 *ca = T.col(a);
+        // the thresholds of a in s: after q + 1 rows where the code changes
+        i64 K = 0, c0 = 0, c1 = 0;
+        for (i64 q = 0; q + 1 < m; ++q) {
+            const i32 row = lst[q];
+            (T.dec[row] == 1 ? c1 : c0) += T.w(row);
+            if (ca[lst[q + 1]] != ca[row]) {
+                at[K] = static_cast<i32>(q);
+                code[K] = ca[row];
+                l0[K] = c0;
+                l1[K] = c1;
+                bestL[K] = std::min(c0, c1);
+                bestR[K] = std::min(total[0] - c0, total[1] - c1);
+                ++K;
+            }
+        }
+        if (K == 0) continue;
+        for (i64 b = 0; b < A; ++b) {
+            if (st.aborted()) return best_v;
+            const i32 *cb = T.col(b);
+            const i64 nb = T.nv[b];
+            if (nb < 2) continue;
+            left.reset(nb);
+            right.reset(nb);
+            for (i64 q = 0; q < m; ++q) {
+                const i32 row = lst[q];
+                const i64 k = cb[row];
+                right.set_leaf(k, right.leaf(k) + (T.dec[row] == 1 ? T.w(row) : -T.w(row)));
+            }
+            right.build();
+            i64 j = 0;
+            for (i64 q = 0; j < K; ++q) {
+                const i32 row = lst[q];
+                const i64 v = T.dec[row] == 1 ? T.w(row) : -T.w(row);
+                left.add(cb[row], v);
+                right.add(cb[row], -v);
+                if (q != at[j]) continue;
+                const i64 L0 = l0[j], L1 = l1[j], R0 = total[0] - L0, R1 = total[1] - L1;
+                bestL[j] = std::min({bestL[j], L0 + left.least(), L1 - left.most()});
+                bestR[j] = std::min({bestR[j], R0 + right.least(), R1 - right.most()});
+                ++j;
+            }
+        }
+        for (i64 j = 0; j < K; ++j) {
+            if (bestL[j] + bestR[j] < best_v) {
+                best_v = bestL[j] + bestR[j];
+                choice[0] = a;
+                choice[1] = code[j];
+                choice[2] = ORDERED;
+            }
+        }
+        if (best_v == 0) break;
+    }
+    return best_v;
 }
 
 // The least misclassifications over the trees of depth <= 2 of s from class counts per

@@ -19,7 +19,9 @@
 namespace dagger::ordered {
 
 // The table: codes (A x n, attribute-major), kinds (1: ordered), nv (codes per attribute;
-// nv[A]: the most codes for the depth-two trees from class counts, 0: never), decisions
+// nv[A]: the most codes for the depth-two trees from class counts, 0: never; nv[A + 1]:
+// the factor of sweep_after, when the depth-two trees of two classes come from d2_sweep),
+// decisions
 // (0..C-1), the two random keys per row (2 x n) that name subtables, and the rows' integer
 // weights (null: every row weighs 1). A row of weight k counts as k rows wherever a cost
 // counts rows (class counts, a subtable's size in total path length, the rows a bound

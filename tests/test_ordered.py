@@ -351,6 +351,41 @@ def test_depth_two_from_counts_equals_the_pass_per_split(df, depth, spec):
     _check_trees(passed, depth)
 
 
+@st.composite
+def two_class_numbers(draw):
+    """Tables of 2 to 80 rows, one to three numeric columns of many values and two classes
+    (the depth-two sweep's tables), some with integer row weights."""
+    n = draw(st.integers(2, 80))
+    k = draw(st.integers(1, 3))
+    numbers = st.lists(st.integers(0, 40), min_size=n, max_size=n)
+    data = {f"x{j}": draw(numbers) for j in range(k)}
+    data["d"] = draw(st.lists(st.sampled_from("pq"), min_size=n, max_size=n))
+    weights = draw(st.none() | st.lists(st.integers(1, 4), min_size=n, max_size=n))
+    return pd.DataFrame(data), weights
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_class_numbers(), st.integers(2, 4), st.sampled_from([0, 1]))
+def test_the_depth_two_sweep_equals_the_search_over_splits(frame, depth, factor):
+    """The depth-two trees of two classes from the sweep of every root split at once (at
+    once: factor 0; after a few splits searched: 1) against the search alone (-1): the same
+    depth front, and every point's tree of its costs."""
+    from dagger_cli.engine import ordered
+
+    df, weights = frame
+    table = _table(df)
+    if weights is not None:
+        table = table.weighted(weights)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ordered, "COUNTS_MAX_CODES", 0)  # not the trees from class counts
+        mp.setattr(ordered, "SWEEP_FACTOR", -1)
+        searched = relate(table, "depth", MIS, max_depth=depth).front.points()
+        mp.setattr(ordered, "SWEEP_FACTOR", factor)
+        swept = relate(table, "depth", MIS, max_depth=depth)
+        assert swept.front.points() == searched
+        _check_trees(swept, depth)
+
+
 def _best_split_errors(codes, kinds, dec, rows):
     """Independently: the least errors of one split into leaves of ``rows`` (a leaf's when
     no split beats it), over every threshold of an ordered column and every nominal one."""

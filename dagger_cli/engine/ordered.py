@@ -186,6 +186,12 @@ def why_not(table, query) -> str:
 #: (``--thresholds K`` with K < this, few nominal values) come from class counts per pair
 #: of attributes (one pass per pair) instead of a pass per root split (0: never).
 COUNTS_MAX_CODES = 64
+#: At depth 2, a subtable of two classes and ordered attributes only whose search has
+#: evaluated about SWEEP_FACTOR times what a sweep costs in splits (``sweep_after`` in
+#: ``core/ordered.cpp``) gets its remaining depth-two trees from one sweep of its rows per
+#: pair of attributes (``d2_sweep``): a long table's near-tied thresholds, which no bound
+#: prunes (0: the sweep at once, -1: never).
+SWEEP_FACTOR = 20
 #: The seed of the row keys that name subtables in the kernels' memo.
 SEED = 20261201
 #: The whole-front search's steps at the root (one per attribute, :func:`_root_steps`): step i
@@ -252,11 +258,13 @@ class _Arrays:
             self.order[a] = np.argsort(self.codes[a], kind="stable")
         self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
         self.side = np.zeros(n, dtype=np.int32)
-        # codes per attribute, and the most for the depth-two trees from counts (0: never)
-        self.nv = np.zeros(A + 1, dtype=np.int64)
+        # codes per attribute, the most for the depth-two trees from counts (0: never), and
+        # the factor of the depth-two sweep (SWEEP_FACTOR)
+        self.nv = np.zeros(A + 2, dtype=np.int64)
         for a in range(A):
             self.nv[a] = int(self.codes[a].max()) + 1 if n else 1
         self.nv[A] = COUNTS_MAX_CODES
+        self.nv[A + 1] = SWEEP_FACTOR
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
         self.table = k.OrderedTable(
