@@ -416,6 +416,21 @@ inline i64 d2_sweep(const Table &T, const Workspace &W, Sub s, const Stats &st, 
     vec<i64> l0(static_cast<std::size_t>(m)), l1(static_cast<std::size_t>(m));
     vec<i64> bestL(static_cast<std::size_t>(m)), bestR(static_cast<std::size_t>(m));
     vec<i32> at(static_cast<std::size_t>(m)), code(static_cast<std::size_t>(m));
+    // per attribute b, each row's rank among b's codes in s (the trees span s's codes, not
+    // the table's), indexed by row
+    vec<i32> rank(static_cast<std::size_t>(A * T.n));
+    vec<i64> ranks(static_cast<std::size_t>(A));
+    for (i64 b = 0; b < A; ++b) {
+        const i32 *lb = rows(T, W, s, b);
+        const i32 *cb = T.col(b);
+        i32 *rk = rank.data() + b * T.n;
+        i32 k = 0;
+        for (i64 q = 0; q < m; ++q) {
+            if (q > 0 && cb[lb[q]] != cb[lb[q - 1]]) ++k;
+            rk[lb[q]] = k;
+        }
+        ranks[b] = k + 1;
+    }
     PrefixTree left, right;
     for (i64 a = 0; a < A; ++a) {
         const i32 *lst = rows(T, W, s, a);
@@ -438,8 +453,8 @@ inline i64 d2_sweep(const Table &T, const Workspace &W, Sub s, const Stats &st, 
         if (K == 0) continue;
         for (i64 b = 0; b < A; ++b) {
             if (st.aborted()) return best_v;
-            const i32 *cb = T.col(b);
-            const i64 nb = T.nv[b];
+            const i32 *cb = rank.data() + b * T.n;
+            const i64 nb = ranks[b];
             if (nb < 2) continue;
             left.reset(nb);
             right.reset(nb);
