@@ -17,7 +17,7 @@
 //   and ordered attributes only, every root split at once: per root attribute and second
 //   attribute, the rows walk in the root's order from the > side to the <= side, and a
 //   tree over the second attribute's codes keeps each side's least and most D (below) under
-//   point updates (PrefixTree), O(A^2 m log m) in all where the search evaluates its
+//   point updates (PrefixTrees: both sides in one node), O(A^2 m log m) in all where the search evaluates its
 //   splits one pass each. Exact, so the same values; see best() for when it runs.
 // - front2_ordered: the trees of depth 2 rooted at a split of one ordered attribute,
 //   merged into a working front, when every split into leaves of a side costs the same x.
@@ -360,36 +360,51 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     return {bestL, bestR};
 }
 
-// Prefix sums of values at positions 0..P-1 under point updates: per node its sum and its
-// least and most prefix sum (of the non-empty prefixes within it), node 1 the whole range.
-struct PrefixTree {
+// Prefix sums of values at positions 0..P-1 under point updates, for two sequences at once
+// (the two sides of a root split, updated together as a row moves from one to the other):
+// per node and side its sum and its least and most prefix sum (of the non-empty prefixes
+// within it), node 1 the whole range. In int32: a table's weight is at most WEIGHT_LIMIT
+// (2^29 - 1), so every sum fits.
+struct PrefixTrees {
+    using V = i32;
+    struct Side {
+        V s, lo, hi;
+    };
     struct Node {
-        i64 s, lo, hi;
+        Side l, r;
     };
     i64 P = 1;
     vec<Node> t;
     void reset(i64 n) {
         P = 1;
         while (P < n) P <<= 1;
-        t.assign(static_cast<std::size_t>(2 * P), Node{0, 0, 0});
+        t.assign(static_cast<std::size_t>(2 * P), Node{});
+    }
+    static Side join(const Side &a, const Side &b) {
+        return {static_cast<V>(a.s + b.s), std::min<V>(a.lo, a.s + b.lo),
+                std::max<V>(a.hi, a.s + b.hi)};
     }
     void pull(i64 i) {
-        const Node &l = t[2 * i], &r = t[2 * i + 1];
-        t[i] = {l.s + r.s, std::min(l.lo, l.s + r.lo), std::max(l.hi, l.s + r.hi)};
+        const Node &a = t[2 * i], &b = t[2 * i + 1];
+        t[i] = {join(a.l, b.l), join(a.r, b.r)};
     }
-    void set_leaf(i64 k, i64 v) { t[P + k] = {v, v, v}; }
-    i64 leaf(i64 k) const { return t[P + k].s; }
+    // the right side's value at k += v, before build()
+    void put_right(i64 k, i64 v) {
+        Side &x = t[P + k].r;
+        x.s = x.lo = x.hi = static_cast<V>(x.s + v);
+    }
     void build() {
         for (i64 i = P - 1; i >= 1; --i) pull(i);
     }
-    void add(i64 k, i64 v) {
+    // v moves from the right side to the left at k
+    void move(i64 k, i64 v) {
         i64 i = P + k;
-        const i64 x = t[i].s + v;
-        t[i] = {x, x, x};
+        Node &x = t[i];
+        x.l.s = x.l.lo = x.l.hi = static_cast<V>(x.l.s + v);
+        x.r.s = x.r.lo = x.r.hi = static_cast<V>(x.r.s - v);
         for (i >>= 1; i >= 1; i >>= 1) pull(i);
     }
-    i64 least() const { return t[1].lo; }
-    i64 most() const { return t[1].hi; }
+    const Node &root() const { return t[1]; }
 };
 
 // The least misclassifications over the trees of depth <= 2 of s, for two classes and
@@ -431,7 +446,7 @@ inline i64 d2_sweep(const Table &T, const Workspace &W, Sub s, const Stats &st, 
         }
         ranks[b] = k + 1;
     }
-    PrefixTree left, right;
+    PrefixTrees trees;
     for (i64 a = 0; a < A; ++a) {
         const i32 *lst = rows(T, W, s, a);
         const i32 *ca = T.col(a);
@@ -456,24 +471,21 @@ inline i64 d2_sweep(const Table &T, const Workspace &W, Sub s, const Stats &st, 
             const i32 *cb = rank.data() + b * T.n;
             const i64 nb = ranks[b];
             if (nb < 2) continue;
-            left.reset(nb);
-            right.reset(nb);
+            trees.reset(nb);
             for (i64 q = 0; q < m; ++q) {
                 const i32 row = lst[q];
-                const i64 k = cb[row];
-                right.set_leaf(k, right.leaf(k) + (T.dec[row] == 1 ? T.w(row) : -T.w(row)));
+                trees.put_right(cb[row], T.dec[row] == 1 ? T.w(row) : -T.w(row));
             }
-            right.build();
+            trees.build();
             i64 j = 0;
             for (i64 q = 0; j < K; ++q) {
                 const i32 row = lst[q];
-                const i64 v = T.dec[row] == 1 ? T.w(row) : -T.w(row);
-                left.add(cb[row], v);
-                right.add(cb[row], -v);
+                trees.move(cb[row], T.dec[row] == 1 ? T.w(row) : -T.w(row));
                 if (q != at[j]) continue;
+                const auto &x = trees.root();
                 const i64 L0 = l0[j], L1 = l1[j], R0 = total[0] - L0, R1 = total[1] - L1;
-                bestL[j] = std::min({bestL[j], L0 + left.least(), L1 - left.most()});
-                bestR[j] = std::min({bestR[j], R0 + right.least(), R1 - right.most()});
+                bestL[j] = std::min({bestL[j], L0 + x.l.lo, L1 - x.l.hi});
+                bestR[j] = std::min({bestR[j], R0 + x.r.lo, R1 - x.r.hi});
                 ++j;
             }
         }
