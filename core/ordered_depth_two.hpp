@@ -17,8 +17,9 @@
 //   and ordered attributes only, every root split at once: per root attribute and second
 //   attribute, the rows walk in the root's order from the > side to the <= side, and a
 //   tree over the second attribute's codes keeps each side's least and most D (below) under
-//   point updates (PrefixTrees: both sides in one node), O(A^2 m log m) in all where the search evaluates its
-//   splits one pass each. Exact, so the same values; see best() for when it runs.
+//   point updates (PrefixTrees: both sides in one node), O(A^2 m log m) in all where the
+//   search evaluates its splits one pass each. Exact, so the same values; see best() for
+//   when it runs.
 // - front2_ordered: the trees of depth 2 rooted at a split of one ordered attribute,
 //   merged into a working front, when every split into leaves of a side costs the same x.
 //   A threshold after p rows makes at most four points (both sides leaves: the depth-one
