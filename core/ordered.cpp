@@ -427,12 +427,9 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         X.memo->put(h1, h2, r, v, true);
         return {v, true};
     };
-    if (sweep_at == 0) {
-        X.st.add(S_SOLVED);
-        return sweep();
-    }
-    i64 evaluated = 0;  // splits evaluated here
     X.st.add(S_SOLVED);
+    if (sweep_at == 0) return sweep();
+    i64 evaluated = 0;  // splits evaluated here
     i64 inc = piece ? INF : leaf;  // a piece: only its splits
     vec<u64> hk1(static_cast<std::size_t>(m + 1), 0), hk2(static_cast<std::size_t>(m + 1), 0);
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
@@ -608,7 +605,7 @@ public:
 
     RootTeam(std::vector<Spec> pieces, i64 bound) : pieces_(std::move(pieces)), bound_(bound) {}
 
-    i64 value() const { return RootPiece{0, 0, 0, const_cast<i64 *>(&bound_)}.bound(); }
+    i64 value() const { return RootPiece{0, 0, 0, &bound_}.bound(); }
     i64 done() const {
         const std::lock_guard<std::mutex> hold(mu_);
         return done_;
@@ -624,12 +621,17 @@ public:
         const RootPiece shared{0, 0, 0, &bound_};
         const auto bound = [&] { return std::min(lim.bound, shared.bound()); };
         i64 sub[3];
-        vec<i64> total(static_cast<std::size_t>(T.C));
-        counts(rows(T, W, s, 0), s.m, T.dec, total.data(), T.C, T.wt);
-        const i64 leaf = leaf_cost(total.data(), T.C, T.price);
         std::unique_lock<std::mutex> lk(mu_);
-        if (leaf == 0 || s.m <= 1) {  // every split of a pure subtable is as good as its leaf
-            if (!pieces_.empty() && leaf < bound()) shared.lower(leaf);
+        if (hint_.empty()) {  // the first thread in: the root's leaf and its attributes' hints
+            vec<i64> total(static_cast<std::size_t>(T.C));
+            counts(rows(T, W, s, 0), s.m, T.dec, total.data(), T.C, T.wt);
+            leaf_ = leaf_cost(total.data(), T.C, T.price);
+            vec<double> score(static_cast<std::size_t>(T.A));
+            hint_.resize(static_cast<std::size_t>(T.A));
+            hints(T, W, s, total.data(), hint_.data(), score.data());
+        }
+        if (leaf_ == 0 || s.m <= 1) {  // every split of a pure subtable is as good as its leaf
+            if (!pieces_.empty() && leaf_ < bound()) shared.lower(leaf_);
             next_ = pieces_.size();
             done_ = size();
             return;
@@ -751,21 +753,19 @@ private:
         }
         const i64 K = boundaries(lst, m, T.col(a), pos.data());
         if (K == 0 || spec.lo > std::min(spec.hi, K - 1)) return nullptr;
-        vec<i64> total(static_cast<std::size_t>(T.C)), hint(static_cast<std::size_t>(T.A));
-        vec<double> score(static_cast<std::size_t>(T.A));
-        counts(rows(T, W, s, 0), m, T.dec, total.data(), T.C, T.wt);
-        hints(T, W, s, total.data(), hint.data(), score.data());
-        return std::make_unique<Job>(a, std::move(pos), K, T, lst, hint[a], spec.lo, spec.hi);
+        return std::make_unique<Job>(a, std::move(pos), K, T, lst, hint_[a], spec.lo, spec.hi);
     }
 
     std::vector<Spec> pieces_;
-    i64 bound_;
+    mutable i64 bound_;  // lowered through RootPiece's atomic minimum
     mutable std::mutex mu_;
     std::condition_variable cv_;
     std::vector<std::unique_ptr<Job>> jobs_;
     std::size_t next_ = 0;
     i64 starting_ = 0, done_ = 0;
     bool stop_ = false;
+    i64 leaf_ = 0;       // the root's leaf (set with hint_)
+    vec<i64> hint_;      // per attribute, the threshold its search starts from
 };
 
 // ---------------------------------------------------------------- whole fronts
@@ -1287,6 +1287,19 @@ int run_budgeted(i64 limit, i64 held, Span<i64> usage, F &&f) {
     return status;
 }
 
+// fn(X) on the search X of table T (workspace W, stats, memo) with the GIL released and
+// within the budget limit; usage gets what it held and the memo's size. Returns the status.
+template <class F>
+int search_budgeted(const Table &T, const Workspace &W, Span<i64> stats, Memo &memo, i64 limit,
+                    Span<i64> usage, F &&fn) {
+    nb::gil_scoped_release free;
+    const Search X{T, W, Stats{stats.p}, &memo};
+    const int status = run_budgeted(limit, memo.bytes(), usage, [&] { fn(X); });
+    usage[U_MEMO_BYTES] = memo.bytes();
+    usage[U_MEMO_SIZE] = static_cast<i64>(memo.size());
+    return status;
+}
+
 }  // namespace
 
 void bind_ordered(nb::module_ &m) {
@@ -1325,17 +1338,10 @@ void bind_ordered(nb::module_ &m) {
                 throw nb::value_error("stats, choice or usage: too short");
             const i64 limit = read_budget(budget);
             Value v{0, false};
-            int status;
-            {
-                nb::gil_scoped_release free;
-                const Search X{T, W, Stats{st.p}, &memo};
-                status = run_budgeted(limit, memo.bytes(), us, [&] {
-                    v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
-                             static_cast<u64>(h.second), ch.p);
-                });
-                us[U_MEMO_BYTES] = memo.bytes();
-                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
-            }
+            const int status = search_budgeted(T, W, st, memo, limit, us, [&](const Search &X) {
+                v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                         static_cast<u64>(h.second), ch.p);
+            });
             return nb::make_tuple(status, v.v, v.exact);
         },
         nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
@@ -1369,17 +1375,10 @@ void bind_ordered(nb::module_ &m) {
             const i64 limit = read_budget(budget);
             const RootPiece rp{a, lo, hi, sh.p};
             Value v{0, false};
-            int status;
-            {
-                nb::gil_scoped_release free;
-                const Search X{T, W, Stats{st.p}, &memo};
-                status = run_budgeted(limit, memo.bytes(), us, [&] {
-                    v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
-                             static_cast<u64>(h.second), ch.p, nullptr, &rp);
-                });
-                us[U_MEMO_BYTES] = memo.bytes();
-                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
-            }
+            const int status = search_budgeted(T, W, st, memo, limit, us, [&](const Search &X) {
+                v = best(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                         static_cast<u64>(h.second), ch.p, nullptr, &rp);
+            });
             return nb::make_tuple(status, v.v, v.exact);
         },
         nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
@@ -1423,19 +1422,10 @@ void bind_ordered(nb::module_ &m) {
             auto us = span<i64>(usage, "usage");
             if (st.size() < N_STATS || us.size() < N_USAGE)
                 throw nb::value_error("stats or usage: too short");
-            const i64 limit = read_budget(budget);
-            int status;
-            {
-                nb::gil_scoped_release free;
-                const Search X{T, W, Stats{st.p}, &memo};
-                status = run_budgeted(limit, memo.bytes(), us, [&] {
-                    team.work(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
-                              static_cast<u64>(h.second));
-                });
-                us[U_MEMO_BYTES] = memo.bytes();
-                us[U_MEMO_SIZE] = static_cast<i64>(memo.size());
-            }
-            return status;
+            return search_budgeted(T, W, st, memo, read_budget(budget), us, [&](const Search &X) {
+                team.work(X, Sub{0, 0, m_rows}, lim, static_cast<u64>(h.first),
+                          static_cast<u64>(h.second));
+            });
         },
         nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("name"),
         nb::arg("memo"), nb::arg("stats"), nb::arg("team"), nb::arg("budget"), nb::arg("usage"),

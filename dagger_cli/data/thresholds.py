@@ -210,7 +210,7 @@ def ordered_columns(
     ordered: dict[str, Ordered] = {}
     notes = []
     for name, column in zip(header, columns):
-        read = None if name in skipped or spec is None else (numbers or numbers_of)(column)
+        read = None if name in skipped or spec is None else (numbers or present_numbers)(column)
         ts = []
         if read is not None:
             w = None
@@ -336,15 +336,6 @@ def candidate_thresholds(
     return midpoints(distinct[chosen], distinct[chosen + 1], ROUNDING)  # between, compiled
 
 
-def numbers_of(column: Sequence[str]) -> np.ndarray | None:
-    """The column's present values as floats, or None if it is not numeric.
-
-    Numeric as in :func:`dagger_cli.data.discretize.numeric_values`: at least one present value and
-    every present value a finite number.
-    """
-    return present_numbers(column)
-
-
 def threshold_columns(
     header: Sequence[str],
     columns: Sequence[Sequence[str]],
@@ -390,7 +381,7 @@ def threshold_columns(
     splits: dict[str, Threshold] = {}
     notes = []
     for name, column in zip(header, columns):
-        numbers = None if name in skipped or spec is None else numbers_of(column)
+        numbers = None if name in skipped or spec is None else present_numbers(column)
         ts = candidate_thresholds(numbers, spec) if numbers is not None else []
         if numbers is None or not ts:
             out_header.append(name)

@@ -632,21 +632,15 @@ def _team(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress, sl
     own = [np.zeros_like(stats) for _ in range(slots)]
     usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in range(slots)]
 
-    def work(i: int, slot: int):
+    def work(_i: int, slot: int):
         ws = k.Workspace(bufs[slot], sides[slot])
         return k.best_team(
-            arrays.table, ws, m, limits, name, memo, own[i], team, arrays.budget(slots),
-            usages[i],
+            arrays.table, ws, m, limits, name, memo, own[slot], team, arrays.budget(slots),
+            usages[slot],
         )  # fmt: skip
 
     def tick(_running: int) -> None:
-        evaluated = int(stats[k.S_EVALUATED]) + sum(int(st[k.S_EVALUATED]) for st in own)
-        progress.update(
-            "ordered solver",
-            evaluated,
-            None,
-            unit=f"splits, depth {limits.depth}: pieces {team.done:,} of {len(plan):,} done",
-        )
+        _pieces_tick(progress, [stats, *own], limits.depth, team.done, len(plan))
 
     def stop() -> None:
         for st in own:
@@ -660,6 +654,20 @@ def _team(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress, sl
         return None
     best = int(team.value)
     return best, best < limits.bound
+
+
+def _pieces_tick(progress: Progress, counters: list, depth: int, done: int, total: int) -> None:
+    """The progress line of a depth's pieces: the splits evaluated in all ``counters``
+    (stats arrays) and how many of the ``total`` pieces are ``done``."""
+    from .kernels import ordered as k
+
+    evaluated = sum(int(st[k.S_EVALUATED]) for st in counters)
+    progress.update(
+        "ordered solver",
+        evaluated,
+        None,
+        unit=f"splits, depth {depth}: pieces {done:,} of {total:,} done",
+    )
 
 
 def _pieces_in_turn(arrays: _Arrays, m: int, limits, name, memo, plan, stats, progress):
@@ -690,13 +698,7 @@ def _pieces_in_turn(arrays: _Arrays, m: int, limits, name, memo, plan, stats, pr
         return res
 
     def tick(_done: int) -> None:
-        evaluated = int(stats[k.S_EVALUATED]) + int(own[k.S_EVALUATED])
-        progress.update(
-            "ordered solver",
-            evaluated,
-            None,
-            unit=f"splits, depth {limits.depth}: pieces {state['done']:,} of {len(plan):,} done",
-        )
+        _pieces_tick(progress, [stats, own], limits.depth, state["done"], len(plan))
 
     def stop() -> None:
         own[k.S_ABORT] = 1
