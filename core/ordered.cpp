@@ -21,7 +21,8 @@
 //   candidate split is skipped when all it could make is weakly dominated by it; a child is
 //   solved under the working front moved by what the split and its siblings add at least
 //   (its FrontLimits, derived here), and what it left out lies above its bound, which keeps
-//   the neighbours' lower bounds valid.
+//   the neighbours' lower bounds valid. The second side's bound is widened by the rows to
+//   the interval's farther end (ConTree's trick), so that its lower bounds prune there.
 //
 // Both visit each ordered attribute's thresholds through the interval pruner
 // (ordered_intervals.hpp). Ties: the first tree found wins; the search order is fixed
@@ -1046,6 +1047,9 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const Sub osub = big_left ? left : right, ssub = big_left ? right : left;
             const vec<XY> &sib = big_left ? lbr : lbl;
             const XY is = ideal(sib, none);
+            // the rows (weight) from mid to I's farther end: what the second side's bound is
+            // widened by (ConTree's trick, as in eval_deep)
+            const i64 half = std::max(bpos[mid] - bpos[I.lo], bpos[I.hi] - bpos[mid]);
             const vec<XY> b1 = shifted(F, split_x + (comb ? 0 : is.x), is.y);
             const vec<Tagged> O = fronts(X, osub, lim.child(b1), px);
             vec<XY> OL = lower(O, b1, lc);
@@ -1053,7 +1057,11 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             vec<XY> S = sib;
             if (!O.empty() && !all_dominated(cxy, split_x, F)) {
                 const XY il = ideal(OL, none);
-                const vec<XY> b2 = shifted(F, split_x + (comb ? 0 : il.x), il.y);
+                // under what remains, widened by half rows' worth of each cost: what it leaves
+                // out then lies that far above the front, so its lower-bound set (S below)
+                // rules out more of the thresholds between the neighbours that read it
+                const vec<XY> b2 =
+                    shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
                 const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px);
                 if (!S2.empty()) {
                     const vec<XY> both = combine(O, S2, comb);
