@@ -1040,8 +1040,9 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             for (i64 q = 0; q < m; ++q) W.side[lst[q]] = q < p ? 0 : 1;
             const i64 two[2] = {0, p};
             partition(T, W, s, two, 2);
-            // The larger side first, under the working front moved by the split and the
-            // other side's least; the other side under what remains, if anything can.
+            // The larger side first, under the working front moved by the split and less
+            // what the other side costs at least; the other side under what remains, if
+            // anything can.
             const bool big_left = p >= m - p;
             const Sub left{s.level + 1, s.off, p}, right{s.level + 1, s.off + p, m - p};
             const Sub osub = big_left ? left : right, ssub = big_left ? right : left;
@@ -1050,7 +1051,13 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             // the rows (weight) from mid to I's farther end: what the second side's bound is
             // widened by (ConTree's trick, as in eval_deep)
             const i64 half = std::max(bpos[mid] - bpos[I.lo], bpos[I.hi] - bpos[mid]);
-            const vec<XY> b1 = shifted(F, split_x + (comb ? 0 : is.x), is.y);
+            // A side's bound: the working front eroded by what the other side costs at least
+            // (its whole lower-bound set) when the side is deep enough to repay the
+            // erosion's work, else moved by that set's least corner (x summed: a depth-like
+            // x, maximised, is moved by the corner).
+            const bool ero = r >= 3 && !comb;
+            const vec<XY> b1 = ero ? eroded(F, sib, split_x, 0)
+                                   : shifted(F, split_x + (comb ? 0 : is.x), is.y);
             const vec<Tagged> O = fronts(X, osub, lim.child(b1), px);
             vec<XY> OL = lower(O, b1, lc);
             vec<XY> cxy = combine(OL, sib, comb);
@@ -1061,7 +1068,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 // out then lies that far above the front, so its lower-bound set (S below)
                 // rules out more of the thresholds between the neighbours that read it
                 const vec<XY> b2 =
-                    shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+                    ero ? eroded(F, OL, split_x - alpha * half, -half)
+                        : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
                 const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px);
                 if (!S2.empty()) {
                     const vec<XY> both = combine(O, S2, comb);
@@ -1592,6 +1600,14 @@ void bind_ordered(nb::module_ &m) {
             return xy_numpy(combine(a, b, comb));
         },
         "The front of the pairs a + b (x summed or maximised, y summed).");
+    m.def(
+        "ordered_eroded",
+        [](nb::handle wx, nb::handle wy, nb::handle sx, nb::handle sy, i64 dx, i64 dy) {
+            const vec<XY> w = read_xy(span<const i64>(wx), span<const i64>(wy));
+            const vec<XY> sib = read_xy(span<const i64>(sx), span<const i64>(sy));
+            return xy_numpy(eroded(w, sib, dx, dy));
+        },
+        "The staircase w eroded by the lower-bound staircase sib moved by (dx, dy).");
     m.def(
         "ordered_merge",
         [](nb::handle fx, nb::handle fy, nb::handle fk, nb::handle fa, nb::handle fc,

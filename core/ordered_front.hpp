@@ -273,6 +273,71 @@ vec<XY> shifted(const F &w, i64 dx, i64 dy) {
     return out;
 }
 
+// A lower-bound set of at most k points below the staircase s (x up, y down): runs of its
+// points, each replaced by its first point's x and its last point's y.
+inline vec<XY> coarse(const vec<XY> &s, std::size_t k) {
+    if (s.size() <= k) return s;
+    vec<XY> out;
+    out.reserve(k);
+    const std::size_t n = s.size();
+    for (std::size_t j = 0; j < k; ++j) {
+        const std::size_t a = j * n / k, b = (j + 1) * n / k;
+        out.push_back({s[a].x, s[b - 1].y});
+    }
+    return out;
+}
+
+// The bound a child gets when its sibling's trees each cost at least a point of sib (a
+// lower-bound staircase, x summed): the points c for which c + s + (dx, dy) is weakly
+// dominated by the staircase w for every s of sib (w eroded by sib), as a staircase. It
+// rules out more than w moved by sib's least corner (shifted), which is its one-point case.
+// sib is first made at most SIB points (coarse): the work is |w| |sib|^2 log |w|.
+template <class F>
+vec<XY> eroded(const F &w, const vec<XY> &sib0, i64 dx, i64 dy) {
+    constexpr std::size_t SIB = 8;
+    if (sib0.size() <= 1) {
+        const XY s = ideal(sib0, vec<XY>{});
+        return shifted(w, dx + s.x, dy + s.y);
+    }
+    const vec<XY> sib = coarse(sib0, SIB);
+    const i64 nw = static_cast<i64>(w.size());
+    auto least_y = [&](i64 z) {  // the least y of w's points with an x <= z
+        i64 lo = 0, hi = nw;
+        while (lo < hi) {
+            const i64 mid = (lo + hi) / 2;
+            if (w[mid].x <= z)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo > 0 ? w[lo - 1].y : INF;
+    };
+    vec<i64> xs;
+    xs.reserve(w.size() * sib.size());
+    for (const auto &p : w)
+        for (const auto &s : sib) xs.push_back(std::max(p.x - s.x - dx, NEG));
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    vec<XY> out;
+    i64 top = INF;
+    for (const i64 x : xs) {
+        i64 v = -INF;
+        for (const auto &s : sib) {
+            const i64 y = least_y(x + s.x + dx);
+            if (y >= INF) {
+                v = INF;
+                break;
+            }
+            v = std::max(v, y - s.y - dy);
+        }
+        if (v < top) {
+            top = v;
+            out.push_back({x, v});
+        }
+    }
+    return out;
+}
+
 // A child's lower-bound set: its front f and the bound b it was solved under (every tree
 // it left out lies weakly above a bound point), raised to what any tree costs at least
 // (x >= a leaf's lc, y >= 0).

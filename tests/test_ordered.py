@@ -576,6 +576,53 @@ def test_the_fast_combine_and_merge_equal_sorting_every_candidate(a, b, comb, st
     assert [g.tolist() for g in got] == [w.tolist() for w in want]
 
 
+def _staircase(x0: int, y0: int):
+    """A staircase from (x0, y0): x strictly up, y strictly down, steps of 1-3."""
+    steps = st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3)), max_size=13)
+    return steps.map(
+        lambda ds: [
+            (x0 + sum(d[0] for d in ds[:i]), y0 - sum(d[1] for d in ds[:i]))
+            for i in range(len(ds) + 1)
+        ]
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(-6, 6).flatmap(lambda x: _staircase(x, 20)),
+    st.integers(0, 4).flatmap(lambda x: _staircase(x, 40)),
+    st.integers(-5, 8),
+    st.integers(-4, 4),
+)
+def test_a_bound_eroded_by_the_siblings_lower_set_rules_out_only_what_it_may(w, sib, dx, dy):
+    """A child's bound from its sibling's whole lower-bound set (``eroded``): a point it
+    rules out would be weakly dominated by the working front beside every point of the
+    set (sound); with at most 8 points in the set, exactly those points are ruled out;
+    beyond, at least what the set's least corner rules out."""
+    from dagger_cli.engine.kernels import ordered as k
+
+    w, sib = pareto_front(w), pareto_front(sib)
+    ex, ey = k._eroded(
+        [p[0] for p in w], [p[1] for p in w], [p[0] for p in sib], [p[1] for p in sib], dx, dy
+    )
+    bound = list(zip(ex.tolist(), ey.tolist()))
+    assert bound == pareto_front(bound)  # a staircase
+
+    def under(x, y, front):
+        return any(fx <= x and fy <= y for fx, fy in front)
+
+    corner = (min(p[0] for p in sib), min(p[1] for p in sib))
+    for cx in range(-60, 60):
+        for cy in range(-60, 45):
+            ruled_out = under(cx, cy, bound)
+            each = all(under(cx + sx + dx, cy + sy + dy, w) for sx, sy in sib)
+            assert not ruled_out or each, (cx, cy)
+            if len(sib) <= 8:
+                assert ruled_out == each, (cx, cy)
+            if under(cx + corner[0] + dx, cy + corner[1] + dy, w):
+                assert ruled_out, (cx, cy)
+
+
 def test_cli_a_small_memory_ceiling_stops_the_search_with_exit_3(tmp_path):
     """The issue "the ordered solver checks only its fixed workspace": every byte its
     search allocates counts against --max-memory (here the memo of a depth-4 search outgrows

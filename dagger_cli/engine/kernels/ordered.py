@@ -321,6 +321,17 @@ def _combine(ax, ay, bx, by, comb):
     return _core.ordered_combine(arr(ax), arr(ay), arr(bx), arr(by), int(comb))
 
 
+def _eroded(wx, wy, sx, sy, dx, dy):
+    """The points c for which c + s + (dx, dy) is weakly dominated by the staircase w for
+    every point s of the staircase sib (coarsened to at most 8 points first), as a
+    staircase."""
+
+    def arr(a):
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    return _core.ordered_eroded(arr(wx), arr(wy), arr(sx), arr(sy), int(dx), int(dy))
+
+
 def _merge(fx, fy, fk, fa, fc, px, py, kind, attr, code):
     """The front with the points (px, py) added; its own points win ties."""
 
