@@ -809,9 +809,12 @@ bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Co
 }
 
 // What a fronts search keeps of an evaluated threshold: lower-bound sets of its sides and
-// of their combination (x with the split's).
+// of their combination (x with the split's); at remaining depth 3, its sides' bounds of
+// their own splits per attribute (front2_ordered's), for the sides of the thresholds
+// further out, which hold these rows and more.
 struct Record {
     vec<XY> L, R, C;
+    vec<SplitBounds> sl, sr;
 };
 
 // The front (x, misclassifications) of s over the trees of depth <= lim.depth, x by the
@@ -819,9 +822,13 @@ struct Record {
 // their tree's root (LEAF, ORDERED with the threshold code, NOMINAL) or SHALLOWER (a point
 // of the front at depth <= depth - 1). attrs empty: every attribute, in the order of the
 // hints. Otherwise only the splits of those attributes, from the working front *seed (its
-// points' provenance kept: the driver's root steps).
+// points' provenance kept: the driver's root steps). At depth 2, splits_in (or null): per
+// attribute, bounds of the splits of a subtable of some of these rows (front2_ordered's
+// seed); splits_out (or null) gets this search's, per attribute.
 vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
-                   Span<const i64> attrs = {}, const vec<Tagged> *seed = nullptr) {
+                   Span<const i64> attrs = {}, const vec<Tagged> *seed = nullptr,
+                   const vec<SplitBounds> *splits_in = nullptr,
+                   vec<SplitBounds> *splits_out = nullptr) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, C = T.C, A = T.A, r = lim.depth;
@@ -924,7 +931,12 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 pack(T, W, s, pk);
                 packed = true;
             }
-            front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F, lim2, lim2_ok);
+            const bool has_in = splits_in != nullptr && static_cast<i64>(splits_in->size()) == A;
+            if (splits_out != nullptr && static_cast<i64>(splits_out->size()) != A)
+                splits_out->assign(static_cast<std::size_t>(A), SplitBounds{});
+            front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F, lim2, lim2_ok,
+                           has_in ? &(*splits_in)[a] : nullptr,
+                           splits_out != nullptr ? &(*splits_out)[a] : nullptr);
             continue;
         }
         const i64 K = boundaries(lst, m, col, pos.data());
@@ -1058,7 +1070,15 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const bool ero = r >= 3 && !comb;
             const vec<XY> b1 = ero ? eroded(F, sib, split_x, 0)
                                    : shifted(F, split_x + (comb ? 0 : is.x), is.y);
-            const vec<Tagged> O = fronts(X, osub, lim.child(b1), px);
+            // at remaining depth 3, each side starts from the bounds of its splits found at
+            // the neighbour whose same side it holds (the left side's from the left one)
+            const bool seeds = r == 3 && one_x;
+            const vec<SplitBounds> *inL = seeds && I.ln >= 0 ? &recs[slot[I.ln]].sl : nullptr;
+            const vec<SplitBounds> *inR = seeds && I.rn >= 0 ? &recs[slot[I.rn]].sr : nullptr;
+            const vec<SplitBounds> *in_o = big_left ? inL : inR, *in_s = big_left ? inR : inL;
+            vec<SplitBounds> out_o, out_s;
+            const vec<Tagged> O =
+                fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o, seeds ? &out_o : nullptr);
             vec<XY> OL = lower(O, b1, lc);
             vec<XY> cxy = combine(OL, sib, comb);
             vec<XY> S = sib;
@@ -1070,7 +1090,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 const vec<XY> b2 =
                     ero ? eroded(F, OL, split_x - alpha * half, -half)
                         : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
-                const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px);
+                const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
+                                              seeds ? &out_s : nullptr);
                 if (!S2.empty()) {
                     const vec<XY> both = combine(O, S2, comb);
                     if (!all_dominated(both, split_x, F)) {
@@ -1080,13 +1101,17 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 }
                 S = lower(S2, b2, lc);
                 cxy = combine(OL, S, comb);
+            } else if (in_s != nullptr) {
+                out_s = *in_s;  // not searched: the bounds it was handed hold for it too
             }
             for (auto &q : cxy) q.x += split_x;
             slot[mid] = static_cast<i64>(recs.size());
             if (big_left)
-                recs.push_back({std::move(OL), std::move(S), std::move(cxy)});
+                recs.push_back({std::move(OL), std::move(S), std::move(cxy), std::move(out_o),
+                                std::move(out_s)});
             else
-                recs.push_back({std::move(S), std::move(OL), std::move(cxy)});
+                recs.push_back({std::move(S), std::move(OL), std::move(cxy), std::move(out_s),
+                                std::move(out_o)});
             if (alive > 1) iv.split(I, mid);
         }
     }
@@ -1112,7 +1137,8 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
     const i64 front_x = 8 * (2 * depth + 1) * (n + 3);              // ylim over a split's x
     const i64 fronts_deep = common + 32 * K + 16 * C * K + intervals + front_x;
-    const i64 fronts_two = common + packed + (73 + 8 * C) * K + intervals + front_x;
+    // (+ 17 per threshold: the seed's bounds, front2_ordered's seedL, seedR, known)
+    const i64 fronts_two = common + packed + (90 + 8 * C) * K + intervals + front_x;
     i64 total = 0;
     for (i64 r = depth; r >= 2; --r) {
         const i64 b = r == 2 ? std::max(best_two, counted) : best_deep;

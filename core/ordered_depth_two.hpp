@@ -655,13 +655,26 @@ inline i64 d2_counts(const Table &T, const Workspace &W, Sub s, i64 *choice) {
     return best_v;
 }
 
+// What a depth-two front search knows of one attribute's splits of its subtable, for the
+// search of a subtable of more rows (a side of the next root threshold along): per split
+// (the <= side's last code) lower bounds of its sides' depth-one errors, which only grow
+// as a side takes rows.
+struct SplitBound {
+    i64 code, l, r;
+};
+using SplitBounds = vec<SplitBound>;
+
 // The trees of depth 2 rooted at a split of ordered attribute a of s, merged into the
 // working front F, when every split into leaves of a side costs the same x. pk: the
 // subtable packed (pack; its sa is rewritten here for a). lim: ylim(F) over the x of the
-// subtable's depth-two trees when lim_ok (else made here), kept so as F changes.
+// subtable's depth-two trees when lim_ok (else made here), kept so as F changes. seed:
+// bounds of a's splits from a subtable of some of these rows (its splits' codes in
+// order), or null; out (or null) gets this search's bounds: the seed's, raised, and those
+// of the splits it evaluated.
 inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64 hint,
                            const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, vec<i64> &lim,
-                           bool &lim_ok) {
+                           bool &lim_ok, const SplitBounds *seed = nullptr,
+                           SplitBounds *out = nullptr) {
     const i64 m = s.m, C = T.C;
     const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
     const i32 *lst = rows(T, W, s, a);
@@ -695,6 +708,38 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         }
     }
     vec<i64> d1L(static_cast<std::size_t>(K), 0), d1R(static_cast<std::size_t>(K), 0);
+    // the seed's bounds at the thresholds of the same code (its subtable's sides hold some
+    // of these sides' rows: their errors are no larger), 0 elsewhere
+    vec<i64> seedL, seedR;
+    vec<u8> known;  // which thresholds have a bound to hand on: seeded or evaluated
+    if (seed != nullptr || out != nullptr) {
+        seedL.assign(static_cast<std::size_t>(K), 0);
+        seedR.assign(static_cast<std::size_t>(K), 0);
+        known.assign(static_cast<std::size_t>(K), 0);
+    }
+    if (seed != nullptr) {
+        // A seed's <= side (code c) is within the <= side of every threshold of a code >= c
+        // here, its > side within the > side of every threshold of a code <= c: the
+        // largest such bound at each threshold (a running maximum each way).
+        const i64 ns = static_cast<i64>(seed->size());
+        const SplitBound *sb = seed->data();
+        i64 j = 0, run = 0;
+        for (i64 kk = 0; kk < K; ++kk) {
+            const i64 code = col[lst[pos[kk] - 1]];
+            for (; j < ns && sb[j].code <= code; ++j) {
+                run = std::max(run, sb[j].l);
+                if (sb[j].code == code) known[kk] = 1;
+            }
+            seedL[kk] = run;
+        }
+        j = ns - 1;
+        run = 0;
+        for (i64 kk = K - 1; kk >= 0; --kk) {
+            const i64 code = col[lst[pos[kk] - 1]];
+            for (; j >= 0 && sb[j].code >= code; --j) run = std::max(run, sb[j].r);
+            seedR[kk] = run;
+        }
+    }
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
     vec<u8> alive_at(static_cast<std::size_t>(K));  // per threshold: which points can be on F
     IntervalPruner iv(pos.data(), K, hint);
@@ -729,6 +774,10 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const i64 bp = bpos[kk], p = wpos[kk];
         i64 lb_l = std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]);
         i64 lb_r = std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]);
+        if (seed != nullptr) {
+            lb_l = std::max(lb_l, seedL[kk]);
+            lb_r = std::max(lb_r, seedR[kk]);
+        }
         lb_l = std::min(lb_l, misL[kk]);
         lb_r = std::min(lb_r, misR[kk]);
         const i64 xl = sc + sr * p + two_leaf;
@@ -822,6 +871,11 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
                 }
             }
         }
+        if (out != nullptr) {
+            seedL[mid] = std::max(seedL[mid], d1L[mid]);
+            seedR[mid] = std::max(seedR[mid], d1R[mid]);
+            known[mid] = 1;
+        }
         const vec<XY> L = side_front1(misL[mid], bl, lc, sc + sr * wpos[mid] + two_leaf);
         const vec<XY> R = side_front1(misR[mid], br, lc, sc + sr * (wm - wpos[mid]) + two_leaf);
         const vec<XY> cxy = combine(L, R, comb);
@@ -830,6 +884,11 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
             ylim_add(lim, cxy, split_x, x_lo, x_hi);  // = ylim(F) of the merged front
         }
         if (alive > 1) iv.split(I, mid);
+    }
+    if (out != nullptr) {
+        out->clear();
+        for (i64 kk = 0; kk < K; ++kk)
+            if (known[kk]) out->push_back({col[lst[pos[kk] - 1]], seedL[kk], seedR[kk]});
     }
 }
 
