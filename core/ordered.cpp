@@ -824,11 +824,14 @@ struct Record {
 // hints. Otherwise only the splits of those attributes, from the working front *seed (its
 // points' provenance kept: the driver's root steps). At depth 2, splits_in (or null): per
 // attribute, bounds of the splits of a subtable of some of these rows (front2_ordered's
-// seed); splits_out (or null) gets this search's, per attribute.
+// seed); splits_out (or null) gets this search's, per attribute; splits_wider (or null):
+// those of a subtable of these rows and more, which change a side's errors by at most
+// lose.
 vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                    Span<const i64> attrs = {}, const vec<Tagged> *seed = nullptr,
                    const vec<SplitBounds> *splits_in = nullptr,
-                   vec<SplitBounds> *splits_out = nullptr) {
+                   vec<SplitBounds> *splits_out = nullptr,
+                   const vec<SplitBounds> *splits_wider = nullptr, i64 lose = 0) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, C = T.C, A = T.A, r = lim.depth;
@@ -932,11 +935,14 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 packed = true;
             }
             const bool has_in = splits_in != nullptr && static_cast<i64>(splits_in->size()) == A;
+            const bool has_wider =
+                splits_wider != nullptr && static_cast<i64>(splits_wider->size()) == A;
             if (splits_out != nullptr && static_cast<i64>(splits_out->size()) != A)
                 splits_out->assign(static_cast<std::size_t>(A), SplitBounds{});
             front2_ordered(T, W, s, a, hint[a], px, pk, X.st, F, lim2, lim2_ok,
                            has_in ? &(*splits_in)[a] : nullptr,
-                           splits_out != nullptr ? &(*splits_out)[a] : nullptr);
+                           splits_out != nullptr ? &(*splits_out)[a] : nullptr,
+                           has_wider ? &(*splits_wider)[a] : nullptr, lose);
             continue;
         }
         const i64 K = boundaries(lst, m, col, pos.data());
@@ -1076,9 +1082,18 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const vec<SplitBounds> *inL = seeds && I.ln >= 0 ? &recs[slot[I.ln]].sl : nullptr;
             const vec<SplitBounds> *inR = seeds && I.rn >= 0 ? &recs[slot[I.rn]].sr : nullptr;
             const vec<SplitBounds> *in_o = big_left ? inL : inR, *in_s = big_left ? inR : inL;
+            // and from the other neighbour, whose same side holds these rows and more, less
+            // what the rows between change a side's errors by
+            const vec<SplitBounds> *wL = seeds && I.rn >= 0 ? &recs[slot[I.rn]].sl : nullptr;
+            const vec<SplitBounds> *wR = seeds && I.ln >= 0 ? &recs[slot[I.ln]].sr : nullptr;
+            const i64 loseL = I.rn >= 0 ? bpos[I.rn] - bpos[mid] : 0;
+            const i64 loseR = I.ln >= 0 ? bpos[mid] - bpos[I.ln] : 0;
+            const vec<SplitBounds> *w_o = big_left ? wL : wR, *w_s = big_left ? wR : wL;
+            const i64 lose_o = big_left ? loseL : loseR, lose_s = big_left ? loseR : loseL;
             vec<SplitBounds> out_o, out_s;
             const vec<Tagged> O =
-                fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o, seeds ? &out_o : nullptr);
+                fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o, seeds ? &out_o : nullptr,
+                       w_o, lose_o);
             vec<XY> OL = lower(O, b1, lc);
             vec<XY> cxy = combine(OL, sib, comb);
             vec<XY> S = sib;
@@ -1091,7 +1106,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     ero ? eroded(F, OL, split_x - alpha * half, -half)
                         : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
                 const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
-                                              seeds ? &out_s : nullptr);
+                                              seeds ? &out_s : nullptr, w_s, lose_s);
                 if (!S2.empty()) {
                     const vec<XY> both = combine(O, S2, comb);
                     if (!all_dominated(both, split_x, F)) {

@@ -674,7 +674,8 @@ using SplitBounds = vec<SplitBound>;
 inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64 hint,
                            const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, vec<i64> &lim,
                            bool &lim_ok, const SplitBounds *seed = nullptr,
-                           SplitBounds *out = nullptr) {
+                           SplitBounds *out = nullptr, const SplitBounds *wider = nullptr,
+                           i64 lose = 0) {
     const i64 m = s.m, C = T.C;
     const i64 comb = px.comb, lc = px.lc, sc = px.sc, sr = px.sr;
     const i32 *lst = rows(T, W, s, a);
@@ -740,6 +741,25 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
             seedR[kk] = run;
         }
     }
+    if (wider != nullptr) {
+        // a subtable of these rows and more (lose: what the rows it has more change a
+        // side's errors by at most): its bounds less that, at the thresholds of its codes
+        if (seedL.empty()) {
+            seedL.assign(static_cast<std::size_t>(K), 0);
+            seedR.assign(static_cast<std::size_t>(K), 0);
+            known.assign(static_cast<std::size_t>(K), 0);
+        }
+        i64 kk = 0;
+        for (const SplitBound &b : *wider) {
+            while (kk < K && col[lst[pos[kk] - 1]] < b.code) ++kk;
+            if (kk == K) break;
+            if (col[lst[pos[kk] - 1]] == b.code) {
+                seedL[kk] = std::max(seedL[kk], b.l - lose);
+                seedR[kk] = std::max(seedR[kk], b.r - lose);
+            }
+        }
+    }
+    const bool seeded = seed != nullptr || wider != nullptr;
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
     vec<u8> alive_at(static_cast<std::size_t>(K));  // per threshold: which points can be on F
     IntervalPruner iv(pos.data(), K, hint);
@@ -774,7 +794,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const i64 bp = bpos[kk], p = wpos[kk];
         i64 lb_l = std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]);
         i64 lb_r = std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]);
-        if (seed != nullptr) {
+        if (seeded) {
             lb_l = std::max(lb_l, seedL[kk]);
             lb_r = std::max(lb_r, seedR[kk]);
         }
