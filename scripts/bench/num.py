@@ -12,6 +12,9 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   pycontree is not installed; target 10 minutes a table;
 * total path length vs misclassifications at ``--max-depth 3`` (no peer computes it): wall
   time and peak memory, against the targets of 60 s and 2 GiB;
+* ``tpl-long``: total path length vs misclassifications beside depth vs misclassifications
+  at depth 3 on issue 39's four-class long table (:func:`scripts.bench.synthetic.classes_table`,
+  3,000 and 12,000 rows), whole processes: their ratio against x3;
 * the estimator: ``DaggerTreeClassifier(max_depth=3, thresholds="all")`` fitted on bank;
 * a numeric table of ``--num-large-rows`` (100,000) rows and 10 columns at depth 3: peak
   memory (target 2 GiB);
@@ -20,7 +23,7 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   wall time and peak memory (targets 60 s and 1 GiB), stopped at ``--num-long-limit`` s.
 
     python -m scripts.bench run --only num [--num-tables bank,raisin] [--num-runs 3]
-        [--num-parts depth3,depth4,tpl,roc,estimator,large,long] [--num-timeout 900]
+        [--num-parts depth3,depth4,tpl,tpl-long,roc,estimator,large,long] [--num-timeout 900]
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ TABLES = tuple(CONTREE_OPTIMA)
 #: Seconds after which the large table is stopped (its target is memory).
 LARGE_LIMIT = 300.0
 #: The numeric section's cases (--num-parts).
-PARTS = ("depth3", "depth4", "tpl", "roc", "estimator", "large", "long")
+PARTS = ("depth3", "depth4", "tpl", "tpl-long", "roc", "estimator", "large", "long")
 #: ConTree's fit seconds at depth 4 as recorded on the benchmark page (docs/benchmarks.md,
 #: pycontree 1.0.8 on this machine), shown when pycontree is not installed.
 CONTREE_D4_S = {"bank": 1.28, "raisin": 89.6, "wilt": 23.1}
@@ -273,6 +276,52 @@ def bench_tpl(tables, limit) -> list[dict]:
     return rows
 
 
+#: Issue 39 (item 7): total path length vs misclassifications under a cap on a long
+#: numeric table within this factor of depth vs misclassifications on the same table.
+TPL_LONG_TARGET = 3.0
+#: The long table's sizes (rows) in the ``tpl-long`` part.
+TPL_LONG_ROWS = (3_000, 12_000)
+
+
+def bench_tpl_long(limit, sizes=TPL_LONG_ROWS, depth=3) -> list[dict]:
+    """Total path length against misclassifications beside depth against misclassifications
+    at ``depth`` on issue 39's four-class long table
+    (:func:`scripts.bench.synthetic.classes_table`) with every threshold, one process each:
+    the ratio of their wall times (target :data:`TPL_LONG_TARGET`)."""
+    rows = []
+    env = _env()
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = synthetic.write_classes_csv(Path(tmp) / "classes.csv", n)
+            cmd = procs.dagger("relate", str(path), "--thresholds", "all", "--duplicates", "keep")
+            cmd += ["--max-depth", str(depth), "-q"]
+            base = procs.launch([*cmd, "--x", "depth"], limit, env)
+            r = procs.launch(cmd, limit, env)
+        pts = _front(r["stdout"]) if r["code"] == 0 else []
+        ratio = r["wall"] / base["wall"] if base["wall"] > 0 else float("nan")
+        ok = r["code"] == 0 and ratio <= TPL_LONG_TARGET
+        rows.append(
+            {
+                "rows": n,
+                "depth": depth,
+                "wall_s": r["wall"],
+                "peak_mib": r["peak_mib"],
+                "code": r["code"],
+                "points": len(pts),
+                "depth_mis_s": base["wall"],
+                "ratio": ratio,
+                "ok": ok,
+            }
+        )
+        print(
+            f"  {n:,} rows x 5, 4 classes, D={depth}: Λ vs µ {r['wall']:.2f} s "
+            f"({len(pts)} points, exit {r['code']}), depth vs µ {base['wall']:.2f} s: "
+            f"x{ratio:.1f} ({'met' if ok else 'NOT met'}: x{TPL_LONG_TARGET:g})",
+            flush=True,
+        )
+    return rows
+
+
 def bench_roc(tables, limit) -> list[dict]:
     """The front of false positives against false negatives (the trees' ROC front) beside
     depth vs misclassifications on the same two-class table and cap, one process each: the
@@ -391,7 +440,8 @@ def bench_long(limit, rows=100_000, cols=10, depth=3) -> dict:
 
 def deep_verdicts(out: dict) -> list[verdict.Verdict]:
     """Issue 40's targets on what ran: depth 4 within 10 minutes on every table; the long
-    table within 60 s and 1 GiB."""
+    table within 60 s and 1 GiB; issue 39's: total path length on a long table within x3
+    of depth."""
     vs = []
     rows = out.get("depth4") or []
     if rows:
@@ -418,6 +468,16 @@ def deep_verdicts(out: dict) -> list[verdict.Verdict]:
                 f"depth vs misclassifications at D = 4 within {D4_TARGET_S / 60:g} minutes on "
                 f"{len(rows) - len(slow)} of the {len(rows)} tables"
                 + (f" (not: {', '.join(slow)})" if slow else ""),
+            )
+        )
+    for row in out.get("tpl_long") or []:
+        vs.append(
+            verdict.Verdict(
+                bool(row["ok"]),
+                f"total path length vs misclassifications at D = {row['depth']} on "
+                f"{row['rows']:,} rows (issue 39's long table) within x{TPL_LONG_TARGET:g} of "
+                f"depth vs misclassifications: {row['wall_s']:.2f} s against "
+                f"{row['depth_mis_s']:.2f} s, x{row['ratio']:.1f}",
             )
         )
     if "long" in out:
@@ -456,6 +516,8 @@ def run(args) -> dict:
         out["depth4"] = bench_depth4(tables, 1, args.num_timeout, contree)
     if "tpl" in parts:
         out["tpl3"] = bench_tpl(tables, min(args.num_timeout, TPL_LIMIT))
+    if "tpl-long" in parts:
+        out["tpl_long"] = bench_tpl_long(min(args.num_timeout, TPL_LIMIT))
     if "roc" in parts:
         out["roc"] = bench_roc(tables, min(args.num_timeout, ROC_LIMIT))
     if "estimator" in parts:
