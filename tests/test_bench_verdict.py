@@ -265,3 +265,29 @@ def test_the_report_within_twice_the_front():
         "bank, depth <= 3: the report of 180 points in 2.00 s, x2.00 the front's 1.00 s "
         "(target <= x2)"
     )
+
+
+def test_total_path_length_on_the_long_table_against_depth(monkeypatch, tmp_path):
+    """The ``tpl-long`` part: one table per size written, depth vs µ then Λ vs µ on it, the
+    ratio of their walls against x3 (just inside met, just outside not), and issue 39's
+    verdict line from it."""
+    from scripts.bench import num
+
+    walls = iter([1.0, 3.0, 2.0, 6.02])  # (depth, Λ) per size
+    launched = []
+
+    def launch(cmd, limit, env):
+        launched.append(cmd)
+        out = "total_path_length  average_depth  misclassifications\n0 0.0 9\n3 1.0 4\n"
+        return {"wall": next(walls), "peak_mib": 60.0, "code": 0, "stdout": out}
+
+    monkeypatch.setattr(num.procs, "launch", launch)
+    rows = num.bench_tpl_long(60.0, sizes=(40, 50))
+    assert [r["ok"] for r in rows] == [True, False]
+    assert ["--x" in c for c in launched] == [True, False, True, False]
+    vs = num.deep_verdicts({"tpl_long": rows})
+    assert [v.ok for v in vs] == [True, False]
+    assert vs[1].text == (
+        "total path length vs misclassifications at D = 3 on 50 rows (issue 39's long table) "
+        "within x3 of depth vs misclassifications: 6.02 s against 2.00 s, x3.0"
+    )
