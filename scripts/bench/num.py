@@ -283,6 +283,22 @@ TPL_LONG_TARGET = 3.0
 TPL_LONG_ROWS = (3_000, 12_000)
 
 
+def _against(r: dict, base: dict, target: float) -> dict:
+    """A run ``r`` beside its baseline run ``base`` (depth vs µ on the same table): its wall,
+    memory, exit and points, the ratio of the walls, and whether it exited 0 within
+    ``target`` x the baseline."""
+    ratio = r["wall"] / base["wall"] if base["wall"] > 0 else float("nan")
+    return {
+        "wall_s": r["wall"],
+        "peak_mib": r["peak_mib"],
+        "code": r["code"],
+        "points": len(_front(r["stdout"])) if r["code"] == 0 else 0,
+        "depth_mis_s": base["wall"],
+        "ratio": ratio,
+        "ok": r["code"] == 0 and ratio <= target,
+    }
+
+
 def bench_tpl_long(limit, sizes=TPL_LONG_ROWS, depth=3) -> list[dict]:
     """Total path length against misclassifications beside depth against misclassifications
     at ``depth`` on issue 39's four-class long table
@@ -297,25 +313,12 @@ def bench_tpl_long(limit, sizes=TPL_LONG_ROWS, depth=3) -> list[dict]:
             cmd += ["--max-depth", str(depth), "-q"]
             base = procs.launch([*cmd, "--x", "depth"], limit, env)
             r = procs.launch(cmd, limit, env)
-        pts = _front(r["stdout"]) if r["code"] == 0 else []
-        ratio = r["wall"] / base["wall"] if base["wall"] > 0 else float("nan")
-        ok = r["code"] == 0 and ratio <= TPL_LONG_TARGET
-        rows.append(
-            {
-                "rows": n,
-                "depth": depth,
-                "wall_s": r["wall"],
-                "peak_mib": r["peak_mib"],
-                "code": r["code"],
-                "points": len(pts),
-                "depth_mis_s": base["wall"],
-                "ratio": ratio,
-                "ok": ok,
-            }
-        )
+        row = {"rows": n, "depth": depth, **_against(r, base, TPL_LONG_TARGET)}
+        rows.append(row)
+        pts, ratio, ok = row["points"], row["ratio"], row["ok"]
         print(
             f"  {n:,} rows x 5, 4 classes, D={depth}: Λ vs µ {r['wall']:.2f} s "
-            f"({len(pts)} points, exit {r['code']}), depth vs µ {base['wall']:.2f} s: "
+            f"({pts} points, exit {r['code']}), depth vs µ {base['wall']:.2f} s: "
             f"x{ratio:.1f} ({'met' if ok else 'NOT met'}: x{TPL_LONG_TARGET:g})",
             flush=True,
         )
@@ -333,25 +336,12 @@ def bench_roc(tables, limit) -> list[dict]:
             base = procs.launch(dagger_cmd(t, d) + ["-q"], limit, env)
             cmd = dagger_cmd(t, d, "false-positives") + ["--y", "false-negatives", "-q"]
             r = procs.launch(cmd, limit, env)
-            pts = _front(r["stdout"]) if r["code"] == 0 else []
-            ratio = r["wall"] / base["wall"] if base["wall"] > 0 else float("nan")
-            ok = r["code"] == 0 and ratio <= ROC_TARGET
-            rows.append(
-                {
-                    "table": t,
-                    "depth": d,
-                    "wall_s": r["wall"],
-                    "peak_mib": r["peak_mib"],
-                    "code": r["code"],
-                    "points": len(pts),
-                    "depth_mis_s": base["wall"],
-                    "ratio": ratio,
-                    "ok": ok,
-                }
-            )
+            row = {"table": t, "depth": d, **_against(r, base, ROC_TARGET)}
+            rows.append(row)
+            pts, ratio, ok = row["points"], row["ratio"], row["ok"]
             print(
                 f"  {t:8s} FP vs FN D={d}: {r['wall']:7.2f} s, {r['peak_mib']:5.0f} MiB, "
-                f"{len(pts)} points, exit {r['code']}; depth vs µ {base['wall']:.2f} s: "
+                f"{pts} points, exit {r['code']}; depth vs µ {base['wall']:.2f} s: "
                 f"x{ratio:.1f} ({'met' if ok else 'NOT met'}: x{ROC_TARGET:g})",
                 flush=True,
             )
