@@ -160,6 +160,60 @@ def test_false_positives_against_negatives_equal_the_brute_force(df, depth, spec
         _check_trees(rel, depth)
 
 
+#: Every pair of false positives or negatives and another cost, either way round.
+DECISION_PAIRS = [
+    (a, b)
+    for one in ROC
+    for other in ("depth", "total-path-length", "nodes", "leaves", MIS)
+    for a, b in ((one, other), (other, one))
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(noisy_frames(), st.integers(1, 3), st.sampled_from(["all", 2]), st.data())
+def test_false_positives_or_negatives_against_another_cost_equal_the_brute_force(
+    df, depth, spec, data
+):
+    """One of false positives or negatives against depth, total path length, nodes, leaves
+    (the leaf alone, deciding what makes the first 0) or misclassifications (two classes:
+    read off the ROC front), rows weighted or not, against the brute force over every tree
+    and every labelling of its leaves; each tree re-evaluates to its point."""
+    table = _table(df, spec)
+    labels = list(table.decision_values)
+    if not table.ordered or len(labels) != 2:
+        return
+    positive = data.draw(st.integers(0, 1))
+    n = table.n_rows
+    weights = data.draw(
+        st.one_of(st.just([1] * n), st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    )
+    weighted = table.weighted(np.array(weights), positive=labels[positive])
+    binary = table.binarized()
+    rows = [
+        tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
+        for i in range(binary.n_rows)
+    ]
+    decisions = [int(d) for d in binary.decisions]
+    vectors = weighted_cost_vectors(rows, decisions, weights, None, depth, positive=positive)
+    for x, y in data.draw(st.lists(st.sampled_from(DECISION_PAIRS), min_size=1, max_size=3)):
+        rel = relate(weighted, x, y, max_depth=depth)
+        assert rel.engine == "ordered"
+        want = pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
+        assert rel.front.points() == want, (x, y)
+        _check_trees(rel, depth)
+
+
+def test_false_negatives_against_misclassifications_of_three_classes_go_to_the_dag():
+    """Misclassifications are not false positives plus negatives with three classes: the
+    ordered solver says so (the query goes to the binary expansion)."""
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "d": ["p", "q", "r", "p"]})
+    table = _table(df).weighted(positive="p")
+    rel = relate(table.binarized(), "false-negatives", MIS, max_depth=2)
+    with pytest.raises(InputError, match="two classes without prices"):
+        relate(table, "false-negatives", MIS, max_depth=2, engine="ordered")
+    assert relate(table, "false-negatives", MIS, max_depth=2).front.points() == rel.front.points()
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(30, 120), st.integers(2, 3), st.integers(0, 2**32 - 1), st.integers(1, 3))
 def test_false_positives_against_negatives_equal_the_dag_engine(n, classes, seed, depth):

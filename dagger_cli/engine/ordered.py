@@ -15,7 +15,11 @@ Which front:
   the one before);
 * the other is total path length, nodes or leaves: the whole front
   (:func:`~dagger_cli.engine.kernels.ordered.fronts`);
-* neither is misclassifications: the single leaf, which is least in every other cost.
+* neither is misclassifications: the single leaf, which is least in every other cost
+  (with false positives or negatives, the leaf deciding what makes them 0);
+* false positives against false negatives: the whole front with leaves of two points (the
+  kernel's ``choice``); misclassifications against one of them, on two classes without
+  prices, read off that front (:func:`_decision_pair`).
 
 Weights: the kernels read row and class weights (and prices) themselves (:func:`reads_weights`; the
 table's ``weighting.rows``, in its integer units): a row of weight k counts as k rows in
@@ -85,7 +89,7 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
-        and (not _reads_decision(query) or _roc(query))
+        and (not _reads_decision(query) or _roc(query) or _decision_pair(table, query) is not None)
         and (getattr(table, "weighting", None) is None or _weights_read(table, query))
     )
 
@@ -94,7 +98,7 @@ def _weights_read(table, query) -> bool:
     """Whether the solver reads a weighted table's weights for ``query``: the kernels'
     own (:func:`reads_weights`), or for false positives against negatives (whose leaves
     read no weights or prices) its rows repeated (:func:`expandable`, prices aside)."""
-    if not _roc(query):
+    if not _roc(query) and _decision_pair(table, query) != "misclassifications":
         return reads_weights(table)
     w = table.weighting
     total = int(w.rows.sum())
@@ -109,6 +113,32 @@ ROC = frozenset({"false-positives", "false-negatives"})
 def _roc(query) -> bool:
     """Whether the query's pair is false positives against false negatives."""
     return {query.x_cost.name, query.y_cost.name} == ROC
+
+
+def _decision_pair(table, query) -> str | None:
+    """For a pair of one of false positives or negatives (the cost that reads a leaf's
+    decision) and another cost, what the ordered solver reads it as, or None when it does
+    not answer it:
+
+    * ``"leaf"``: the other cost reads no errors (depth, total path length, nodes, leaves).
+      Each leaf can take the decision that makes the first cost 0 (the positive class for
+      false negatives, another for false positives), and the single leaf is least in the
+      other cost: the front is that one leaf.
+    * ``"misclassifications"``: the other cost is misclassifications, on a table of two
+      classes without prices. A leaf's misclassifications are then its false positives plus
+      its false negatives, so the front is the ROC front's points (fp, fn) read as
+      (fp + fn, fn) or (fp + fn, fp), those that stay Pareto-optimal.
+    """
+    names = {query.x_cost.name, query.y_cost.name}
+    if len(names & ROC) != 1:
+        return None
+    other = (names - ROC).pop()
+    if not COSTS[other].reads_decision and other != MIS:
+        return "leaf"
+    w = getattr(table, "weighting", None)
+    if other == MIS and len(table.decision_values) == 2 and (w is None or w.prices is None):
+        return "misclassifications"
+    return None
 
 
 def reads_weights(table) -> bool:
@@ -167,10 +197,12 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
-    if _reads_decision(query) and not _roc(query):
+    if _reads_decision(query) and not _roc(query) and _decision_pair(table, query) is None:
         return (
-            "a leaf's choice of decision (false positives or negatives) it reads only for "
-            "false positives against false negatives"
+            "a leaf's choice of decision (false positives or negatives) it reads for false "
+            "positives against false negatives, either of them against depth, total path "
+            "length, nodes or leaves, and against misclassifications on a table of two "
+            "classes without prices"
         )
     if getattr(table, "weighting", None) is not None:
         from .kernels import ordered as k
@@ -419,9 +451,12 @@ def solve_ordered(table, query) -> Relation:
     from .kernels import ordered as k
 
     cx, cy = query.x_cost, query.y_cost
-    roc = _roc(query)  # the kernel's x false positives, its y false negatives
-    swap = cx.name == ("false-negatives" if roc else MIS)
-    other = cy if swap else cx
+    pair = _decision_pair(table, query)
+    # the kernel's x false positives, its y false negatives (with misclassifications as the
+    # other cost, their sum: read back at the end)
+    roc = _roc(query) or pair == MIS
+    swap = pair != MIS and cx.name == ("false-negatives" if roc else MIS)
+    other = COSTS["false-positives"] if pair == MIS else cy if swap else cx
     given = table  # the Relation's table
     searched = table  # the table as the kernels read it
     if roc:
@@ -444,8 +479,14 @@ def solve_ordered(table, query) -> Relation:
             elif other.name == "depth":
                 pts = _depth_front(arrays, depth, leaf_mis, stats, progress)
             else:
-                # the query's bounds, as the kernel's: on (other, misclassifications)
+                # the query's bounds, as the kernel's: on (other, misclassifications), or
+                # (false positives, false negatives), each at most misclassifications
                 max_o, max_m = (query.max_y, query.max_x) if swap else (query.max_x, query.max_y)
+                if pair == MIS:
+                    bound = {cx.name: query.max_x, cy.name: query.max_y}
+                    max_o, max_m = (
+                        _least_of(bound.get(name), bound[MIS]) for name in sorted(ROC, reverse=True)
+                    )
                 known = []
                 if query.least_y and not swap and not roc:
                     # Only the least misclassifications and the least x there are wanted:
@@ -461,6 +502,8 @@ def solve_ordered(table, query) -> Relation:
                 pts, root = _whole_front(arrays, depth, other, box, stats, progress)
             # misclassifications as x: the same points, the other way round (x ascending)
             points = [(y, x) for x, y in reversed(pts)] if swap else pts
+            if pair == MIS:
+                points = _as_misclassifications(points, cx.name, cy.name)
     finally:
         progress.close()
     front = Front(
@@ -483,8 +526,48 @@ def solve_ordered(table, query) -> Relation:
         seconds=0.0,
         max_depth=query.max_depth,
     )
-    rel.extractor = _Extractor(table, arrays, other, swap, depth, root)
+    zero = next(iter(ROC & {cx.name, cy.name})) if pair == "leaf" else None
+    rel.extractor = _Extractor(
+        table, arrays, other, swap, depth, root, _to_kernel(query, pair), zero
+    )
     return rel
+
+
+def _least_of(a: int | None, b: int | None) -> int | None:
+    """The smaller of two bounds (None: none)."""
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _as_misclassifications(points, x: str, y: str) -> list:
+    """The ROC front's points (false positives, false negatives) read as the query's pair
+    of misclassifications (their sum, on two classes) and one of them: the Pareto-optimal
+    ones, x ascending (of two points of equal costs, the first of the ROC front's)."""
+    value = {
+        MIS: lambda fp, fn: fp + fn,
+        "false-positives": lambda fp, fn: fp,
+        "false-negatives": lambda fp, fn: fn,
+    }
+    xy = [(value[x](fp, fn), value[y](fp, fn)) for fp, fn in points]
+    fx, fy = np.array([p[0] for p in xy], np.int64), np.array([p[1] for p in xy], np.int64)
+    return [(int(fx[i]), int(fy[i])) for i in pareto(fx, fy)]
+
+
+def _to_kernel(query, pair):
+    """How the extractor reads a point of the query's front as the kernel's: None (the
+    same, or swapped), or for misclassifications against false positives or negatives, a
+    function from the query's (x, y) to (false positives, false negatives)."""
+    if pair != MIS:
+        return None
+    names = (query.x_cost.name, query.y_cost.name)
+
+    def to(x: int, y: int) -> tuple[int, int]:
+        cost = dict(zip(names, (x, y)))
+        mis = cost[MIS]
+        if "false-negatives" in cost:
+            return mis - cost["false-negatives"], cost["false-negatives"]
+        return cost["false-positives"], mis - cost["false-positives"]
+
+    return to
 
 
 def _two_classes(given):
@@ -979,22 +1062,24 @@ class _Extractor:
     point's (x, y), it gives that tree (:meth:`tree`); :meth:`trees` gives the trees of
     many points in one pass."""
 
-    def __init__(self, table, arrays, other, swap, depth, root=None):
+    def __init__(self, table, arrays, other, swap, depth, root=None, to_kernel=None, zero=None):
         self.table, self.arrays, self.other, self.swap = table, arrays, other, swap
+        self.to_kernel = to_kernel  # a point as the kernel's (x, y), if not by swap
+        # the single leaf's front (:func:`_decision_pair`): the cost its decision makes 0
+        self.zero = zero
         self.depth = depth
         self.root = root or {}  # the root's (kind, attribute, code) of each front point
         self.memo = new_memo() if arrays is not None else None  # the children's values
         self.used: dict = {}  # the threshold tests of the trees made: name -> Threshold
         # false positives (x) against negatives (y): a leaf takes the decision of its point
-        self.roc = other.reads_decision
+        self.roc = other.reads_decision and zero is None
 
     def __call__(self, x: int, y: int) -> Tree:
         return self.tree(x, y)
 
     def tree(self, x: int, y: int) -> Tree:
         """The tree behind the front's point (x, y)."""
-        if self.swap:
-            x, y = y, x
+        x, y = self._kernel_point(x, y)
         rows = np.arange(self.table.n_rows, dtype=np.int64)
         if self.arrays is None:
             root = self._leaf(rows)
@@ -1003,6 +1088,12 @@ class _Extractor:
         else:
             root = self._node(rows, self.depth, x, y, self.root.get((x, y)))
         return self._tree(root)
+
+    def _kernel_point(self, x: int, y: int) -> tuple[int, int]:
+        """The query's point (x, y) as the kernel's front has it."""
+        if self.to_kernel is not None:
+            return self.to_kernel(x, y)
+        return (y, x) if self.swap else (x, y)
 
     def _tree(self, root: TreeNode) -> Tree:
         table = self.table
@@ -1026,7 +1117,7 @@ class _Extractor:
         if self.arrays is None or self.other.name == "depth":
             # A front of one cost and depth has at most D + 1 points: one by one.
             return [self.tree(x, y) for x, y in points]
-        targets = [(y, x) if self.swap else (x, y) for x, y in points]
+        targets = [self._kernel_point(x, y) for x, y in points]
         rows = np.arange(self.table.n_rows, dtype=np.int64)
         known = {t: self.root.get(t) for t in targets}
         groups: dict = {}  # the points by the root split the solve kept (None: unknown)
@@ -1102,6 +1193,15 @@ class _Extractor:
         """The leaf of ``rows`` (its price, under a price matrix); with a choice of
         decision (false positives against negatives) the one whose point is ``point``."""
         node = leaf_node(self.table, rows)
+        if self.zero is not None:
+            # of the decisions that make that cost 0, the one of least misclassifications
+            # (price), the first in code order on a tie
+            dec, mis, fp, fn = self.table.weighting.decision_leaves(
+                np.asarray([node.counts], dtype=np.int64)
+            )
+            zero = (fp if self.zero == "false-positives" else fn)[0]
+            j = min(np.flatnonzero(zero == 0).tolist(), key=lambda j: (mis[0][j], dec[0][j]))
+            return TreeNode(node.counts, self.table.decision_values[dec[0][j]])
         if self.roc and point is not None:
             xs, ys, decs = self._leaf_points(node.counts)
             hit = [j for j in range(len(decs)) if (xs[j], ys[j]) == tuple(point)]
