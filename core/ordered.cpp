@@ -794,7 +794,7 @@ i64 leaves_x(i64 L, i64 n, i64 lc, i64 sc, i64 sr, bool binary, i64 depth) {
 // deeper than two levels is weakly dominated, by the class-count bounds cb (class_bounds:
 // cb[side * n_lv + L - 1]) and the least x of their leaves (leaves_x).
 bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Cost &px,
-                  bool binary, i64 d, i64 misl, i64 misr, const vec<i64> &lim, i64 x_top) {
+                  bool binary, i64 d, i64 misl, i64 misr, const YLim &lim) {
     for (i64 i = 0; i < n_lv; ++i) {
         const i64 yl = i == 0 ? misl : cb[i];
         const i64 xl = leaves_x(i + 1, nl, px.lc, px.sc, px.sr, binary, d);
@@ -802,7 +802,7 @@ bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Co
             if (i <= 1 && j <= 1) continue;  // each side a leaf or a split into two: the seed's
             const i64 yr = j == 0 ? misr : cb[n_lv + j];
             const i64 x = split_x + xl + leaves_x(j + 1, nr, px.lc, px.sc, px.sr, binary, d);
-            if (yl + yr < lim[std::min(x, x_top) - px.lc]) return false;
+            if (yl + yr < lim.at(x)) return false;
         }
     }
     return true;
@@ -874,7 +874,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     const i64 x_top = px.choice ? wm : split_x + 2 * (r - 1) * (sc + sr * wm + 2 * lc) + 2 * lc;
     Packed pk;  // the subtable packed for the depth-two passes, once
     bool packed = false;
-    vec<i64> lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
+    YLim lim2;  // the depth-two trees' ylim(F), kept across attributes while valid
     bool lim2_ok = false;
     vec<i64> hint(static_cast<std::size_t>(A));
     vec<double> score(static_cast<std::size_t>(A));
@@ -967,7 +967,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         vec<i64> cls_lb;
         if (n_lv > 0)
             cls_lb = class_bounds(lst, m, T.dec, C, total.data(), pos.data(), K, n_lv, T.wt);
-        vec<i64> lim_y;
+        YLim lim_y;
         bool lim_stale = true;
         // per evaluated threshold: lower-bound sets of its sides and of their combination
         vec<i64> slot(static_cast<std::size_t>(K), -1);
@@ -1007,7 +1007,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     const i64 xs_r = sc + sr * (wm - p) + (comb ? lc : 2 * lc);
                     if (n_lv > 0 && !comb &&
                         classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, wm - p, split_x, px,
-                                     T.all_ordered, r - 1, misL[kk], misR[kk], lim_y, x_top)) {
+                                     T.all_ordered, r - 1, misL[kk], misR[kk], lim_y)) {
                         X.st.add(S_PRUNED);
                         continue;
                     }
@@ -1033,7 +1033,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                             const i64 bx = lj ? leafR[j - nr_pts].x : std::max(lbr[j].x, xs_r);
                             const i64 by = lj ? leafR[j - nr_pts].y : lbr[j].y;
                             const i64 x = split_x + (comb ? std::max(ax, bx) : ax + bx);
-                            if (ay + by < lim_y[std::min(x, x_top) - lc]) {
+                            if (ay + by < lim_y.at(x)) {
                                 dead = false;
                                 break;
                             }
@@ -1150,7 +1150,9 @@ i64 scratch_bytes(i64 n, i64 A, i64 C, i64 depth) {
     const i64 best_two = best_deep + packed + 8 * C * K;           // + prefix counts
     const i64 V = 64;                                              // d2_counts (few codes)
     const i64 counted = 8 * C * (A * V + V * V + 2 * V) + 16 * V;
-    const i64 front_x = 8 * (2 * depth + 1) * (n + 3);              // ylim over a split's x
+    // ylim over a split's x (rows of weight 1; with weights its table grows with their
+    // units up to YLIM_DENSE entries, then keeps the front's staircase)
+    const i64 front_x = 8 * std::min((2 * depth + 1) * (n + 3), YLIM_DENSE);
     const i64 fronts_deep = common + 32 * K + 16 * C * K + intervals + front_x;
     // (+ 17 per threshold: the seed's bounds, front2_ordered's seedL, seedR, known)
     const i64 fronts_two = common + packed + (90 + 8 * C) * K + intervals + front_x;
@@ -1542,9 +1544,9 @@ void bind_ordered(nb::module_ &m) {
             check_sub(T, W, m_rows, depth);
             const vec<Tagged> bound = read_points(limits.attr("bound"));
             const Cost px = read_cost(cost);
-            if (px.choice && (T.C != 2 || T.wt || T.price))
+            if (px.choice && (T.C != 2 || T.price))
                 throw nb::value_error(
-                    "cost: a leaf's choice of decision needs two classes, unweighted and unpriced");
+                    "cost: a leaf's choice of decision needs two classes and no prices");
             auto at = span<const i64>(attrs, "attrs");
             for (i64 a : at)
                 if (a < 0 || a >= T.A) throw nb::value_error("attrs: no such attribute");

@@ -170,7 +170,7 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
 }
 
 // front1 for a leaf with a choice of decision (false positives against negatives, two
-// classes): the leaf's points and, per split, every labelling of its leaves: a threshold
+// classes; rows counted by their weights): the leaf's points and, per split, every labelling of its leaves: a threshold
 // with (n0, n1) rows per class on its <= side makes (n0, T1 - n1) (<= positive, > negative)
 // and (T0 - n0, n1) (the other way round; both sides alike are the leaf's points); a
 // nominal attribute's split the front of its leaves' points summed. Along an attribute's
@@ -179,7 +179,7 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
 inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
     const i64 m = s.m;
     i64 total[2] = {0, 0};
-    counts(rows(T, W, s, 0), m, T.dec, total, 2);
+    counts(rows(T, W, s, 0), m, T.dec, total, 2, T.wt);
     vec<Tagged> pts;
     vec<XY> leaf;
     choice_leaf(total, leaf);
@@ -198,7 +198,7 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
             codes.clear();
             i64 n[2] = {0, 0};
             for (i64 p = 1; p < m; ++p) {
-                ++n[T.dec[lst[p - 1]]];
+                n[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
                 const i64 code = col[lst[p - 1]];
                 chain_push(up, {n[0], total[1] - n[1], ORDERED, a, code});
@@ -213,7 +213,7 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
             vec<XY> acc{{0, 0}}, one;
             i64 n[2] = {0, 0}, k = 0;
             for (i64 p = 0; p < m; ++p) {
-                ++n[T.dec[lst[p]]];
+                n[T.dec[lst[p]]] += T.w(lst[p]);
                 if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
                     one.clear();
                     choice_leaf(n, one);

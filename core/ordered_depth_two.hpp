@@ -672,7 +672,7 @@ using SplitBounds = vec<SplitBound>;
 // order), or null; out (or null) gets this search's bounds: the seed's, raised, and those
 // of the splits it evaluated.
 inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64 hint,
-                           const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, vec<i64> &lim,
+                           const Cost &px, Packed &pk, Stats st, vec<Tagged> &F, YLim &lim,
                            bool &lim_ok, const SplitBounds *seed = nullptr,
                            SplitBounds *out = nullptr, const SplitBounds *wider = nullptr,
                            i64 lose = 0) {
@@ -773,7 +773,6 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         lim = ylim(F, x_lo, x_hi);
         lim_ok = true;
     }
-    const i64 *L = lim.data();
     bool first_eval = true;  // the root attribute's codes are packed at the first pass
     SidesScratch w(m, C, pk.lanes, T.wt != nullptr);
     // A threshold's bounds: its sides' best splits err no less than the same side's at the
@@ -805,8 +804,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const i64 x0 = split_x + (comb ? std::max(xl, lc) : xl + lc);
         const i64 x1 = split_x + (comb ? std::max(lc, xr) : lc + xr);
         const i64 x2 = split_x + (comb ? std::max(xl, xr) : xl + xr);
-        return Screen{lb_l, lb_r, L[std::min(x0, x_hi) - x_lo], L[std::min(x1, x_hi) - x_lo],
-                      L[std::min(x2, x_hi) - x_lo]};
+        return Screen{lb_l, lb_r, lim.at(x0), lim.at(x1), lim.at(x2)};
     };
     // which of a threshold's points can be on the front: bit 0 its left side split, 1 its
     // right, 2 both
@@ -901,7 +899,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const vec<XY> cxy = combine(L, R, comb);
         if (!all_dominated(cxy, split_x, F)) {  // else the merge keeps the front
             F = merge(F, cxy, split_x, ORDERED, a, t);
-            ylim_add(lim, cxy, split_x, x_lo, x_hi);  // = ylim(F) of the merged front
+            lim.add(cxy, split_x);  // = ylim(F) of the merged front
         }
         if (alive > 1) iv.split(I, mid);
     }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 
 #include "ordered_budget.hpp"
 
@@ -218,33 +219,85 @@ i64 kmax(const vec<XY> &c, const F &f, i64 alpha) {
     return least;
 }
 
-// For every x in [x_lo, x_hi], the least y of f's points with an x <= it: a point (x, y)
-// is weakly dominated iff y >= that (a lookup instead of a search).
-template <class F>
-vec<i64> ylim(const F &f, i64 x_lo, i64 x_hi) {
-    vec<i64> out(static_cast<std::size_t>(x_hi - x_lo + 1), INF);
-    for (const auto &p : f) {
-        if (p.x <= x_hi) {
-            const i64 j = std::max(p.x, x_lo) - x_lo;
-            if (p.y < out[j]) out[j] = p.y;
-        }
-    }
-    for (std::size_t j = 1; j < out.size(); ++j)
-        if (out[j - 1] < out[j]) out[j] = out[j - 1];
-    return out;
-}
+// For every x in [lo, hi], the least y of a front's points with an x <= it: a point (x, y)
+// is weakly dominated iff y >= that. A table (one lookup) while the range is at most
+// YLIM_DENSE; beyond it (weighted rows in fine units make x ranges of millions) the
+// front's staircase, searched (a few lookups), so its memory is the front's, not the range's.
+inline constexpr i64 YLIM_DENSE = i64{1} << 21;
 
-// ylim of a front after the points pts (x moved by dx) are merged into it (a point the
-// merge drops is dominated by one it adds, so only the new points lower the table).
-template <class A>
-void ylim_add(vec<i64> &lim, const A &pts, i64 dx, i64 x_lo, i64 x_hi) {
-    const i64 size = static_cast<i64>(lim.size());
-    for (const auto &p : pts) {
-        const i64 x = p.x + dx;
-        if (x <= x_hi) {
-            for (i64 j = std::max(x, x_lo) - x_lo; j < size && lim[j] > p.y; ++j) lim[j] = p.y;
+struct YLim {
+    i64 lo = 0, hi = -1;
+    bool dense = true;
+    vec<i64> table;   // dense: table[x - lo]
+    vec<i64> xs, ys;  // else the staircase: x ascending, y strictly descending
+
+    // the least y at x (x >= lo; an x above hi reads hi's)
+    i64 at(i64 x) const {
+        x = std::min(x, hi);
+        if (dense) return table[static_cast<std::size_t>(x - lo)];
+        const auto it = std::upper_bound(xs.begin(), xs.end(), std::max(x, lo));
+        return it == xs.begin() ? INF : ys[static_cast<std::size_t>(it - xs.begin() - 1)];
+    }
+
+    // the staircase of the points (x, y) with x <= hi (an x below lo read as lo)
+    void stairs(vec<std::pair<i64, i64>> &pts) {
+        std::sort(pts.begin(), pts.end());
+        xs.clear();
+        ys.clear();
+        for (const auto &[x, y] : pts) {
+            if (!ys.empty() && y >= ys.back()) continue;  // (sorted: a new x)
+            xs.push_back(x);
+            ys.push_back(y);
         }
     }
+
+    // the points of pts (x moved by dx) merged in (a point the merge drops is dominated
+    // by one it adds, so only the new points lower the least y)
+    template <class A>
+    void add(const A &pts, i64 dx) {
+        if (dense) {
+            const i64 size = static_cast<i64>(table.size());
+            for (const auto &p : pts) {
+                const i64 x = p.x + dx;
+                if (x <= hi) {
+                    for (i64 j = std::max(x, lo) - lo; j < size && table[j] > p.y; ++j)
+                        table[j] = p.y;
+                }
+            }
+            return;
+        }
+        vec<std::pair<i64, i64>> all;
+        all.reserve(xs.size() + pts.size());
+        for (std::size_t k = 0; k < xs.size(); ++k) all.emplace_back(xs[k], ys[k]);
+        for (const auto &p : pts)
+            if (p.x + dx <= hi) all.emplace_back(std::max(p.x + dx, lo), p.y);
+        stairs(all);
+    }
+};
+
+template <class F>
+YLim ylim(const F &f, i64 x_lo, i64 x_hi) {
+    YLim out;
+    out.lo = x_lo;
+    out.hi = x_hi;
+    out.dense = x_hi - x_lo + 1 <= YLIM_DENSE;
+    if (out.dense) {
+        out.table.assign(static_cast<std::size_t>(x_hi - x_lo + 1), INF);
+        for (const auto &p : f) {
+            if (p.x <= x_hi) {
+                const i64 j = std::max(p.x, x_lo) - x_lo;
+                if (p.y < out.table[j]) out.table[j] = p.y;
+            }
+        }
+        for (std::size_t j = 1; j < out.table.size(); ++j)
+            if (out.table[j - 1] < out.table[j]) out.table[j] = out.table[j - 1];
+        return out;
+    }
+    vec<std::pair<i64, i64>> pts;
+    for (const auto &p : f)
+        if (p.x <= x_hi) pts.emplace_back(std::max(p.x, x_lo), p.y);
+    out.stairs(pts);
+    return out;
 }
 
 // The least x and the least y of a child's trees: over its front f and the bound b that

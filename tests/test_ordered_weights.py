@@ -89,6 +89,44 @@ def test_weighted_fronts_equal_the_repeated_rows(df, depth, data):
                 assert (costs[COLUMN[x]], costs["misclassifications"]) == (px, py), x
 
 
+#: A factor that makes every x range of a front longer than the kernels' table of the least
+#: y at each x (``YLIM_DENSE``, 2^21 entries): their lookups then search the front instead.
+LARGE = 10**6
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=24, max_numeric=2, max_nominal=1, max_value=12),
+    depth=st.integers(2, 3),
+    data=st.data(),
+)
+def test_weights_in_large_units_scale_the_fronts(df, depth, data):
+    """Weights times 10^6 (x ranges of millions: the least y at each x searched in the
+    front, not tabled) give the fronts of the same weights, each cost that counts rows
+    times 10^6: total path length and false positives against false negatives, whose
+    kernels read the weights; each tree re-evaluates to its point."""
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    labels = table.decision_values
+    if not table.ordered or len(labels) < 2:
+        return
+    w = data.draw(st.lists(st.integers(1, 3), min_size=table.n_rows, max_size=table.n_rows))
+    small = table.weighted(w, positive=labels[-1])
+    large = table.weighted([LARGE * v for v in w], positive=labels[-1])
+    assert large.weighting.scale == 1
+    pairs = [("total-path-length", "misclassifications")]
+    if len(labels) == 2:
+        pairs.append(("false-positives", "false-negatives"))
+    for x, y in pairs:
+        rel = relate(large, x, y, max_depth=depth)
+        want = relate(small, x, y, max_depth=depth)
+        assert rel.engine == "ordered" and want.engine == "ordered"
+        assert _points(rel) == [(LARGE * a, LARGE * b) for a, b in _points(want)], (x, y)
+        column = {"total-path-length": "total_path_length"}.get(x, x.replace("-", "_"))
+        for k, (px, py) in enumerate(_points(rel)):
+            costs = extract_tree(rel, k).costs()
+            assert (costs[column], costs[y.replace("-", "_")]) == (px, py)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(df=mixed_frames(max_rows=12, max_numeric=2, max_nominal=0, max_value=6), data=st.data())
 def test_weight_one_is_the_unweighted_table(df, data):

@@ -72,14 +72,6 @@ from .structures import OrderedStats, Relation
 MIS = "misclassifications"
 
 
-#: A weighted table's rows repeated by their weights (in the weighting's integer units: a
-#: row of weight k is k copies of it, :func:`expanded`), when they make at most this many
-#: rows and at most :data:`EXPAND_FACTOR` times the table's: the tests' oracle of the
-#: kernels' own reading of weights.
-EXPAND_ROWS = 2_000_000
-EXPAND_FACTOR = 32
-
-
 def applies(table, query) -> bool:
     """Whether the ordered solver answers ``query`` on ``table``: ordered attributes, a
     depth cap, and neither ``exact_only`` nor ``count``; weighted rows when the kernels
@@ -96,13 +88,14 @@ def applies(table, query) -> bool:
 
 def _weights_read(table, query) -> bool:
     """Whether the solver reads a weighted table's weights for ``query``: the kernels'
-    own (:func:`reads_weights`), or for false positives against negatives (whose leaves
-    read no weights or prices) its rows repeated (:func:`expandable`, prices aside)."""
-    if not _roc(query) and _decision_pair(table, query) != "misclassifications":
+    own (:func:`reads_weights`); for false positives against negatives, whose leaves read
+    no prices, the row and class weights alone."""
+    if not _roc(query) and _decision_pair(table, query) != MIS:
         return reads_weights(table)
+    from .kernels import ordered as k
+
     w = table.weighting
-    total = int(w.rows.sum())
-    return w.min_leaf == 1 and total <= EXPAND_ROWS and total <= EXPAND_FACTOR * table.n_rows
+    return w.min_leaf == 1 and int(w.rows.sum()) <= k.WEIGHT_LIMIT
 
 
 #: The cost pair whose leaves take a choice of decision that the ordered solver answers:
@@ -163,23 +156,10 @@ def _reads_decision(query) -> bool:
     )
 
 
-def expandable(table) -> bool:
-    """Whether a weighted table can be its rows repeated (:func:`expanded`): row weights
-    and class weights only (no price matrix, no minimum leaf size, which count otherwise),
-    and few enough copies."""
-    w = table.weighting
-    total = int(w.rows.sum())
-    return (
-        w.prices is None
-        and w.min_leaf == 1
-        and total <= EXPAND_ROWS
-        and total <= EXPAND_FACTOR * max(table.n_rows, 1)
-    )
-
-
 def expanded(table):
     """A weighted table as its rows repeated by their weights (unweighted): the same
-    trees, and every cost that counts rows counts the weights' units."""
+    trees, and every cost that counts rows counts the weights' units (the tests' oracle of
+    the kernels' own reading of weights)."""
     from dataclasses import replace
 
     idx = np.repeat(np.arange(table.n_rows, dtype=np.int64), table.weighting.rows)
@@ -572,16 +552,21 @@ def _to_kernel(query, pair):
 
 def _two_classes(given):
     """For false positives against negatives: ``given`` (weighted, with a positive class)
-    as the kernels read it, its rows repeated by weight (:func:`expanded`: the kernels'
-    leaves of two points read no weights) in two classes, 1 the positive one; and as the
-    trees read it, the rows repeated with ``given``'s positive class."""
+    as the kernels read it, in two classes, 1 the positive one, its rows keeping their
+    weights (row and class weights; no prices: a leaf's two points read none); and as the
+    trees read it, ``given`` itself."""
     from dataclasses import replace
 
-    positive = given.decision_values[given.weighting.positive]
-    table = expanded(given).weighted(positive=positive)
-    on = table.decisions == table.weighting.positive
-    two = replace(table, decisions=on.astype(table.decisions.dtype), decision_values=("", positive))
-    return replace(two, weighting=None), table
+    w = given.weighting
+    positive = given.decision_values[w.positive]
+    on = given.decisions == w.positive
+    two = replace(
+        given,
+        decisions=on.astype(given.decisions.dtype),
+        decision_values=("", positive),
+        weighting=replace(w, prices=None, price_scale=1, positive=1),
+    )
+    return two, given
 
 
 def _weight(table, rows: np.ndarray) -> int:
