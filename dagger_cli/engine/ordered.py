@@ -187,9 +187,11 @@ def why_not(table, query) -> str:
     if getattr(table, "weighting", None) is not None:
         from .kernels import ordered as k
 
+        if table.weighting.min_leaf > 1:
+            return "it does not read a minimum leaf size (--min-leaf, min_samples_leaf) yet"
         return (
-            "it reads row and class weights and prices: not a minimum leaf size, or weights "
-            f"(times the largest price) adding up to more than {k.WEIGHT_LIMIT:,} units"
+            "it reads row and class weights and prices, but not weights (times the largest "
+            f"price) adding up to more than {k.WEIGHT_LIMIT:,} units"
         )
     return "it computes neither --exact-only nor --count"
 

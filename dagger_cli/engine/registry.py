@@ -279,9 +279,26 @@ def _warn_expansion(table, query) -> None:
     from ..errors import CostWarning
 
     tests = table.n_tests
-    if query.cap(tests) is not None or tests < EXPANSION_WARNING:
+    if tests < EXPANSION_WARNING:
         return
     columns = len(table.ordered)
+    if query.cap(tests) is not None:
+        if query.engine != "fast":
+            return  # the engine was chosen: it runs on the expansion by design
+        from .ordered import why_not
+
+        warnings.warn(
+            CostWarning(
+                f"{table.name}: the ordered solver, which keeps numeric columns whole under "
+                f"--max-depth, does not answer this query ({why_not(table, query)}): the "
+                f"{columns} numeric column(s) become {tests:,} binary attributes col<=t for "
+                "the DAG engine, which can take minutes and gigabytes even at depth 2 or 3. "
+                "Fewer thresholds (--thresholds K, say 16; thresholds=K in the estimator) "
+                "make it small"
+            ),
+            stacklevel=4,
+        )
+        return
     warnings.warn(
         CostWarning(
             f"{table.name}: without a depth cap the {columns} numeric column(s) split by "
