@@ -297,6 +297,21 @@ def test_a_capped_query_the_ordered_solver_turns_down_warns_of_the_expansion():
         relate(_table(df), "depth", MIS, max_depth=2)
 
 
+def test_staged_optimisation_on_many_thresholds_warns_of_the_expansion(tmp_path):
+    """dagger optimize builds the DAG of the binary expansion (counting): said before the
+    work, with the advice, on many thresholds; not on few."""
+    df = pd.DataFrame({"a": np.arange(30) / 2, "d": list("pqq") * 10})
+    path = tmp_path / "t.csv"
+    df.to_csv(path, index=False)
+    args = ["optimize", str(path), "--max-depth", "1", "--order", "misclassifications,depth"]
+    run = CliRunner().invoke(main, [*args, "--thresholds", "all"])
+    assert run.exit_code == 0, run.output
+    assert "counting trees and staged optimisation" in run.stderr
+    assert "29 binary attributes col<=t" in run.stderr and "--thresholds K" in run.stderr
+    run = CliRunner().invoke(main, [*args, "--thresholds", "4"])
+    assert run.exit_code == 0 and "binary attributes" not in run.stderr
+
+
 def test_the_memory_ceiling_holds_before_any_work():
     df = pd.DataFrame({"a": range(50), "d": ["p", "q"] * 25})
     with pytest.raises(LimitError, match="workspace needs"):

@@ -781,6 +781,12 @@ def optimize(
     ceiling = memory_ceiling(max_memory)[0]
     guard = MemoryGuard(ceiling, "counting the optimal trees")
     # Numeric columns split by thresholds are binary tests col <= t here, as in relate.
+    if getattr(table, "ordered", None):
+        from .registry import warn_expansion
+
+        warn_expansion(
+            table, "counting trees and staged optimisation build the DAG of every subtable"
+        )
     table = table.binarized(max_bytes=ceiling)
     t0 = time.perf_counter()
     prog = Progress(progress)

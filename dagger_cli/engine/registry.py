@@ -272,44 +272,50 @@ EXPANSION_WARNING = 24
 
 
 def _warn_expansion(table, query) -> None:
-    """Say before the work that an uncapped query on many thresholds may take minutes and
-    gigabytes, and what to give instead."""
+    """Say before the work that a query on many thresholds may take minutes and gigabytes,
+    and what to give instead: uncapped, a depth cap; capped (a query the ordered solver
+    does not answer), fewer thresholds."""
+    tests = table.n_tests
+    if tests < EXPANSION_WARNING:
+        return
+    if query.cap(tests) is None:
+        _cost_warning(
+            f"{table.name}: without a depth cap the {len(table.ordered)} numeric column(s) "
+            f"split by thresholds are {tests:,} binary attributes col<=t for the DAG engine, "
+            "which builds every subtable that their tests make: with this many that can take "
+            "minutes and gigabytes. --max-depth D (numeric columns kept whole by the "
+            "ordered solver: seconds at D <= 3) or fewer thresholds (--thresholds K) make "
+            "it small"
+        )
+    elif query.engine == "fast":  # (another engine, chosen, runs on the expansion by design)
+        from .ordered import why_not
+
+        warn_expansion(
+            table,
+            "the ordered solver, which keeps numeric columns whole under --max-depth, does "
+            f"not answer this query ({why_not(table, query)})",
+        )
+
+
+def warn_expansion(table, why: str) -> None:
+    """Say before the work that ``why`` sends a table of many thresholds to the DAG of its
+    binary expansion even under a depth cap, and that fewer thresholds make it small."""
+    tests = table.n_tests
+    if tests >= EXPANSION_WARNING:
+        _cost_warning(
+            f"{table.name}: {why}: the {len(table.ordered)} numeric column(s) become "
+            f"{tests:,} binary attributes col<=t for the DAG engine, which can take minutes "
+            "and gigabytes even at depth 2 or 3. Fewer thresholds (--thresholds K, say 16; "
+            "thresholds=K in the estimator) make it small"
+        )
+
+
+def _cost_warning(text: str) -> None:
     import warnings
 
     from ..errors import CostWarning
 
-    tests = table.n_tests
-    if tests < EXPANSION_WARNING:
-        return
-    columns = len(table.ordered)
-    if query.cap(tests) is not None:
-        if query.engine != "fast":
-            return  # the engine was chosen: it runs on the expansion by design
-        from .ordered import why_not
-
-        warnings.warn(
-            CostWarning(
-                f"{table.name}: the ordered solver, which keeps numeric columns whole under "
-                f"--max-depth, does not answer this query ({why_not(table, query)}): the "
-                f"{columns} numeric column(s) become {tests:,} binary attributes col<=t for "
-                "the DAG engine, which can take minutes and gigabytes even at depth 2 or 3. "
-                "Fewer thresholds (--thresholds K, say 16; thresholds=K in the estimator) "
-                "make it small"
-            ),
-            stacklevel=4,
-        )
-        return
-    warnings.warn(
-        CostWarning(
-            f"{table.name}: without a depth cap the {columns} numeric column(s) split by "
-            f"thresholds are {tests:,} binary attributes col<=t for the DAG engine, which "
-            "builds every subtable that their tests make: with this many that can take "
-            "minutes and gigabytes. --max-depth D (numeric columns kept whole by the "
-            "ordered solver: seconds at D <= 3) or fewer thresholds (--thresholds K) make "
-            "it small"
-        ),
-        stacklevel=4,
-    )
+    warnings.warn(CostWarning(text), stacklevel=5)
 
 
 def _relation(table, query, engine: str, fx, fy, stats):
