@@ -135,7 +135,10 @@ def table_options(func):
             "--decision",
             metavar="COL",
             default=None,
-            help="Decision column (default: the last column; a registered dataset's own).",
+            help=(
+                "Decision column (default: the last column, or the one before it when the "
+                "last is the --weight column; a registered dataset's own)."
+            ),
         ),
         click.option(
             "--drop",

@@ -141,13 +141,13 @@ def equal_rows(codes, decisions) -> tuple[int, int, int]:
     return n - groups, conflicting, int((size - per.max(axis=1)).sum())
 
 
-def decision_note(header, decision, defaulted: bool) -> str:
+def decision_note(header, decision, defaulted: bool, weight: str | None = None) -> str:
     """The report's line naming the decision column (and how it was chosen)."""
     if defaulted:
-        return (
-            f"decision column: {decision!r} (the last of {len(header)} columns; "
-            f"--decision COL to choose another)"
-        )
+        where = f"the last of {len(header)} columns"
+        if decision != header[-1]:
+            where = f"the last of {len(header)} columns but the weight column {weight!r}"
+        return f"decision column: {decision!r} ({where}; --decision COL to choose another)"
     return f"decision column: {decision!r}"
 
 

@@ -535,7 +535,9 @@ def from_columns(
         raise InputError(f"{source}: no columns")
     recipe = recipe.resolved()
     defaulted = recipe.decision is None
-    decision = header[-1] if recipe.decision is None else recipe.decision
+    decision: str = (
+        default_decision(header, recipe.weight) if recipe.decision is None else recipe.decision
+    )
     drop = recipe.drop or ()
     bins = recipe.bins
     thresholds = recipe.thresholds
@@ -558,7 +560,7 @@ def from_columns(
     filled_numbers: dict = {}
     median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
-    notes = [decision_note(header, decision, defaulted)]
+    notes = [decision_note(header, decision, defaulted, recipe.weight)]
     if recipe.drop_unlabeled:
         columns, lines, note = _drop_unlabeled(columns, header.index(decision), lines)
         notes += [note] if note else []
@@ -629,6 +631,18 @@ def from_columns(
         fills=fills,
     )
     return _weigh(table, recipe, weight_cells, lines, source)
+
+
+def default_decision(header, weight: str | None) -> str:
+    """The decision column when none is given: the last column, or the one before it when
+    the last is the weight column (``--weight``), which is never the decision.
+
+    >>> default_decision(["a", "b", "d"], None), default_decision(["a", "d", "w"], "w")
+    ('d', 'd')
+    """
+    if weight is not None and header[-1] == weight and len(header) > 1:
+        return header[-2]
+    return header[-1]
 
 
 def _weight_column(header, columns, recipe: Recipe, decision: str, source: str) -> list:
