@@ -207,8 +207,8 @@ def test_cli_weight_column_equals_repeated_rows(tmp_path):
 
 
 def test_cli_weight_as_the_last_column_leaves_the_decision_before_it(tmp_path):
-    """With the weights in the last column and no --decision, the decision is the column
-    before it (the weight column is never the decision), and the note says so."""
+    """With the weights (or a dropped column) last and no --decision, the decision is the
+    column before it (the weight column is never the decision), and the note says so."""
     rows = [line.split(",") for line in TABLE.strip().splitlines()]
     (tmp_path / "last.csv").write_text("".join(f"{a},{b},{y},{w}\n" for a, b, w, y in rows))
     a = run(["relate", "--weight", "w", "--format", "csv"], tmp_path)
@@ -217,7 +217,13 @@ def test_cli_weight_as_the_last_column_leaves_the_decision_before_it(tmp_path):
     )
     assert a.exit_code == 0 and b.exit_code == 0, b.output
     assert a.stdout == b.stdout
-    assert "decision column: 'y' (the last of 4 columns but the weight column 'w'" in b.stderr
+    assert "decision column: 'y' (the last of 4 columns left after --drop and --weight" in b.stderr
+    # and a dropped last column the same
+    c = CliRunner().invoke(
+        main, ["relate", str(tmp_path / "last.csv"), "--drop", "w", "--format", "csv"]
+    )
+    assert c.exit_code == 0, c.output
+    assert "decision column: 'y' (the last of 4 columns left after" in c.stderr
 
 
 def test_cli_says_what_misclassifications_count(tmp_path):

@@ -136,8 +136,8 @@ def table_options(func):
             metavar="COL",
             default=None,
             help=(
-                "Decision column (default: the last column, or the one before it when the "
-                "last is the --weight column; a registered dataset's own)."
+                "Decision column (default: the last column left after --drop and --weight; "
+                "a registered dataset's own)."
             ),
         ),
         click.option(

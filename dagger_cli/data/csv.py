@@ -28,6 +28,7 @@ from .report import (
     MEMORISE_SHARE,
     PreprocessReport,
     decision_note,
+    default_decision,
     identifier_notes,
     memorising,
     memorising_notes,
@@ -84,7 +85,7 @@ def read_table(path, names, *, delimiter, decision, drop, name, missing, duplica
     header = [n.strip() for n in names]
     defaulted = decision is None
     if decision is None:
-        decision = header[-1] if header else None
+        decision = default_decision(header, drop) if header else None
     if decision not in header or decision in drop or any(d not in header for d in drop):
         return None
     keep = [j for j, h in enumerate(header) if h != decision and h not in drop]

@@ -141,12 +141,25 @@ def equal_rows(codes, decisions) -> tuple[int, int, int]:
     return n - groups, conflicting, int((size - per.max(axis=1)).sum())
 
 
-def decision_note(header, decision, defaulted: bool, weight: str | None = None) -> str:
+def default_decision(header, drop=(), weight: str | None = None) -> str:
+    """The decision column when none is given: the last column that is neither dropped
+    (``--drop``) nor the weight column (``--weight``); the last column when every one is.
+
+    >>> default_decision(["a", "b", "d"]), default_decision(["a", "d", "w"], (), "w")
+    ('d', 'd')
+    >>> default_decision(["a", "d", "id", "w"], ["id"], "w")
+    'd'
+    """
+    left = [h for h in header if h not in drop and h != weight]
+    return left[-1] if left else header[-1]
+
+
+def decision_note(header, decision, defaulted: bool) -> str:
     """The report's line naming the decision column (and how it was chosen)."""
     if defaulted:
         where = f"the last of {len(header)} columns"
         if decision != header[-1]:
-            where = f"the last of {len(header)} columns but the weight column {weight!r}"
+            where += " left after --drop and --weight"
         return f"decision column: {decision!r} ({where}; --decision COL to choose another)"
     return f"decision column: {decision!r}"
 

@@ -46,6 +46,7 @@ from .recipe import DUPLICATES_CHOICES, MISSING_CHOICES, Recipe
 from .report import (
     PreprocessReport,
     decision_note,
+    default_decision,
     identifier_like,
     identifier_notes,
     memorising,
@@ -535,10 +536,12 @@ def from_columns(
         raise InputError(f"{source}: no columns")
     recipe = recipe.resolved()
     defaulted = recipe.decision is None
-    decision: str = (
-        default_decision(header, recipe.weight) if recipe.decision is None else recipe.decision
-    )
     drop = recipe.drop or ()
+    decision: str = (
+        default_decision(header, drop, recipe.weight)
+        if recipe.decision is None
+        else recipe.decision
+    )
     bins = recipe.bins
     thresholds = recipe.thresholds
     for col in [decision, *drop]:
@@ -560,7 +563,7 @@ def from_columns(
     filled_numbers: dict = {}
     median_rows: dict = {}
     # The decision column's note counts the file's columns, not the generated ones.
-    notes = [decision_note(header, decision, defaulted, recipe.weight)]
+    notes = [decision_note(header, decision, defaulted)]
     if recipe.drop_unlabeled:
         columns, lines, note = _drop_unlabeled(columns, header.index(decision), lines)
         notes += [note] if note else []
@@ -631,18 +634,6 @@ def from_columns(
         fills=fills,
     )
     return _weigh(table, recipe, weight_cells, lines, source)
-
-
-def default_decision(header, weight: str | None) -> str:
-    """The decision column when none is given: the last column, or the one before it when
-    the last is the weight column (``--weight``), which is never the decision.
-
-    >>> default_decision(["a", "b", "d"], None), default_decision(["a", "d", "w"], "w")
-    ('d', 'd')
-    """
-    if weight is not None and header[-1] == weight and len(header) > 1:
-        return header[-2]
-    return header[-1]
 
 
 def _weight_column(header, columns, recipe: Recipe, decision: str, source: str) -> list:
