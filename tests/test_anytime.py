@@ -6,6 +6,7 @@ byte for byte."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -345,6 +346,33 @@ def test_without_a_cap_the_depth_one_front_comes_first(t, pair):
     for x, y in one.points():  # each depth-one point is in the answer, or beaten there
         assert any(a <= x and b <= y for a, b in rel.front.points())
     check_answer(table, query, rel)
+
+
+def test_without_a_cap_the_query_itself_is_tried_before_each_deeper_front():
+    """Before each capped front (depth 2, 3, ...) the query is tried for the time spent so
+    far: the first try that ends is the answer, and the deepening stops there; tries that
+    do not end count in the deepening's share."""
+    from dagger_cli.engine.anytime import _deepen
+
+    capped, tries = [], []
+
+    def attempt(seconds):
+        tries.append(seconds)
+        return "the query's relation" if len(tries) == 3 else None
+
+    assert _deepen(capped.append, 10, 1e9, 0.01, attempt) == "the query's relation"
+    assert capped == [2, 3] and len(tries) == 3 and tries[0] >= 0.01
+    capped.clear()
+    assert _deepen(capped.append, 10, 1e9, 0.01, lambda s: None) is None
+    assert capped == list(range(2, 10))
+
+    def slow(seconds):
+        time.sleep(0.05)
+        return None
+
+    capped.clear()
+    assert _deepen(capped.append, 10, 0.12, 0.01, slow) is None
+    assert len(capped) <= 2  # the tries' time spent the share
 
 
 def test_cli_without_a_cap_a_long_limit_is_the_exact_answer_exit_0(tmp_path):

@@ -57,6 +57,10 @@ MIS = "misclassifications"
 #: before the query itself runs: a limit this much longer than the query's own run gives
 #: its exact front.
 DEEPEN_SHARE = 0.1
+#: Without a depth cap, before each capped front the query itself is tried for this many
+#: times the time spent so far (a failed try's work is dropped): a query much shorter than
+#: the deepening ends within a few times its own run instead of after it.
+TRIAL_FACTOR = 1
 #: The depth caps solved before the least misclassifications within the query's cap: the
 #: shallow fronts are quick and make the bound below them exact.
 SHALLOW = 2
@@ -193,6 +197,17 @@ def solve_within(table, query, exact_solve) -> Relation:
             now = _relation_of(table, query, done, d, greedy, least_mis, TIME_LIMIT, t0, relaxed)
             _say(progress, d, now)
 
+    def attempt(seconds: float) -> Relation | None:
+        """The query itself if it ends within ``seconds`` (else None, its work dropped):
+        a small query ends before the deepening would."""
+        try:
+            with deadline(min(at, time.perf_counter() + seconds)):
+                return exact_solve(table, replace(exact, progress=False))
+        except TimeLimitReached:
+            if time.perf_counter() >= at:
+                raise  # the limit itself
+            return None
+
     try:
         with deadline(at):
             if cap is None and top >= 1:
@@ -205,7 +220,13 @@ def solve_within(table, query, exact_solve) -> Relation:
                 # force (every other subtable can be split), so least_mis is exact. The
                 # capped fronts only prove what the query's own front does when it ends:
                 # they get a share of the limit, the query the rest.
-                _deepen(capped, top, limit * DEEPEN_SHARE, time.perf_counter() - t0)
+                found = _deepen(
+                    capped, top, limit * DEEPEN_SHARE, time.perf_counter() - t0, attempt
+                )
+                if found is not None:
+                    found.seconds = time.perf_counter() - t0
+                    found.query = query
+                    return found
             else:
                 for d in range(1, top):
                     if d == SHALLOW + 1 and MIS in (cx.name, cy.name):
@@ -226,19 +247,29 @@ def solve_within(table, query, exact_solve) -> Relation:
     return _answer(table, query, done, depth_done, greedy, least_mis, status, t0, relaxed)
 
 
-def _deepen(capped, top: int, share: float, spent: float) -> None:
+def _deepen(capped, top: int, share: float, spent: float, attempt=None):
     """``capped(d)`` for d = 2, 3, ... below ``top`` while the next one, predicted from
     the growth of the last two (at least twice the last), keeps the time spent on them
-    (``spent`` so far: the depth-one front's) within ``share`` seconds."""
+    (``spent`` so far: the depth-one front's) within ``share`` seconds. Before each,
+    ``attempt(seconds)`` (if given) tries the query itself for TRIAL_FACTOR times the
+    time spent so far (so the tries cost about what the rest does, and a query that takes
+    T seconds ends after about 3 T at most): its relation is returned, else None."""
     last, growth = spent, 2.0
     for d in range(2, top):
+        if attempt is not None:
+            t = time.perf_counter()
+            found = attempt(TRIAL_FACTOR * spent)
+            spent += time.perf_counter() - t
+            if found is not None:
+                return found
         if spent + last * growth > share:
-            return
+            return None
         t = time.perf_counter()
         capped(d)
         took = time.perf_counter() - t
         growth = max(took / last, 2.0) if last > 0 else 2.0
         last, spent = took, spent + took
+    return None
 
 
 def _least_misclassifications(table, exact, exact_solve) -> Relation:
