@@ -13,7 +13,10 @@ Without a depth cap the depth-one front comes first (before the greedy trees, wh
 whole trees), the least misclassifications are those the equal rows force (every other
 subtable can be split), and the capped fronts of depth 2, 3, ... take at most
 :data:`DEEPEN_SHARE` of the limit (each predicted from the growth of the last two) before
-the query itself runs: the query's front, once it ends, is the exact answer. After
+the query itself runs: the query's front, once it ends, is the exact answer. Before each of
+them the query itself is tried for :data:`TRIAL_FACTOR` times the time spent so far (its
+work dropped if it does not end; the tries count in that share): a query much shorter than
+the limit ends within a few times its own run. After
 each capped front the bound below every tree is computed from the same subtables with
 optimistic leaves at the cap (:func:`relaxed_bound`): the points it meets are proven
 before the query ends. So a limit about 10 % longer than the query's own run gives the exact front,
