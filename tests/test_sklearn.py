@@ -256,6 +256,18 @@ def test_too_big_a_table_stops_with_a_limit_error_that_suggests_max_depth():
     assert "max_depth=3" in text and "thresholds=8" in text and "larger max_subtables" in text
 
 
+def test_a_minimum_leaf_size_on_many_thresholds_warns_in_the_estimators_terms():
+    from dagger_cli.errors import CostWarning
+
+    X, y = load_iris(return_X_y=True)
+    with pytest.warns(CostWarning) as said:
+        DaggerTreeClassifier(max_depth=1, thresholds="all", min_samples_leaf=5).fit(X, y)
+    (w,) = [w for w in said if issubclass(w.category, CostWarning)]
+    text = str(w.message)
+    assert "--" not in text and w.filename == __file__
+    assert text.count("min_samples_leaf") == 1 and text.count("thresholds=K") == 1
+
+
 def test_a_memory_stop_names_max_memory_and_the_ways_through():
     X, y = load_iris(return_X_y=True)
     with pytest.raises(LimitError) as err:

@@ -188,7 +188,7 @@ def why_not(table, query) -> str:
         from .kernels import ordered as k
 
         if table.weighting.min_leaf > 1:
-            return "it does not read a minimum leaf size (--min-leaf, min_samples_leaf) yet"
+            return "it does not read a minimum leaf size (--min-leaf) yet"
         return (
             "it reads row and class weights and prices, but not weights (times the largest "
             f"price) adding up to more than {k.WEIGHT_LIMIT:,} units"

@@ -305,8 +305,8 @@ def warn_expansion(table, why: str) -> None:
         _cost_warning(
             f"{table.name}: {why}: the {len(table.ordered)} numeric column(s) become "
             f"{tests:,} binary attributes col<=t for the DAG engine, which can take minutes "
-            "and gigabytes even at depth 2 or 3. Fewer thresholds (--thresholds K, say 16; "
-            "thresholds=K in the estimator) make it small"
+            "and gigabytes even at depth 2 or 3. Fewer thresholds (--thresholds K, say 16) "
+            "make it small"
         )
 
 
