@@ -202,6 +202,10 @@ def test_false_positives_or_negatives_against_another_cost_equal_the_brute_force
         want = pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
         assert rel.front.points() == want, (x, y)
         _check_trees(rel, depth)
+        # bounds on either cost (pushed into the ROC search as bounds on both of its costs)
+        mx, my = want[len(want) // 2]
+        bounded = relate(weighted, x, y, max_depth=depth, max_x=mx, max_y=my).front.points()
+        assert bounded == [(a, b) for a, b in want if a <= mx and b <= my], (x, y)
 
 
 def test_false_negatives_against_misclassifications_of_three_classes_go_to_the_dag():

@@ -466,9 +466,8 @@ def solve_ordered(table, query) -> Relation:
                 max_o, max_m = (query.max_y, query.max_x) if swap else (query.max_x, query.max_y)
                 if pair == MIS:
                     bound = {cx.name: query.max_x, cy.name: query.max_y}
-                    max_o, max_m = (
-                        _least_of(bound.get(name), bound[MIS]) for name in sorted(ROC, reverse=True)
-                    )
+                    max_o = _least_of(bound.get("false-positives"), bound[MIS])
+                    max_m = _least_of(bound.get("false-negatives"), bound[MIS])
                 known = []
                 if query.least_y and not swap and not roc:
                     # Only the least misclassifications and the least x there are wanted:
