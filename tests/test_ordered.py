@@ -301,6 +301,21 @@ def test_a_capped_query_the_ordered_solver_turns_down_warns_of_the_expansion():
         relate(_table(df), "depth", MIS, max_depth=2)
 
 
+def test_weights_too_fine_for_the_kernels_are_said_with_their_sum_and_the_way_out():
+    """Balanced class weights on classes of 19 and 11 rows need units the kernels' limit
+    does not hold in all: why_not gives their sum and what keeps them in."""
+    from dagger_cli.engine.kernels import ordered as k
+    from dagger_cli.engine.ordered import why_not
+    from dagger_cli.engine.query import Query
+
+    df = pd.DataFrame({"a": np.arange(30) / 2, "d": ["p"] * 19 + ["q"] * 11})
+    table = _table(df).weighted([100_000] * 30, class_weight="balanced")
+    assert int(table.weighting.rows.sum()) > k.WEIGHT_LIMIT
+    text = why_not(table, Query("depth", MIS, max_depth=2))
+    assert f"{int(table.weighting.rows.sum()):,}" in text and "--class-weight CLASS=W" in text
+    assert relate(table, "depth", MIS, max_depth=2).engine == "fast"
+
+
 def test_staged_optimisation_on_many_thresholds_warns_of_the_expansion(tmp_path):
     """dagger optimize builds the DAG of the binary expansion (counting): said before the
     work, with the advice, on many thresholds; not on few."""

@@ -187,11 +187,16 @@ def why_not(table, query) -> str:
     if getattr(table, "weighting", None) is not None:
         from .kernels import ordered as k
 
-        if table.weighting.min_leaf > 1:
+        w = table.weighting
+        if w.min_leaf > 1:
             return "it does not read a minimum leaf size (--min-leaf) yet"
+        most = max(int(w.prices.max()), 1) if w.prices is not None and w.prices.size else 1
         return (
             "it reads row and class weights and prices, but not weights (times the largest "
-            f"price) adding up to more than {k.WEIGHT_LIMIT:,} units"
+            f"price) adding up to more than {k.WEIGHT_LIMIT:,} units, and these add up to "
+            f"{int(w.rows.sum()) * most:,}: class weights such as 'balanced' on classes of "
+            "very different sizes need that many to be exact; rounded ones (--class-weight "
+            "CLASS=W,... or class_weight={class: W}, W with few decimals) keep them in"
         )
     return "it computes neither --exact-only nor --count"
 
