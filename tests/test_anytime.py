@@ -325,6 +325,29 @@ def test_a_tree_file_of_a_tree_not_proven_says_so(tmp_path, name):
     assert "not proven" not in limited.read_text()
 
 
+def test_the_best_f1_tree_cut_short_says_so_and_exits_6(tmp_path):
+    """tree --best under a limit that cuts the front short: the tree and its F1, a note
+    that it is not proven (in the file too), exit 6; a limit long enough: the exact run's
+    bytes, no note, exit 0."""
+    rng = np.random.default_rng(9)
+    x = np.round(rng.random((150, 5)) * 9, 2)
+    d = np.where(x[:, 0] * x[:, 1] > 20, "a", "b")
+    path = tmp_path / "n.csv"
+    pd.DataFrame(x, columns=list("pqrst")).assign(d=d).to_csv(path, index=False)
+    args = ["tree", str(path), "--thresholds", "all", "--max-depth", "3", "--best", "f1"]
+    out = tmp_path / "t.txt"
+    r = CliRunner().invoke(main, [*args, "--time-limit", "0", "-o", str(out)])
+    assert r.exit_code == 6, r.stderr
+    assert "F1 = " in r.stderr and "this tree is not proven optimal" in r.stderr
+    lines = out.read_text().splitlines()
+    assert lines[1].startswith("# not proven optimal: the greatest F1 among the trees found")
+    shallow = [*args[:5], "1", *args[6:]]
+    exact, limited = tmp_path / "e.txt", tmp_path / "l.txt"
+    assert CliRunner().invoke(main, [*shallow, "-o", str(exact)]).exit_code == 0
+    r = CliRunner().invoke(main, [*shallow, "--time-limit", "1h", "-o", str(limited)])
+    assert r.exit_code == 0 and limited.read_bytes() == exact.read_bytes()
+
+
 @SETTINGS
 @given(tables(max_rows=12, max_attributes=5, max_values=3), st.sampled_from(PAIRS))
 def test_without_a_cap_a_long_limit_gives_the_exact_front_all_proven(t, pair):

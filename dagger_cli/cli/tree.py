@@ -165,6 +165,26 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
     rel = solve(tab, replace(query, x="false-positives", y="false-negatives"))
     k, score = best_point(rel, best)
     t = extract_tree(rel, k)
-    emit_tree(t, fmt, output, tab.name, quiet)
+    note = None
+    if rel.status != "exact":
+        # The front was cut short: its best tree may not be the best of every tree.
+        proven = rel.front.proven
+        n_proven = len(rel.front) if proven is None else int(sum(proven))
+        when = (
+            f"within --time-limit {query.time_limit:g}s"
+            if query.time_limit is not None
+            else "before the run was interrupted"
+        )
+        name = {"f1": "F1", "balanced-accuracy": "balanced accuracy"}.get(best, best)
+        note = (
+            f"not proven optimal: the greatest {name} among the trees found {when} "
+            f"({n_proven} of {len(rel.front)} points of their front proven: a tree of "
+            f"greater {name} may exist)",
+            {"proven": False, "status": rel.status},
+        )
+    emit_tree(t, fmt, output, tab.name, quiet, note=note)
     if not quiet:
         echo_err(score)
+        if note is not None:
+            echo_err(f"this tree is {note[0]}")
+    exit_if_partial(rel, quiet)
