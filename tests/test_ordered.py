@@ -71,16 +71,40 @@ def _table(df, spec="all", duplicates="keep"):
     return DecisionTable.from_dataframe(df, thresholds=spec, duplicates=duplicates)
 
 
-def _brute(table, x, y, depth):
-    """The front over every tree of depth <= ``depth`` of the binary expansion."""
+def _binary_rows(table):
+    """The rows (tuples of codes) and decisions of ``table``'s binary expansion."""
     binary = table.binarized()
     rows = [
         tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
         for i in range(binary.n_rows)
     ]
-    decisions = [int(d) for d in binary.decisions]
-    vectors = capped_cost_vectors(rows, decisions, depth)
+    return rows, [int(d) for d in binary.decisions]
+
+
+def _brute(table, x, y, depth):
+    """The front over every tree of depth <= ``depth`` of the binary expansion."""
+    vectors = capped_cost_vectors(*_binary_rows(table), depth)
     return pareto_front(project(vectors, x, y))
+
+
+def _decision_case(table, depth, data):
+    """A positive class and row weights (all 1, or 1..3) drawn for ``table``: the table so
+    weighted, and the costs of every tree of depth <= ``depth`` of its binary expansion
+    with every labelling of its leaves (the brute force)."""
+    labels = list(table.decision_values)
+    positive = data.draw(st.integers(0, len(labels) - 1))
+    n = table.n_rows
+    weights = data.draw(
+        st.one_of(st.just([1] * n), st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    )
+    weighted = table.weighted(np.array(weights), positive=labels[positive])
+    rows, decisions = _binary_rows(table)
+    return weighted, weighted_cost_vectors(rows, decisions, weights, None, depth, positive=positive)
+
+
+def _decision_front(vectors, x, y):
+    """The brute force's front of the costs x and y (either may read a leaf's decision)."""
+    return pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
 
 
 def _check_trees(rel, depth):
@@ -137,26 +161,13 @@ def test_false_positives_against_negatives_equal_the_brute_force(df, depth, spec
     not: the ordered solver's leaves of two points against the brute force over every tree
     of the binary expansion and every labelling of its leaves; each tree re-evaluates."""
     table = _table(df, spec)
-    labels = list(table.decision_values)
-    if not table.ordered or len(labels) < 2:
+    if not table.ordered or len(table.decision_values) < 2:
         return
-    positive = data.draw(st.integers(0, len(labels) - 1))
-    n = table.n_rows
-    weights = data.draw(
-        st.one_of(st.just([1] * n), st.lists(st.integers(1, 3), min_size=n, max_size=n))
-    )
-    weighted = table.weighted(np.array(weights), positive=labels[positive])
-    binary = table.binarized()
-    rows = [
-        tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
-        for i in range(binary.n_rows)
-    ]
-    decisions = [int(d) for d in binary.decisions]
-    vectors = weighted_cost_vectors(rows, decisions, weights, None, depth, positive=positive)
+    weighted, vectors = _decision_case(table, depth, data)
     for x, y in (ROC, ROC[::-1]):
         rel = relate(weighted, x, y, max_depth=depth)
         assert rel.engine == "ordered"
-        want = pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
+        want = _decision_front(vectors, x, y)
         assert rel.front.points() == want, (x, y)
         _check_trees(rel, depth)
 
@@ -180,26 +191,13 @@ def test_false_positives_or_negatives_against_another_cost_equal_the_brute_force
     read off the ROC front), rows weighted or not, against the brute force over every tree
     and every labelling of its leaves; each tree re-evaluates to its point."""
     table = _table(df, spec)
-    labels = list(table.decision_values)
-    if not table.ordered or len(labels) != 2:
+    if not table.ordered or len(table.decision_values) != 2:
         return
-    positive = data.draw(st.integers(0, 1))
-    n = table.n_rows
-    weights = data.draw(
-        st.one_of(st.just([1] * n), st.lists(st.integers(1, 3), min_size=n, max_size=n))
-    )
-    weighted = table.weighted(np.array(weights), positive=labels[positive])
-    binary = table.binarized()
-    rows = [
-        tuple(int(binary.codes[a, i]) for a in range(binary.n_attributes))
-        for i in range(binary.n_rows)
-    ]
-    decisions = [int(d) for d in binary.decisions]
-    vectors = weighted_cost_vectors(rows, decisions, weights, None, depth, positive=positive)
+    weighted, vectors = _decision_case(table, depth, data)
     for x, y in data.draw(st.lists(st.sampled_from(DECISION_PAIRS), min_size=1, max_size=3)):
         rel = relate(weighted, x, y, max_depth=depth)
         assert rel.engine == "ordered"
-        want = pareto_front({(v[DECISION_INDEX[x]], v[DECISION_INDEX[y]]) for v in vectors})
+        want = _decision_front(vectors, x, y)
         assert rel.front.points() == want, (x, y)
         _check_trees(rel, depth)
         # bounds on either cost (pushed into the ROC search as bounds on both of its costs)

@@ -104,13 +104,8 @@ def tree(source, fmt, output, query, quiet, best):
         said = "proven optimal" if proven else f"not proven (gap {gap} {rel.front.y_cost.name})"
         if not proven:
             # The file says it too: a tree file outlives the run's stderr.
-            when = (
-                f"within --time-limit {query.time_limit:g}s"
-                if query.time_limit is not None
-                else "before the run was interrupted"
-            )
             note = (
-                f"not proven optimal: the best tree found {when} (gap {gap} "
+                f"not proven optimal: the best tree found {_cut_short(query)} (gap {gap} "
                 f"{rel.front.y_cost.name}: an optimal tree may have that many fewer)",
                 {"proven": False, "gap": int(gap), "status": rel.status},
             )
@@ -118,6 +113,13 @@ def tree(source, fmt, output, query, quiet, best):
             echo_err(f"this tree is the best found in time: {said}")
     emit_tree(t, fmt, output, tab.name, quiet, note=note)
     exit_if_partial(rel, quiet)
+
+
+def _cut_short(query) -> str:
+    """When the search of an answer not proven stopped, for its note."""
+    if query.time_limit is not None:
+        return f"within --time-limit {query.time_limit:g}s"
+    return "before the run was interrupted"
 
 
 def _query_relation(solve, query, n_attributes):
@@ -170,14 +172,9 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
         # The front was cut short: its best tree may not be the best of every tree.
         proven = rel.front.proven
         n_proven = len(rel.front) if proven is None else int(sum(proven))
-        when = (
-            f"within --time-limit {query.time_limit:g}s"
-            if query.time_limit is not None
-            else "before the run was interrupted"
-        )
         name = {"f1": "F1", "balanced-accuracy": "balanced accuracy"}.get(best, best)
         note = (
-            f"not proven optimal: the greatest {name} among the trees found {when} "
+            f"not proven optimal: the greatest {name} among the trees found {_cut_short(query)} "
             f"({n_proven} of {len(rel.front)} points of their front proven: a tree of "
             f"greater {name} may exist)",
             {"proven": False, "status": rel.status},

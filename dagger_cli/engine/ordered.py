@@ -81,7 +81,7 @@ def applies(table, query) -> bool:
         and query.max_depth is not None
         and not query.exact_only
         and not query.count
-        and (not _reads_decision(query) or _roc(query) or _decision_pair(table, query) is not None)
+        and (not _reads_decision(query) or _decision_pair(table, query) is not None)
         and (getattr(table, "weighting", None) is None or _weights_read(table, query))
     )
 
@@ -90,12 +90,13 @@ def _weights_read(table, query) -> bool:
     """Whether the solver reads a weighted table's weights for ``query``: the kernels'
     own (:func:`reads_weights`); for false positives against negatives, whose leaves read
     no prices, the row and class weights alone."""
-    if not _roc(query) and _decision_pair(table, query) != MIS:
-        return reads_weights(table)
-    from .kernels import ordered as k
+    return reads_weights(table, prices=_reads_prices(table, query))
 
-    w = table.weighting
-    return w.min_leaf == 1 and int(w.rows.sum()) <= k.WEIGHT_LIMIT
+
+def _reads_prices(table, query) -> bool:
+    """Whether the kernels read the prices for ``query``: not for false positives against
+    negatives (their leaves' two points read none), nor what is read off their front."""
+    return _decision_pair(table, query) not in (ROC_PAIR, MIS)
 
 
 #: The cost pair whose leaves take a choice of decision that the ordered solver answers:
@@ -103,16 +104,17 @@ def _weights_read(table, query) -> bool:
 ROC = frozenset({"false-positives", "false-negatives"})
 
 
-def _roc(query) -> bool:
-    """Whether the query's pair is false positives against false negatives."""
-    return {query.x_cost.name, query.y_cost.name} == ROC
+#: :func:`_decision_pair`'s reading of false positives against false negatives.
+ROC_PAIR = "roc"
 
 
 def _decision_pair(table, query) -> str | None:
-    """For a pair of one of false positives or negatives (the cost that reads a leaf's
-    decision) and another cost, what the ordered solver reads it as, or None when it does
-    not answer it:
+    """For a pair with false positives or negatives (the costs that read a leaf's
+    decision), what the ordered solver reads it as, or None when it does not answer it
+    (or the pair reads no decision):
 
+    * ``"roc"`` (:data:`ROC_PAIR`): false positives against false negatives, the kernel's
+      own pair (its ``choice``: a leaf has two points).
     * ``"leaf"``: the other cost reads no errors (depth, total path length, nodes, leaves).
       Each leaf can take the decision that makes the first cost 0 (the positive class for
       false negatives, another for false positives), and the single leaf is least in the
@@ -123,6 +125,8 @@ def _decision_pair(table, query) -> str | None:
       (fp + fn, fn) or (fp + fn, fp), those that stay Pareto-optimal.
     """
     names = {query.x_cost.name, query.y_cost.name}
+    if names == ROC:
+        return ROC_PAIR
     if len(names & ROC) != 1:
         return None
     other = (names - ROC).pop()
@@ -134,17 +138,23 @@ def _decision_pair(table, query) -> str | None:
     return None
 
 
-def reads_weights(table) -> bool:
+def reads_weights(table, prices: bool = True) -> bool:
     """Whether the kernels read a weighted table's weights: row weights, class weights and
     a price matrix (not a minimum leaf size), the weights times the largest price adding up
-    to at most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units. A row of
-    weight k then counts as k rows wherever a cost counts rows, and a leaf costs its
-    decision of least price."""
+    to at most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units
+    (:func:`_units`). A row of weight k then counts as k rows wherever a cost counts rows,
+    and a leaf costs its decision of least price. ``prices`` False: for a pair whose
+    leaves read none (false positives against negatives)."""
     from .kernels import ordered as k
 
-    w = table.weighting
-    most = max(int(w.prices.max()), 1) if w.prices is not None and w.prices.size else 1
-    return w.min_leaf == 1 and int(w.rows.sum()) * most <= k.WEIGHT_LIMIT
+    return table.weighting.min_leaf == 1 and _units(table.weighting, prices) <= k.WEIGHT_LIMIT
+
+
+def _units(w, prices: bool = True) -> int:
+    """What the kernels hold of the weighting ``w`` at most: its rows' weights in all,
+    times the largest price (with ``prices``)."""
+    most = max(int(w.prices.max()), 1) if prices and w.prices is not None and w.prices.size else 1
+    return int(w.rows.sum()) * most
 
 
 def _reads_decision(query) -> bool:
@@ -177,7 +187,7 @@ def why_not(table, query) -> str:
         return "the table has no numeric column split by thresholds (--thresholds all|K)"
     if query.max_depth is None:
         return "it needs a depth cap (--max-depth D)"
-    if _reads_decision(query) and not _roc(query) and _decision_pair(table, query) is None:
+    if _reads_decision(query) and _decision_pair(table, query) is None:
         return (
             "a leaf's choice of decision (false positives or negatives) it reads for false "
             "positives against false negatives, either of them against depth, total path "
@@ -190,11 +200,11 @@ def why_not(table, query) -> str:
         w = table.weighting
         if w.min_leaf > 1:
             return "it does not read a minimum leaf size (--min-leaf) yet"
-        most = max(int(w.prices.max()), 1) if w.prices is not None and w.prices.size else 1
+        units = _units(w, _reads_prices(table, query))
         return (
             "it reads row and class weights and prices, but not weights (times the largest "
             f"price) adding up to more than {k.WEIGHT_LIMIT:,} units, and these add up to "
-            f"{int(w.rows.sum()) * most:,}: class weights such as 'balanced' on classes of "
+            f"{units:,}: class weights such as 'balanced' on classes of "
             "very different sizes need that many to be exact; rounded ones (--class-weight "
             "CLASS=W,... or class_weight={class: W}, W with few decimals) keep them in"
         )
@@ -441,7 +451,7 @@ def solve_ordered(table, query) -> Relation:
     pair = _decision_pair(table, query)
     # the kernel's x false positives, its y false negatives (with misclassifications as the
     # other cost, their sum: read back at the end)
-    roc = _roc(query) or pair == MIS
+    roc = pair in (ROC_PAIR, MIS)
     swap = pair != MIS and cx.name == ("false-negatives" if roc else MIS)
     other = COSTS["false-positives"] if pair == MIS else cy if swap else cx
     given = table  # the Relation's table
