@@ -808,6 +808,54 @@ bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Co
     return true;
 }
 
+// What the root's steps of a whole-front search (the driver's, one per attribute in the
+// search's order, several at once in threads) have found so far: each step publishes its
+// working front as it changes, and reads its predecessors' before each root threshold it
+// evaluates. A step so prunes with what the steps before it found, as if run after them,
+// while they still run beside it. What it returns does not depend on when it read: a point
+// it finds that a predecessor also finds is merged after the predecessor's (the driver
+// merges the steps in order, the first of equal points kept), a point it misses for a
+// predecessor's is weakly dominated there; so the merged front and its provenance are
+// those of the steps run one after another. Only the work (the stats) depends on timing.
+class Board {
+public:
+    explicit Board(i64 steps) : fronts_(static_cast<std::size_t>(steps)) {}
+    i64 size() const { return static_cast<i64>(fronts_.size()); }
+
+    void publish(i64 step, const vec<Tagged> &f) {
+        const std::lock_guard<std::mutex> hold(mu_);
+        fronts_[static_cast<std::size_t>(step)] = f;
+        version_.fetch_add(1, std::memory_order_release);
+    }
+
+    // Merges the fronts of the steps before `step` into f (its own points first among
+    // equal ones) if anything was published since `seen`; whether f changed.
+    bool read(i64 step, i64 &seen, vec<Tagged> &f) {
+        if (version_.load(std::memory_order_acquire) == seen) return false;
+        const std::lock_guard<std::mutex> hold(mu_);
+        seen = version_.load(std::memory_order_relaxed);
+        vec<Tagged> all = f;
+        for (i64 j = 0; j < step; ++j) {
+            const vec<Tagged> &g = fronts_[static_cast<std::size_t>(j)];
+            all.insert(all.end(), g.begin(), g.end());
+        }
+        if (all.size() == f.size()) return false;
+        pareto(all);
+        if (all.size() == f.size() &&
+            std::equal(all.begin(), all.end(), f.begin(), [](const Tagged &a, const Tagged &b) {
+                return a.x == b.x && a.y == b.y;
+            }))
+            return false;
+        f = std::move(all);
+        return true;
+    }
+
+private:
+    std::mutex mu_;
+    std::atomic<i64> version_{0};
+    vec<vec<Tagged>> fronts_;
+};
+
 // What a fronts search keeps of an evaluated threshold: lower-bound sets of its sides and
 // of their combination (x with the split's); at remaining depth 3, its sides' bounds of
 // their own splits per attribute (front2_ordered's), for the sides of the thresholds
@@ -831,7 +879,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                    Span<const i64> attrs = {}, const vec<Tagged> *seed = nullptr,
                    const vec<SplitBounds> *splits_in = nullptr,
                    vec<SplitBounds> *splits_out = nullptr,
-                   const vec<SplitBounds> *splits_wider = nullptr, i64 lose = 0) {
+                   const vec<SplitBounds> *splits_wider = nullptr, i64 lose = 0,
+                   Board *board = nullptr, i64 step = 0) {
     const Table &T = X.T;
     const Workspace &W = X.W;
     const i64 m = s.m, C = T.C, A = T.A, r = lim.depth;
@@ -881,6 +930,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
     Positions at;  // the thresholds' positions in what the bounds move
+    i64 seen = -1;  // the board's version last read
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
@@ -891,6 +941,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         if (!T.ordered(a)) {
+            if (board != nullptr && board->read(step, seen, F)) lim2_ok = false;
             const i64 k = groups(lst, m, col, pos.data());
             if (k < 2) continue;
             for (i64 g = 0; g < k; ++g)
@@ -926,6 +977,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             if (!pruned) {
                 F = merge(F, acc, split_x, NOMINAL, a, -1);
                 lim2_ok = false;
+                if (board != nullptr) board->publish(step, F);
             }
             continue;
         }
@@ -977,6 +1029,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         while (!iv.empty()) {
             Interval I = iv.pop();
             if (X.st.aborted()) break;
+            if (board != nullptr && board->read(step, seen, F)) lim_stale = true, lim2_ok = false;
             // the neighbours' points, moved by the rows in between
             if (I.ln >= 0) iv.shrink_from_left(I, kmax(recs[slot[I.ln]].C, F, alpha));
             if (I.rn >= 0) iv.shrink_from_right(I, kmax(recs[slot[I.rn]].C, F, alpha));
@@ -1112,6 +1165,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     if (!all_dominated(both, split_x, F)) {
                         F = merge(F, both, split_x, ORDERED, a, code);
                         lim_stale = true;
+                        if (board != nullptr) board->publish(step, F);
                     }
                 }
                 S = lower(S2, b2, lc);
@@ -1449,6 +1503,13 @@ void bind_ordered(nb::module_ &m) {
         "found); choice gets the first such tree's root and its sides' least. See "
         "dagger_cli.engine.kernels.ordered.best_piece.");
 
+    nb::class_<Board>(m, "OrderedBoard",
+                      "What the root's steps of one whole-front search found so far "
+                      "(ordered_fronts' board): each step's working front, for the steps "
+                      "after it.")
+        .def(nb::init<i64>(), nb::arg("steps"))
+        .def("__len__", &Board::size);
+
     nb::class_<RootTeam>(m, "OrderedRootTeam",
                          "The pieces of one search at the root, run by a team of threads "
                          "(ordered_best_team): their bound and how many are done.")
@@ -1538,9 +1599,13 @@ void bind_ordered(nb::module_ &m) {
     m.def(
         "ordered_fronts",
         [](nb::handle table, nb::handle work, i64 m_rows, nb::handle limits, nb::handle cost,
-           nb::handle attrs, nb::handle stats, nb::handle budget, nb::handle usage) {
+           nb::handle attrs, nb::handle stats, nb::handle budget, nb::handle usage,
+           nb::handle board, i64 step) {
             auto [T, W] = bind_table(table, work);
             const i64 depth = nb::cast<i64>(limits.attr("depth"));
+            Board *bd = board.is_none() ? nullptr : nb::cast<Board *>(board);
+            if (bd != nullptr && (step < 0 || step >= bd->size()))
+                throw nb::value_error("step: not one of the board's");
             check_sub(T, W, m_rows, depth);
             const vec<Tagged> bound = read_points(limits.attr("bound"));
             const Cost px = read_cost(cost);
@@ -1563,7 +1628,8 @@ void bind_ordered(nb::module_ &m) {
                 status = run_budgeted(limit, 0, us, [&] {
                     const vec<XY> box = xy(bound);
                     const FrontLimits lim{depth, {box.data(), static_cast<i64>(box.size())}};
-                    out = fronts(X, Sub{0, 0, m_rows}, lim, px, at, &bound);
+                    out = fronts(X, Sub{0, 0, m_rows}, lim, px, at, &bound, nullptr, nullptr,
+                                 nullptr, 0, bd, step);
                 });
                 us[U_MEMO_BYTES] = 0;
                 us[U_MEMO_SIZE] = 0;
@@ -1572,6 +1638,7 @@ void bind_ordered(nb::module_ &m) {
         },
         nb::arg("table"), nb::arg("work"), nb::arg("m"), nb::arg("limits"), nb::arg("cost"),
         nb::arg("attrs"), nb::arg("stats"), nb::arg("budget"), nb::arg("usage"),
+        nb::arg("board").none() = nb::none(), nb::arg("step") = 0,
         "The front (x, misclassifications) of the first m rows of the workspace's level 0 at "
         "depth <= limits.depth beyond the bound: (status, (x, y, kind, attr, code)). See "
         "dagger_cli.engine.kernels.ordered.fronts.");

@@ -496,14 +496,15 @@ def _root_answer(table, monkeypatch, threads_, max_memory=None, slots=None):
 @pytest.mark.skipif(_core.hardware_threads() < 2, reason="needs 2 threads")
 def test_the_root_steps_answer_alike_on_one_thread_two_and_two_out_of_memory(monkeypatch):
     """The root steps (one kernel call per attribute, two at once in threads): the same
-    front, trees and counters with one thread and two (two steps at once, really); and
+    front and trees with one thread and two (two steps at once, really; the counters then
+    say what that run did, as a step reads its predecessors' points when it can); and
     when two steps at once run out of their shares of the memory, each is run again
     alone, to the same answer."""
     table = _random_table(9, n=200, numeric=4, nominal=0)
     slots = _Slots(monkeypatch)
     one = _root_answer(table, monkeypatch, 1, slots=slots)
     assert len(one[0]) >= 4 and max(slots.seen) == 1
-    assert _root_answer(table, monkeypatch, 2, slots=slots) == one
+    assert _root_answer(table, monkeypatch, 2, slots=slots)[:2] == one[:2]
     assert max(slots.seen) == 2
     statuses = []
     real = k.fronts
@@ -521,7 +522,7 @@ def test_the_root_steps_answer_alike_on_one_thread_two_and_two_out_of_memory(mon
 
     monkeypatch.setattr(k, "fronts", counted)
     monkeypatch.setattr(ordered._Arrays, "budget", tight)
-    assert _root_answer(table, monkeypatch, 2, max_memory=1 << 30, slots=slots) == one
+    assert _root_answer(table, monkeypatch, 2, max_memory=1 << 30, slots=slots)[:2] == one[:2]
     assert max(slots.seen) == 2
     assert k.OUT_OF_MEMORY in statuses and statuses.count(k.DONE) == 4  # once each, alone
 

@@ -567,13 +567,16 @@ def check_the_pass_per_side(table, attributes: int | None = None) -> int:
 
 def test_the_root_steps_give_one_answer_however_many_run_at_once(monkeypatch):
     """The whole-front search's root steps (one per attribute, two at once in threads when
-    there are cores and memory): the same front, the same tree at every point and the same
-    counts with one thread, with two (two steps at once, really), and when --max-memory
-    leaves room for one workspace."""
+    there are cores and memory, each reading what the steps before it found so far): the
+    same front and the same tree at every point with one thread, with two (two steps at
+    once, really), when --max-memory leaves room for one workspace, and when the steps run
+    last to first, each before the steps it reads from have found anything (the board's
+    worst timing); the counts are the same whenever one step runs at a time in order."""
     from dagger_cli.engine import ordered, threads
 
     rng = np.random.default_rng(7)
-    df = pd.DataFrame({f"a{j}": rng.normal(size=120).round(1) for j in range(4)})
+    df = pd.DataFrame({f"a{j}": rng.normal(size=120).round(1) for j in range(3)})
+    df["a3"] = df.a0  # a copy: its step finds a0's points again, a0's tree must stay
     df["d"] = np.where(df.a0 + rng.normal(scale=0.7, size=120) > df.a1, "p", "q")
     table = _table(df)
     need = ordered._Arrays(table, 3, None).need
@@ -584,21 +587,33 @@ def test_the_root_steps_give_one_answer_however_many_run_at_once(monkeypatch):
         slots.append(at_once)
         return real(step, n, at_once, *args, **kw)
 
-    monkeypatch.setattr(ordered, "_schedule", schedule)
+    def last_to_first(step, n, at_once, results, merge_done, *args, **kw):
+        # every step here starts from the first front (n <= LAG), so any order may run
+        assert n <= ordered.LAG
+        slots.append(1)
+        for i in reversed(range(n)):
+            kernel, call, _ = step(i, 0)
+            results[i] = threads.run(kernel, *call)
+        merge_done()
 
-    def answer(count, max_memory=None):
+    def answer(count, max_memory=None, run=schedule):
+        monkeypatch.setattr(ordered, "_schedule", run)
         monkeypatch.setenv("DAGGER_THREADS", str(count))
         threads.CALLS.clear()
         slots.clear()
         rel = relate(table, "total-path-length", MIS, max_depth=3, max_memory=max_memory)
         assert set(threads.CALLS) == {count}  # every kernel call had that count
         trees = [extract_tree(rel, k).to_text() for k in range(len(rel.front))]
-        return (rel.front.points(), trees, rel.stats.as_dict()), max(slots)
+        return (rel.front.points(), trees), rel.stats.as_dict(), max(slots)
 
-    one, at_once = answer(1)
+    one, counts, at_once = answer(1)
     assert len(one[0]) >= 5 and at_once == 1
-    assert answer(2) == (one, 2)
-    assert answer(2, max_memory=need + need // 2) == (one, 1)
+    assert answer(2)[::2] == (one, 2)
+    assert answer(2, max_memory=need + need // 2) == (one, counts, 1)
+    backwards = answer(1, run=last_to_first)
+    assert backwards[0] == one
+    # the later steps, run first, had nothing to read: they did more work
+    assert backwards[1]["splits"] > counts["splits"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

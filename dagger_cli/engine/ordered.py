@@ -883,6 +883,7 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     own = [np.zeros_like(stats) for _ in order]
     usages = [np.zeros(k.N_USAGE, dtype=np.int64) for _ in order]
     results: list = [None] * order.size
+    board = k.board(order.size)  # what the steps before each one found, as they go
 
     def step(i: int, slot: int):
         work = fronts_after[max(i - LAG + 1, 0)]  # the front the steps before i - LAG + 1 left
@@ -890,7 +891,8 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
         limits = k.FrontLimits(depth, work)
         ws = k.Workspace(bufs[slot], sides[slot])
         budget = arrays.budget(mode["slots"])
-        return k.fronts, (table, ws, m, limits, px, attrs, own[i], budget, usages[i]), own[i]
+        args = (table, ws, m, limits, px, attrs, own[i], budget, usages[i], board, i)
+        return k.fronts, args, own[i]
 
     def alone():
         """After a step ran out of its share: one step at a time, with all the memory."""

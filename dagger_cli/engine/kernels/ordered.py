@@ -189,6 +189,17 @@ def best_piece(
     )
 
 
+def board(steps: int):
+    """A board for ``steps`` steps of one whole-front search at the root (:func:`fronts`
+    with ``board`` and ``step``, one call per step, several at once in threads): each step
+    publishes its working front as it changes and, before each root threshold it
+    evaluates, merges in those of the steps before it, so it prunes with what they found
+    while they still run. The merged front and its provenance are those of the steps
+    run one after another (equal points: the earlier step's, as the driver merges them in
+    order); only the work depends on when each step read."""
+    return _core.OrderedBoard(steps)
+
+
 def root_team(pieces, bound: int):
     """The pieces of one search at the root (:class:`RootPiece`s, in the search's order)
     for a team of threads to run (:func:`best_team`), below ``bound``: ``.value`` the least
@@ -247,6 +258,8 @@ def fronts(
     stats: np.ndarray,
     budget: int,
     usage: np.ndarray,
+    board=None,
+    step: int = 0,
 ) -> tuple[int, Points]:
     """The front (x, misclassifications) of the first ``m`` rows of level 0 over the trees
     of depth <= ``limits.depth``, x by ``cost``, without the points weakly dominated by
@@ -263,9 +276,12 @@ def fronts(
 
     ``attrs`` empty: every attribute, in the order of :func:`hint_order`. Otherwise only
     the splits of those attributes, and the bound is the working front itself, with its
-    points' provenance (the steps of :func:`dagger_cli.engine.ordered._root_steps`).
-    ``budget`` as in :func:`best`."""
-    status, pts = _core.ordered_fronts(table, work, m, limits, cost, attrs, stats, budget, usage)
+    points' provenance (the steps of :func:`dagger_cli.engine.ordered._root_steps`); with a
+    ``board``, this call is step ``step`` of them: it publishes its working front there and
+    reads the steps' before it as they go (:func:`board`). ``budget`` as in :func:`best`."""
+    status, pts = _core.ordered_fronts(
+        table, work, m, limits, cost, attrs, stats, budget, usage, board, step
+    )
     return status, Points(*pts)
 
 
