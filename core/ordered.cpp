@@ -819,27 +819,39 @@ bool classes_dead(const i64 *cb, i64 n_lv, i64 nl, i64 nr, i64 split_x, const Co
 // those of the steps run one after another. Only the work (the stats) depends on timing.
 class Board {
 public:
-    explicit Board(i64 steps) : fronts_(static_cast<std::size_t>(steps)) {}
+    explicit Board(i64 steps)
+        : fronts_(static_cast<std::size_t>(steps)), ver_(static_cast<std::size_t>(steps)) {}
     i64 size() const { return static_cast<i64>(fronts_.size()); }
 
     void publish(i64 step, const vec<Tagged> &f) {
         const std::lock_guard<std::mutex> hold(mu_);
-        fronts_[static_cast<std::size_t>(step)] = f;
+        fronts_[static_cast<std::size_t>(step)].assign(f.begin(), f.end());
+        ++ver_[static_cast<std::size_t>(step)];
         version_.fetch_add(1, std::memory_order_release);
     }
 
     // Merges the fronts of the steps before `step` into f (its own points first among
-    // equal ones) if anything was published since `seen`; whether f changed.
-    bool read(i64 step, i64 &seen, vec<Tagged> &f) {
-        if (version_.load(std::memory_order_acquire) == seen) return false;
+    // equal ones) if one of them was published since `seen` (the board's version and the
+    // sum of those steps' versions when last read); whether f changed.
+    bool read(i64 step, std::pair<i64, i64> &seen, vec<Tagged> &f) {
+        if (version_.load(std::memory_order_acquire) == seen.first) return false;
         const std::lock_guard<std::mutex> hold(mu_);
-        seen = version_.load(std::memory_order_relaxed);
-        vec<Tagged> all = f;
+        seen.first = version_.load(std::memory_order_relaxed);
+        i64 before = 0;
+        std::size_t more = 0;
         for (i64 j = 0; j < step; ++j) {
-            const vec<Tagged> &g = fronts_[static_cast<std::size_t>(j)];
+            before += ver_[static_cast<std::size_t>(j)];
+            more += fronts_[static_cast<std::size_t>(j)].size();
+        }
+        if (before == seen.second) return false;  // only later steps published
+        seen.second = before;
+        vec<Tagged> all;
+        all.reserve(f.size() + more);
+        all.assign(f.begin(), f.end());
+        for (i64 j = 0; j < step; ++j) {
+            const auto &g = fronts_[static_cast<std::size_t>(j)];
             all.insert(all.end(), g.begin(), g.end());
         }
-        if (all.size() == f.size()) return false;
         pareto(all);
         if (all.size() == f.size() &&
             std::equal(all.begin(), all.end(), f.begin(), [](const Tagged &a, const Tagged &b) {
@@ -853,7 +865,9 @@ public:
 private:
     std::mutex mu_;
     std::atomic<i64> version_{0};
-    vec<vec<Tagged>> fronts_;
+    // the steps' fronts (not charged to a kernel call's budget: the board outlives them)
+    std::vector<std::vector<Tagged>> fronts_;
+    std::vector<i64> ver_;  // how often each step published
 };
 
 // What a fronts search keeps of an evaluated threshold: lower-bound sets of its sides and
@@ -930,7 +944,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
     Positions at;  // the thresholds' positions in what the bounds move
-    i64 seen = -1;  // the board's version last read
+    std::pair<i64, i64> seen{-1, 0};  // the board when last read (Board::read)
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
