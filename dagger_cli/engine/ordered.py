@@ -225,9 +225,10 @@ SWEEP_FACTOR = 20
 SEED = 20261201
 #: The whole-front search's steps at the root (one per attribute, :func:`_root_steps`): step i
 #: starts from the working front the steps before i - LAG + 1 left, so up to LAG steps can
-#: run at once and the answer is the same with one thread or more. With 4 rather than 2, a
-#: long step does not hold the other core up (segment's Λ vs µ 132 s -> 115 s, rice's
-#: 50 s -> 43 s; every step from the first front: segment 178 s).
+#: run at once and the answer is the same with one thread or more; while it runs it reads
+#: what the steps before it find (the board), so the lag costs little pruning. With 4 rather
+#: than 2, a long step does not hold the other core up (a lag of 2 without the board cost
+#: segment's Λ vs µ 9 %, 2026-12-07).
 LAG = 4
 #: The kernel's ``attrs`` for a search over every attribute.
 _ALL = np.empty(0, dtype=np.int64)
@@ -860,12 +861,13 @@ def _root_steps(arrays: _Arrays, m: int, depth: int, px, box, stats, progress):
     """:func:`~dagger_cli.engine.kernels.ordered.fronts` at the root, one step per
     attribute in the search's order, step i searched from the working front as the steps
     before i - :data:`LAG` + 1 left it (see :func:`_whole_front`), so up to LAG steps can run
-    at once and the answer is the same however many run.
+    at once, each reading what the steps before it find as they go (the kernel's board:
+    :func:`~dagger_cli.engine.kernels.ordered.board`), and the answer is the same however
+    many run.
 
     Memory: the steps running at once share the kernels' budget evenly; a step that runs
-    out of its share beside others is run again alone with all of it (a step's work does
-    not depend on what runs beside it), so the answer, and whether the ceiling stops the
-    search, do not depend on the threads either."""
+    out of its share beside others is run again alone with all of it once the steps before
+    it are done, so that it reads their whole fronts, as on one thread."""
     from .kernels import ordered as k
 
     table = arrays.table
