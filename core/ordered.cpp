@@ -827,24 +827,22 @@ public:
         const std::lock_guard<std::mutex> hold(mu_);
         fronts_[static_cast<std::size_t>(step)].assign(f.begin(), f.end());
         ++ver_[static_cast<std::size_t>(step)];
-        version_.fetch_add(1, std::memory_order_release);
     }
 
     // Merges the fronts of the steps before `step` into f (its own points first among
-    // equal ones) if one of them was published since `seen` (the board's version and the
-    // sum of those steps' versions when last read); whether f changed.
-    bool read(i64 step, std::pair<i64, i64> &seen, vec<Tagged> &f) {
-        if (version_.load(std::memory_order_acquire) == seen.first) return false;
+    // equal ones) if one of them was published since `seen` (the sum of those steps'
+    // publications when last read); whether f changed. (One lock per root threshold: a
+    // threshold's evaluation costs milliseconds.)
+    bool read(i64 step, i64 &seen, vec<Tagged> &f) {
         const std::lock_guard<std::mutex> hold(mu_);
-        seen.first = version_.load(std::memory_order_relaxed);
         i64 before = 0;
         std::size_t more = 0;
         for (i64 j = 0; j < step; ++j) {
             before += ver_[static_cast<std::size_t>(j)];
             more += fronts_[static_cast<std::size_t>(j)].size();
         }
-        if (before == seen.second) return false;  // only later steps published
-        seen.second = before;
+        if (before == seen) return false;
+        seen = before;
         vec<Tagged> all;
         all.reserve(f.size() + more);
         all.assign(f.begin(), f.end());
@@ -864,7 +862,6 @@ public:
 
 private:
     std::mutex mu_;
-    std::atomic<i64> version_{0};
     // the steps' fronts (not charged to a kernel call's budget: the board outlives them)
     std::vector<std::vector<Tagged>> fronts_;
     std::vector<i64> ver_;  // how often each step published
@@ -944,7 +941,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     hints(T, W, s, total.data(), hint.data(), score.data());
     vec<i64> pos(static_cast<std::size_t>(m + 1));
     Positions at;  // the thresholds' positions in what the bounds move
-    std::pair<i64, i64> seen{-1, 0};  // the board when last read (Board::read)
+    i64 seen = 0;  // the board when last read (Board::read)
     vec<i64> order;
     if (attrs.size() == 0)
         order = by_score(score.data(), A);
@@ -1043,7 +1040,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         while (!iv.empty()) {
             Interval I = iv.pop();
             if (X.st.aborted()) break;
-            if (board != nullptr && board->read(step, seen, F)) lim_stale = true, lim2_ok = false;
+            if (board != nullptr && board->read(step, seen, F)) {
+                lim_stale = true;
+                lim2_ok = false;
+            }
             // the neighbours' points, moved by the rows in between
             if (I.ln >= 0) iv.shrink_from_left(I, kmax(recs[slot[I.ln]].C, F, alpha));
             if (I.rn >= 0) iv.shrink_from_right(I, kmax(recs[slot[I.rn]].C, F, alpha));

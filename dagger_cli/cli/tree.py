@@ -158,7 +158,7 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
     """``tree --best``: the point of the greatest F1 or balanced accuracy on the front of
     false positives against false negatives, its tree and its figures."""
     from ..engine.api import solve
-    from ..scores import best_point
+    from ..scores import SCORES, best_point
     from ..trees import extract_tree
 
     if output is not None:
@@ -172,7 +172,7 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
         # The front was cut short: its best tree may not be the best of every tree.
         proven = rel.front.proven
         n_proven = len(rel.front) if proven is None else int(sum(proven))
-        name = {"f1": "F1", "balanced-accuracy": "balanced accuracy"}.get(best, best)
+        name = SCORES[best]
         note = (
             f"not proven optimal: the greatest {name} among the trees found {_cut_short(query)} "
             f"({n_proven} of {len(rel.front)} points of their front proven: a tree of "
