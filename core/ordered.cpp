@@ -1725,6 +1725,15 @@ void bind_ordered(nb::module_ &m) {
         },
         "The front of the pairs a + b (x summed or maximised, y summed).");
     m.def(
+        "ordered_kmax",
+        [](nb::handle cx, nb::handle cy, nb::handle fx, nb::handle fy, i64 alpha) {
+            const vec<XY> c = read_xy(span<const i64>(cx), span<const i64>(cy));
+            const vec<XY> f = read_xy(span<const i64>(fx), span<const i64>(fy));
+            return kmax(c, f, alpha);
+        },
+        "The largest k such that every point of c moved by (-k * alpha, -k) is weakly "
+        "dominated by the staircase f (-1: not even k = 0).");
+    m.def(
         "ordered_eroded",
         [](nb::handle wx, nb::handle wy, nb::handle sx, nb::handle sy, i64 dx, i64 dy) {
             const vec<XY> w = read_xy(span<const i64>(wx), span<const i64>(wy));

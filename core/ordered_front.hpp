@@ -200,21 +200,49 @@ vec<XY> combine(const A &a, const B &b, i64 comb) {
 
 // The largest k such that every point of c moved by (-k * alpha, -k) is weakly dominated
 // by f (-1: not even k = 0; INF when c is empty): thresholds within k rows of the one c
-// was evaluated at are pruned.
+// was evaluated at are pruned. A point p moved by k is dominated by q of f when
+// k <= (p.x - q.x) / alpha and k <= p.y - q.y; along the staircase f (x up, y down) the
+// first falls and the second rises, so p's largest k is where they cross: two binary
+// searches per point (bisecting k instead, a search of f per step, cost the false
+// positives against negatives a fifth of their time).
 template <class F>
 i64 kmax(const vec<XY> &c, const F &f, i64 alpha) {
     i64 least = INF;
+    const i64 nf = static_cast<i64>(f.size());
     for (const auto &p : c) {
-        if (!dominated(p.x, p.y, f)) return -1;
-        i64 lo = 0, hi = p.y;
-        while (lo < hi) {
-            const i64 mid = (lo + hi + 1) / 2;
-            if (dominated(p.x - mid * alpha, p.y - mid, f))
-                lo = mid;
+        i64 lo = 0, hi = nf;
+        while (lo < hi) {  // j: the first point with x > p.x
+            const i64 mid = (lo + hi) / 2;
+            if (f[mid].x <= p.x)
+                lo = mid + 1;
             else
-                hi = mid - 1;
+                hi = mid;
         }
-        least = std::min(least, lo);
+        const i64 j = lo;
+        if (j == 0 || f[j - 1].y > p.y) return -1;
+        lo = 0, hi = j - 1;
+        while (lo < hi) {  // i0: the first of f[0, j) with y <= p.y
+            const i64 mid = (lo + hi) / 2;
+            if (f[mid].y <= p.y)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        const i64 i0 = lo;
+        const auto by_x = [&](i64 i) { return alpha > 0 ? (p.x - f[i].x) / alpha : INF; };
+        const auto by_y = [&](i64 i) { return p.y - f[i].y; };
+        lo = i0, hi = j;
+        while (lo < hi) {  // the first of f[i0, j) where x allows no more than y
+            const i64 mid = (lo + hi) / 2;
+            if (by_x(mid) <= by_y(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        i64 k = 0;
+        if (lo < j) k = std::max(k, by_x(lo));
+        if (lo > i0) k = std::max(k, by_y(lo - 1));
+        least = std::min(least, std::min(k, std::max<i64>(p.y, 0)));
     }
     return least;
 }

@@ -337,6 +337,17 @@ def _combine(ax, ay, bx, by, comb):
     return _core.ordered_combine(arr(ax), arr(ay), arr(bx), arr(by), int(comb))
 
 
+def _kmax(cx, cy, fx, fy, alpha):
+    """The largest k such that every point of c moved by (-k * alpha, -k) is weakly
+    dominated by the staircase f (-1: not even k = 0; the largest int64 when c is empty):
+    how many rows the pruner skips beside an evaluated threshold."""
+
+    def arr(a):
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    return _core.ordered_kmax(arr(cx), arr(cy), arr(fx), arr(fy), int(alpha))
+
+
 def _eroded(wx, wy, sx, sy, dx, dy):
     """The points c for which c + s + (dx, dy) is weakly dominated by the staircase w for
     every point s of the staircase sib (coarsened to at most 8 points first), as a
