@@ -907,7 +907,17 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         }
         return vec<Tagged>{{lc, leaf_cost(total.data(), C, T.price), LEAF, -1, -1}};
     }
-    if (r == 1) return front1(T, W, s, px);
+    if (r == 1) {
+        // without what the bound rules out, as deeper: with a choice of decision the
+        // front of every labelling of each split is long, and its sibling's is combined
+        // with all of it
+        vec<Tagged> f = front1(T, W, s, px);
+        if (lim.bound.size() > 0)
+            f.erase(std::remove_if(f.begin(), f.end(),
+                                   [&](const Tagged &p) { return dominated(p.x, p.y, lim.bound); }),
+                    f.end());
+        return f;
+    }
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
     const i64 wm = sum(total.data(), C);  // the rows' weight (m without weights)
     // a leaf without errors: every split costs more
