@@ -911,7 +911,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         // without what the bound rules out, as deeper: with a choice of decision the
         // front of every labelling of each split is long, and its sibling's is combined
         // with all of it
-        vec<Tagged> f = front1(T, W, s, px);
+        vec<Tagged> f = front1(T, W, s, px, lim.bound);
         if (lim.bound.size() > 0)
             f.erase(std::remove_if(f.begin(), f.end(),
                                    [&](const Tagged &p) { return dominated(p.x, p.y, lim.bound); }),

@@ -57,10 +57,12 @@ void depth_one_front(vec<P> &candidates) {
 }
 
 // The front at remaining depth 1 of the subtable s: the leaf and every split into leaves.
-inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s);
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
+                                 Span<const XY> bound);
 
-inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px) {
-    if (px.choice) return front1_choice(T, W, s);
+inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px,
+                          Span<const XY> bound = {}) {
+    if (px.choice) return front1_choice(T, W, s, bound);
     const i64 m = s.m, C = T.C;
     vec<i64> total(static_cast<std::size_t>(C));
     counts(rows(T, W, s, 0), m, T.dec, total.data(), C, T.wt);
@@ -170,14 +172,18 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
 }
 
 // front1 for a leaf with a choice of decision (false positives against negatives, two
-// classes; rows counted by their weights): the leaf's points and, per split, every labelling of its leaves: a threshold
-// with (n0, n1) rows per class on its <= side makes (n0, T1 - n1) (<= positive, > negative)
-// and (T0 - n0, n1) (the other way round; both sides alike are the leaf's points); a
-// nominal attribute's split the front of its leaves' points summed. Along an attribute's
-// thresholds the first labelling's points come x ascending and y descending, the second's
-// the other way round: each is a staircase in one pass, and the staircases are merged.
-inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
-    const i64 m = s.m;
+// classes; rows counted by their weights): the leaf's points and, per split, every labelling
+// of its leaves: a threshold with (n0, n1) rows per class on its <= side makes (n0, T1 - n1)
+// (<= positive, > negative) and (T0 - n0, n1) (the other way round; both sides alike are the
+// leaf's points); a nominal attribute's split the front of its leaves' points summed. Along
+// an attribute's thresholds the first labelling's points come x ascending and y descending,
+// the second's the other way round: each is a staircase in one pass, and the staircases are
+// merged. A threshold's point weakly dominated by the staircase `bound` is left out as it
+// comes (a pointer into the bound follows each labelling's x); such a point only ever
+// dominates points the bound dominates too, so the others are those of the whole front.
+inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
+                                 Span<const XY> bound = {}) {
+    const i64 m = s.m, nb = bound.size();
     i64 total[2] = {0, 0};
     counts(rows(T, W, s, 0), m, T.dec, total, 2, T.wt);
     vec<Tagged> pts;
@@ -186,29 +192,41 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s) {
     for (const XY &p : leaf) pts.push_back({p.x, p.y, LEAF, -1, -1});
     if (total[0] == 0 || total[1] == 0 || m <= 1) return pts;
     vec<Tagged> up, down;
-    vec<i64> n0s, n1s, codes;
     for (i64 a = 0; a < T.A; ++a) {
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         up.clear();
         down.clear();
         if (T.ordered(a)) {
-            n0s.clear();
-            n1s.clear();
-            codes.clear();
-            i64 n[2] = {0, 0};
+            // up: x ascending (a pointer bu into the bound from its left); down: x
+            // descending as the thresholds come (bd from the bound's right), reversed after
+            i64 n[2] = {0, 0}, bu = 0, bd = nb;
             for (i64 p = 1; p < m; ++p) {
                 n[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
                 const i64 code = col[lst[p - 1]];
-                chain_push(up, {n[0], total[1] - n[1], ORDERED, a, code});
-                n0s.push_back(n[0]);
-                n1s.push_back(n[1]);
-                codes.push_back(code);
+                const Tagged qu{n[0], total[1] - n[1], ORDERED, a, code};
+                while (bu < nb && bound[bu].x <= qu.x) ++bu;
+                if (bu == 0 || bound[bu - 1].y > qu.y) chain_push(up, qu);
+                const Tagged qd{total[0] - n[0], n[1], ORDERED, a, code};
+                while (bd > 0 && bound[bd - 1].x > qd.x) --bd;
+                if (bd > 0 && bound[bd - 1].y <= qd.y) continue;
+                if (!down.empty()) {  // down's last has x >= qd's and y <= qd's
+                    Tagged &last = down.back();
+                    if (qd.x == last.x) {
+                        if (qd.y == last.y && first_of(qd, last)) last = qd;
+                        continue;
+                    }
+                    if (qd.y == last.y) {  // qd, of less x, dominates the last
+                        last = qd;
+                        continue;
+                    }
+                }
+                down.push_back(qd);
             }
-            for (std::size_t j = codes.size(); j-- > 0;)
-                chain_push(down, {total[0] - n0s[j], n1s[j], ORDERED, a, codes[j]});
-            pts = merge_fronts(merge_fronts(pts, up), down);
+            std::reverse(down.begin(), down.end());
+            if (!up.empty()) pts = merge_fronts(pts, up);
+            if (!down.empty()) pts = merge_fronts(pts, down);
         } else {
             vec<XY> acc{{0, 0}}, one;
             i64 n[2] = {0, 0}, k = 0;
