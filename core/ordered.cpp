@@ -1742,7 +1742,7 @@ void bind_ordered(nb::module_ &m) {
             return kmax(c, f, alpha);
         },
         "The largest k such that every point of c moved by (-k * alpha, -k) is weakly "
-        "dominated by the staircase f (-1: not even k = 0).");
+        "dominated by the staircase f (0 also when not even k = 0 is).");
     m.def(
         "ordered_eroded",
         [](nb::handle wx, nb::handle wy, nb::handle sx, nb::handle sy, i64 dx, i64 dy) {

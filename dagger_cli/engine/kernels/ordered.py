@@ -339,8 +339,8 @@ def _combine(ax, ay, bx, by, comb):
 
 def _kmax(cx, cy, fx, fy, alpha):
     """The largest k such that every point of c moved by (-k * alpha, -k) is weakly
-    dominated by the staircase f (-1: not even k = 0; the largest int64 when c is empty):
-    how many rows the pruner skips beside an evaluated threshold."""
+    dominated by the staircase f (0 also when not even k = 0 is; the largest int64 when c is
+    empty): how many rows the pruner skips beside an evaluated threshold."""
 
     def arr(a):
         return np.ascontiguousarray(a, dtype=np.int64)
