@@ -200,13 +200,12 @@ vec<XY> combine(const A &a, const B &b, i64 comb) {
 
 // The largest k such that every point of c moved by (-k * alpha, -k) is weakly dominated
 // by f (0 also when not even k = 0 is: no threshold lies within 0 rows of another; INF when
-// c is empty): thresholds within k rows of the one c was evaluated at are pruned. It stops
-// at the first point that allows 0 (with a choice of decision, the sets are long: reading
-// them all cost raisin's false positives against negatives a fifth of their time). A point p moved by k is dominated by q of f when
-// k <= (p.x - q.x) / alpha and k <= p.y - q.y; along the staircase f (x up, y down) the
-// first falls and the second rises, so p's largest k is where they cross: two binary
-// searches per point (bisecting k instead, a search of f per step, cost the false
-// positives against negatives a fifth of their time).
+// c is empty): thresholds within k rows of the one c was evaluated at are pruned. A point p
+// moved by k is dominated by q of f when k <= (p.x - q.x) / alpha and k <= p.y - q.y; along
+// the staircase f (x up, y down) the first falls and the second rises, so p's largest k is
+// where they cross: two binary searches per point, and the first point that allows 0 ends
+// it. (With a choice of decision the sets are long; bisecting k, a search of f per step over
+// every point, cost raisin's false positives against negatives a fifth of their time.)
 template <class F>
 i64 kmax(const vec<XY> &c, const F &f, i64 alpha) {
     i64 least = INF;
