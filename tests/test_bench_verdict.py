@@ -291,3 +291,45 @@ def test_total_path_length_on_the_long_table_against_depth(monkeypatch, tmp_path
         "total path length vs misclassifications at D = 3 on 50 rows (issue 39's long table) "
         "within x3 of depth vs misclassifications: 6.02 s against 2.00 s, x3.0"
     )
+
+
+def test_depth_five_checked_as_far_as_it_can_be(monkeypatch):
+    """The ``depth5`` part (issue 40): bank, raisin and wilt only; a table is exact when its
+    least errors at depths 1..3 equal ConTree's and the tree of least errors re-evaluates
+    to the front's least errors, within target when it ends in 10 minutes and 2 GiB; the
+    verdict names the tables that fail either."""
+    from scripts.bench import num
+    from scripts.bench.verdict import CONTREE_OPTIMA
+
+    def front(table, d4, d5):
+        d1, d2, d3 = CONTREE_OPTIMA[table]
+        rows = [(0, d1 + 50), (1, d1), (2, d2), (3, d3), (4, d4), (5, d5)]
+        return "depth  misclassifications\n" + "".join(f"{x} {y}\n" for x, y in rows)
+
+    runs = {
+        "bank": (0.3, front("bank", 0, 0)),
+        "raisin": (30.0, front("raisin", 80, 70).replace("\n2 109\n", "\n2 108\n")),
+        "wilt": (601.0, front("wilt", 50, 23)),
+    }
+    launched = []
+
+    def launch(cmd, limit, env):
+        table = cmd[cmd.index("relate") + 1].removeprefix("num-")
+        launched.append(table)
+        wall, out = runs[table]
+        return {"wall": wall, "peak_mib": 80.0, "code": 0, "stdout": out}
+
+    monkeypatch.setattr(num.procs, "launch", launch)
+    monkeypatch.setattr(num, "tree_errors", lambda t, d, limit, env: {"bank": 0}.get(t, 70))
+    rows = num.bench_depth5(["bank", "rice", "raisin", "wilt"], 900.0)
+    assert launched == ["bank", "raisin", "wilt"]
+    assert [r["least_by_depth"][1:] for r in rows][0] == [201, 100, 23, 0, 0]
+    assert [r["exact"] for r in rows] == [True, False, False]  # raisin d = 2; wilt's tree
+    assert [r["within_target"] for r in rows] == [True, True, False]
+    (v,) = num.deep_verdicts({"depth5": rows})
+    assert not v.ok
+    assert v.text == (
+        "depth 5 within 10 minutes and 2 GiB on 2 of 3 tables (bank 0.3 s, raisin 30.0 s, "
+        "wilt 601.0 s), depths 1..3 equal to ConTree's and the tree re-evaluated on 1 "
+        "(NOT: raisin, wilt)"
+    )
