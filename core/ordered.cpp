@@ -867,6 +867,30 @@ private:
     std::vector<i64> ver_;  // how often each step published
 };
 
+// The least corners of what both lower-bound sets say of a side's split trees (each point
+// of a set bounds a tree from below: the trees lie in both sets' up-sets, whose
+// intersection's corners these are): a, its x moved up by ash, and b (null: none), moved
+// down by (bdx, bdy); both raised to x >= xmin, y >= 0. out: x up, y down.
+inline void join_lb(const vec<XY> &a, i64 ash, const vec<XY> *b, i64 bdx, i64 bdy, i64 xmin,
+                    vec<XY> &out) {
+    out.clear();
+    const i64 na = static_cast<i64>(a.size()), nb = b ? static_cast<i64>(b->size()) : 0;
+    i64 i = 0, j = 0, ya = INF, yb = b ? INF : 0, top = INF;
+    while (i < na || j < nb) {
+        const i64 xa = i < na ? std::max(a[i].x + ash, xmin) : INF;
+        const i64 xb = j < nb ? std::max((*b)[j].x - bdx, xmin) : INF;
+        const i64 x = std::min(xa, xb);
+        for (; i < na && std::max(a[i].x + ash, xmin) == x; ++i) ya = std::min(ya, a[i].y);
+        for (; j < nb && std::max((*b)[j].x - bdx, xmin) == x; ++j)
+            yb = std::min(yb, std::max<i64>((*b)[j].y - bdy, 0));
+        const i64 y = std::max(ya, yb);
+        if (y < top) {
+            top = y;
+            out.push_back({x, y});
+        }
+    }
+}
+
 // What a fronts search keeps of an evaluated threshold: lower-bound sets of its sides and
 // of their combination (x with the split's); at remaining depth 3, its sides' bounds of
 // their own splits per attribute (front2_ordered's), for the sides of the thresholds
@@ -933,8 +957,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     }
     const i64 split_x = sc + sr * wm;
     // how far x moves per row moved: total path length's depth below, a row's false
-    // positive (a row moved changes one of x and y by at most one: both bounded)
-    const i64 alpha = px.choice ? 1 : sr * (r - 1);
+    // positive (a row moved changes one of x and y by at most one: both bounded), and a
+    // leaf's: a side's tree that takes a row may lack a nominal split's child for its
+    // value, and takes it with a new leaf there (one per row, x summed)
+    const i64 alpha = px.choice ? 1 : sr * (r - 1) + (T.all_ordered || comb ? 0 : lc);
     const vec<XY> triv{{lc, 0}};     // the least any subtree costs
     const vec<XY> none;
     // Whether every split into leaves of a subtable costs the same x (then a side's front at
@@ -1069,8 +1095,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const i64 nl_pts = static_cast<i64>(lbl.size()), nr_pts = static_cast<i64>(lbr.size());
             if (nl_pts * nr_pts <= SCREEN_PAIRS) {
                 // Each threshold on bounds of its own: its sides' leaves exactly (prefix
-                // counts), their split trees above the neighbours' sets, raised to the least
-                // x a split of a side of that size costs.
+                // counts), their split trees above both neighbours' sets (below), raised to
+                // the least x a split of a side of that size costs.
                 if (lim_stale) {
                     lim_y = ylim(F, lc, x_top);
                     lim_stale = false;
@@ -1078,10 +1104,34 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 mid = -1;
                 alive = 0;
                 i64 gap_best = INF;
+                vec<XY> jl, jr;
                 for (i64 kk = I.lo; kk <= I.hi; ++kk) {
                     const i64 p = wpos[kk];
                     const i64 xs_l = sc + sr * p + (comb ? lc : 2 * lc);
                     const i64 xs_r = sc + sr * (wm - p) + (comb ? lc : 2 * lc);
+                    // A split side holds its near neighbour's same side and more rows, each
+                    // at least one level down: its x is at least that side's point's plus
+                    // theirs (Λ). It is also its far neighbour's same side less the rows
+                    // between, each of which moves x by at most alpha and y by one (with
+                    // weights and prices, by its weight times the largest price): both bounds
+                    // at once (join_lb). Not with a choice of decision: its sets are long,
+                    // copied at every threshold, and no row's depth moves its x.
+                    const vec<XY> *pl = &lbl, *pr = &lbr;
+                    if (!px.choice) {
+                        const i64 dl = I.ln >= 0 ? p - wpos[I.ln] : 0;  // weight between
+                        const i64 dr = I.rn >= 0 ? wpos[I.rn] - p : 0;
+                        const i64 bl = I.ln >= 0 ? bpos[kk] - bpos[I.ln] : 0;  // moves by
+                        const i64 br = I.rn >= 0 ? bpos[I.rn] - bpos[kk] : 0;
+                        const vec<XY> *far_l = I.rn >= 0 ? &recs[slot[I.rn]].L : nullptr;
+                        const vec<XY> *far_r = I.ln >= 0 ? &recs[slot[I.ln]].R : nullptr;
+                        join_lb(lbl, comb ? 0 : sr * dl, far_l, alpha * br, br, xs_l, jl);
+                        join_lb(lbr, comb ? 0 : sr * dr, far_r, alpha * bl, bl, xs_r, jr);
+                        pl = &jl;
+                        pr = &jr;
+                    }
+                    const vec<XY> &JL = *pl, &JR = *pr;
+                    const i64 nl_j = static_cast<i64>(JL.size());
+                    const i64 nr_j = static_cast<i64>(JR.size());
                     if (n_lv > 0 && !comb &&
                         classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, wm - p, split_x, px,
                                      T.all_ordered, r - 1, misL[kk], misR[kk], lim_y)) {
@@ -1100,15 +1150,15 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     }
                     const i64 nlf = px.choice ? 2 : 1;
                     bool dead = true;
-                    for (i64 i = 0; i < nl_pts + nlf && dead; ++i) {
-                        const bool li = i >= nl_pts;
-                        const i64 ax = li ? leafL[i - nl_pts].x : std::max(lbl[i].x, xs_l);
-                        const i64 ay = li ? leafL[i - nl_pts].y : lbl[i].y;
-                        for (i64 j = 0; j < nr_pts + nlf; ++j) {
-                            const bool lj = j >= nr_pts;
+                    for (i64 i = 0; i < nl_j + nlf && dead; ++i) {
+                        const bool li = i >= nl_j;
+                        const i64 ax = li ? leafL[i - nl_j].x : std::max(JL[i].x, xs_l);
+                        const i64 ay = li ? leafL[i - nl_j].y : JL[i].y;
+                        for (i64 j = 0; j < nr_j + nlf; ++j) {
+                            const bool lj = j >= nr_j;
                             if (li && lj) continue;  // a depth-one tree: the seed's
-                            const i64 bx = lj ? leafR[j - nr_pts].x : std::max(lbr[j].x, xs_r);
-                            const i64 by = lj ? leafR[j - nr_pts].y : lbr[j].y;
+                            const i64 bx = lj ? leafR[j - nr_j].x : std::max(JR[j].x, xs_r);
+                            const i64 by = lj ? leafR[j - nr_j].y : JR[j].y;
                             const i64 x = split_x + (comb ? std::max(ax, bx) : ax + bx);
                             if (ay + by < lim_y.at(x)) {
                                 dead = false;

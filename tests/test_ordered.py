@@ -258,6 +258,24 @@ def test_the_bounds_and_swapped_pairs_restrict_the_same_front():
     _check_trees(swapped, 3)
 
 
+def test_a_side_lacking_a_nominal_value_is_bounded_with_the_leaf_it_would_need():
+    """A side's tree that takes the rows between two thresholds may lack a nominal split's
+    child for a row's value and then needs a new leaf: a neighbour's bounds move nodes and
+    leaves by one per row there (found by a weighted search: the third row weighs 2)."""
+    x2 = [0, 0, 1, 1] + [0] * 17 + [1, 0.5]
+    c0 = ["a", "a", "c", "a"] + ["a"] * 17 + ["a", "b"]
+    d = ["p", "p", "p", "q"] + ["p"] * 17 + ["q", "q"]
+    df = pd.DataFrame({"x0": 0.0, "x1": 0.0, "x2": x2, "c0": c0, "d": d})
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    weighted = table.weighted([1, 1, 2] + [1] * 20)
+    for x in ("nodes", "leaves"):
+        rel = relate(weighted, x, MIS, max_depth=2)
+        dag = relate(weighted.binarized(), x, MIS, max_depth=2)
+        assert rel.engine == "ordered" and dag.engine != "ordered"
+        assert rel.front.points() == dag.front.points(), x
+        assert len(rel.front) == 4
+
+
 def test_no_misclassifications_in_the_pair_is_the_leaf():
     df = pd.DataFrame({"a": [1, 2, 3, 4], "d": list("xyxy")})
     rel = relate(_table(df), "depth", "nodes", max_depth=2)

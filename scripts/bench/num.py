@@ -327,7 +327,7 @@ def bench_tpl(tables, limit) -> list[dict]:
 #: numeric table within this factor of depth vs misclassifications on the same table.
 TPL_LONG_TARGET = 3.0
 #: The long table's sizes (rows) in the ``tpl-long`` part.
-TPL_LONG_ROWS = (3_000, 12_000)
+TPL_LONG_ROWS = (3_000, 12_000, 54_000)
 
 
 def _against(r: dict, base: dict, target: float) -> dict:
