@@ -876,13 +876,12 @@ inline void join_lb(const vec<XY> &a, i64 ash, const vec<XY> *b, i64 bdx, i64 bd
     out.clear();
     const i64 na = static_cast<i64>(a.size()), nb = b ? static_cast<i64>(b->size()) : 0;
     i64 i = 0, j = 0, ya = INF, yb = b ? INF : 0, top = INF;
+    const auto xa = [&](i64 k) { return k < na ? std::max(a[k].x + ash, xmin) : INF; };
+    const auto xb = [&](i64 k) { return k < nb ? std::max((*b)[k].x - bdx, xmin) : INF; };
     while (i < na || j < nb) {
-        const i64 xa = i < na ? std::max(a[i].x + ash, xmin) : INF;
-        const i64 xb = j < nb ? std::max((*b)[j].x - bdx, xmin) : INF;
-        const i64 x = std::min(xa, xb);
-        for (; i < na && std::max(a[i].x + ash, xmin) == x; ++i) ya = std::min(ya, a[i].y);
-        for (; j < nb && std::max((*b)[j].x - bdx, xmin) == x; ++j)
-            yb = std::min(yb, std::max<i64>((*b)[j].y - bdy, 0));
+        const i64 x = std::min(xa(i), xb(j));
+        for (; xa(i) == x; ++i) ya = std::min(ya, a[i].y);
+        for (; xb(j) == x; ++j) yb = std::min(yb, std::max<i64>((*b)[j].y - bdy, 0));
         const i64 y = std::max(ya, yb);
         if (y < top) {
             top = y;
@@ -1109,29 +1108,6 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     const i64 p = wpos[kk];
                     const i64 xs_l = sc + sr * p + (comb ? lc : 2 * lc);
                     const i64 xs_r = sc + sr * (wm - p) + (comb ? lc : 2 * lc);
-                    // A split side holds its near neighbour's same side and more rows, each
-                    // at least one level down: its x is at least that side's point's plus
-                    // theirs (Λ). It is also its far neighbour's same side less the rows
-                    // between, each of which moves x by at most alpha and y by one (with
-                    // weights and prices, by its weight times the largest price): both bounds
-                    // at once (join_lb). Not with a choice of decision: its sets are long,
-                    // copied at every threshold, and no row's depth moves its x.
-                    const vec<XY> *pl = &lbl, *pr = &lbr;
-                    if (!px.choice) {
-                        const i64 dl = I.ln >= 0 ? p - wpos[I.ln] : 0;  // weight between
-                        const i64 dr = I.rn >= 0 ? wpos[I.rn] - p : 0;
-                        const i64 bl = I.ln >= 0 ? bpos[kk] - bpos[I.ln] : 0;  // moves by
-                        const i64 br = I.rn >= 0 ? bpos[I.rn] - bpos[kk] : 0;
-                        const vec<XY> *far_l = I.rn >= 0 ? &recs[slot[I.rn]].L : nullptr;
-                        const vec<XY> *far_r = I.ln >= 0 ? &recs[slot[I.ln]].R : nullptr;
-                        join_lb(lbl, comb ? 0 : sr * dl, far_l, alpha * br, br, xs_l, jl);
-                        join_lb(lbr, comb ? 0 : sr * dr, far_r, alpha * bl, bl, xs_r, jr);
-                        pl = &jl;
-                        pr = &jr;
-                    }
-                    const vec<XY> &JL = *pl, &JR = *pr;
-                    const i64 nl_j = static_cast<i64>(JL.size());
-                    const i64 nr_j = static_cast<i64>(JR.size());
                     if (n_lv > 0 && !comb &&
                         classes_dead(cls_lb.data() + kk * 2 * n_lv, n_lv, p, wm - p, split_x, px,
                                      T.all_ordered, r - 1, misL[kk], misR[kk], lim_y)) {
@@ -1148,6 +1124,26 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         leafR[0] = {total[0] - n0, 0};
                         leafR[1] = {0, total[1] - n1};
                     }
+                    // A split side holds its near neighbour's same side and more rows, each
+                    // at least one level down: its x is at least that side's point's plus
+                    // theirs (Λ). It is also its far neighbour's same side less the rows
+                    // between, each of which moves x by at most alpha and y by one (with
+                    // weights and prices, by its weight times the largest price): both bounds
+                    // at once (join_lb). Not with a choice of decision: its sets are long,
+                    // copied at every threshold, and no row's depth moves its x.
+                    if (!px.choice) {
+                        const i64 dl = I.ln >= 0 ? p - wpos[I.ln] : 0;  // weight between
+                        const i64 dr = I.rn >= 0 ? wpos[I.rn] - p : 0;
+                        const i64 bl = I.ln >= 0 ? bpos[kk] - bpos[I.ln] : 0;  // moves by
+                        const i64 br = I.rn >= 0 ? bpos[I.rn] - bpos[kk] : 0;
+                        const vec<XY> *far_l = I.rn >= 0 ? &recs[slot[I.rn]].L : nullptr;
+                        const vec<XY> *far_r = I.ln >= 0 ? &recs[slot[I.ln]].R : nullptr;
+                        join_lb(lbl, comb ? 0 : sr * dl, far_l, alpha * br, br, xs_l, jl);
+                        join_lb(lbr, comb ? 0 : sr * dr, far_r, alpha * bl, bl, xs_r, jr);
+                    }
+                    const vec<XY> &JL = px.choice ? lbl : jl, &JR = px.choice ? lbr : jr;
+                    const i64 nl_j = static_cast<i64>(JL.size());
+                    const i64 nr_j = static_cast<i64>(JR.size());
                     const i64 nlf = px.choice ? 2 : 1;
                     bool dead = true;
                     for (i64 i = 0; i < nl_j + nlf && dead; ++i) {

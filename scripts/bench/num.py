@@ -18,7 +18,7 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   errors re-evaluates with numpy alone to the front's least errors;
 * ``tpl-long``: total path length vs misclassifications beside depth vs misclassifications
   at depth 3 on issue 39's four-class long table (:func:`scripts.bench.synthetic.classes_table`,
-  3,000 and 12,000 rows), whole processes: their ratio against x3;
+  3,000, 12,000 and 54,000 rows), whole processes: their ratio against x3;
 * the estimator: ``DaggerTreeClassifier(max_depth=3, thresholds="all")`` fitted on bank;
 * a numeric table of ``--num-large-rows`` (100,000) rows and 10 columns at depth 3: peak
   memory (target 2 GiB);
