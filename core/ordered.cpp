@@ -159,7 +159,8 @@ struct Evaluated {
 // side only shrinks); with weights, by at most a row's weight (wpos: the weight on the <=
 // side of each threshold, pos without weights; the slack is a weight too).
 bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 *col,
-                 const i64 *pos, const i64 *wpos, i64 K, vec<i64> &sl, vec<i64> &sr) {
+                 const i64 *pos, const i64 *wpos, i64 K, bool monotone, vec<i64> &sl,
+                 vec<i64> &sr) {
     bool any = false;
     const i64 last = col[lst[m - 1]];  // the largest code of these rows
     for (int j = 0; j < 2; ++j) {
@@ -188,13 +189,16 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
         }
     }
     if (!any) return false;
-    // the <= side: no less than at any threshold before, nor than after less the rows between
+    // the <= side: no less than at any threshold before (monotone only), nor than after less
+    // the rows between
     i64 run = 0;
-    for (i64 k = 0; k < K; ++k) run = sl[k] = std::max(sl[k], run);
+    if (monotone)
+        for (i64 k = 0; k < K; ++k) run = sl[k] = std::max(sl[k], run);
     for (i64 k = K - 2; k >= 0; --k)
         sl[k] = std::max(sl[k], sl[k + 1] - (wpos[k + 1] - wpos[k]));
     run = 0;
-    for (i64 k = K - 1; k >= 0; --k) run = sr[k] = std::max(sr[k], run);
+    if (monotone)
+        for (i64 k = K - 1; k >= 0; --k) run = sr[k] = std::max(sr[k], run);
     for (i64 k = 1; k < K; ++k) sr[k] = std::max(sr[k], sr[k - 1] - (wpos[k] - wpos[k - 1]));
     return true;
 }
@@ -207,23 +211,24 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
 // most its weight). The split to try first in each: the root found for that side at the
 // nearer neighbour (the one fewer rows away).
 std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Interval &I,
-                                                const i64 *pos, i64 p, i64 depth) {
+                                                const i64 *pos, i64 p, i64 depth,
+                                                bool monotone) {
     BestLimits l{depth - 1, 0}, r{depth - 1, 0};
     const bool has_l = I.ln >= 0, has_r = I.rn >= 0;
     if (has_l) {
-        l.lb = ev.L[I.ln];
+        if (monotone) l.lb = ev.L[I.ln];
         r.lb = std::max<i64>(r.lb, ev.R[I.ln] - (p - pos[I.ln]));
         if (!ev.sL.empty()) {
-            l.seeds[0] = &ev.sL[I.ln];
+            if (monotone) l.seeds[0] = &ev.sL[I.ln];
             r.seeds[1] = &ev.sR[I.ln];
             r.slack[1] = p - pos[I.ln];
         }
     }
     if (has_r) {
-        r.lb = std::max(r.lb, ev.R[I.rn]);
+        if (monotone) r.lb = std::max(r.lb, ev.R[I.rn]);
         l.lb = std::max<i64>(l.lb, ev.L[I.rn] - (pos[I.rn] - p));
         if (!ev.sL.empty()) {
-            r.seeds[0] = &ev.sR[I.rn];
+            if (monotone) r.seeds[0] = &ev.sR[I.rn];
             l.seeds[1] = &ev.sL[I.rn];
             l.slack[1] = pos[I.rn] - p;
         }
@@ -280,7 +285,16 @@ i64 eval_nominal(const Search &X, Sub s, const i32 *lst, const i64 *starts, i64 
 // thresholds within the rows a neighbour's excess over UB can move are skipped, those past
 // a side without error dropped). False when none is left to visit.
 bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, i64 zlo,
-            i64 zhi, const Stats &st, i64 &lbl, i64 &lbr) {
+            i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true) {
+    if (!monotone) {  // only the containing neighbour's side, less the rows between
+        lbl = I.rn >= 0 ? std::max<i64>(ev.L[I.rn] - iv.gap(I.lo, I.rn), 0) : 0;
+        lbr = I.ln >= 0 ? std::max<i64>(ev.R[I.ln] - iv.gap(I.ln, I.hi), 0) : 0;
+        if (lbl + lbr >= UB) {
+            st.add(S_PRUNED, I.hi - I.lo + 1);
+            return false;
+        }
+        return true;
+    }
     lbl = I.ln >= 0 ? ev.L[I.ln] : 0;
     lbr = I.rn >= 0 ? ev.R[I.rn] : 0;
     if (lbl + lbr >= UB) {  // monotone bound
@@ -328,7 +342,7 @@ std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 
     const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
     const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
     const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
-    auto [wl, wr] = warm_children(ev, I, wpos, wp, r);
+    auto [wl, wr] = warm_children(ev, I, wpos, wp, r, T.monotone());
     wl.lb = std::max(wl.lb, seed_l);
     wr.lb = std::max(wr.lb, seed_r);
     BestLimits fl = big_left ? wl : wr, sl = big_left ? wr : wl;
@@ -407,7 +421,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         }
     }
     if (lb >= ub) return {lb, false};
-    if (r == 2 && T.nv[A] > 0 && piece == nullptr && T.price == nullptr) {
+    if (r == 2 && T.nv[A] > 0 && piece == nullptr && T.price == nullptr && T.monotone()) {
         bool few = true;  // every attribute of few codes: the depth-two trees from counts
         for (i64 a = 0; a < A; ++a) few = few && T.nv[a] <= T.nv[A];
         if (few) {
@@ -419,8 +433,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
     }
     // Two classes, ordered attributes: after this many splits evaluated, the rest of the
     // subtable's depth-two trees come from d2_sweep, all at once
-    const bool sweepable =
-        r == 2 && piece == nullptr && T.price == nullptr && C == 2 && T.all_ordered;
+    const bool sweepable = r == 2 && piece == nullptr && T.price == nullptr && C == 2 &&
+                           T.all_ordered && T.monotone();
     const i64 sweep_at = sweepable ? sweep_after(T, m) : INF;
     const auto sweep = [&]() -> Value {
         const i64 v = d2_sweep(T, W, s, X.st, choice);
@@ -462,7 +476,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         const i32 *col = T.col(a);
         if (!T.ordered(a)) {
             const i64 k = groups(lst, m, col, pos.data());
-            if (k < 2) continue;
+            if (k < 2 || !groups_allowed(pos.data(), k, T.min_leaf)) continue;
             const i64 UB = bound();
             const i64 acc = eval_nominal(X, s, lst, pos.data(), k, r, UB, hk1.data(),
                                          hk2.data(), sub);
@@ -491,19 +505,24 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         Evaluated ev(K, r >= 3);
         vec<i64> &recL = ev.L, &recR = ev.R;
         vec<i64> seedL, seedR;  // per threshold: its sides' lower bounds from the seeds
-        const bool seeded = seed_bounds(lim, a, lst, m, col, pos.data(), wpos, K, seedL, seedR);
+        const bool seeded =
+            seed_bounds(lim, a, lst, m, col, pos.data(), wpos, K, T.monotone(), seedL, seedR);
         i64 zlo = -1;  // the last threshold whose <= side has no error
         i64 zhi = K;   // the first threshold whose > side has no error
         const i64 start =
             a == lim.try_attr ? threshold_at(lst, col, pos.data(), K, lim.try_code) : hint[a];
-        IntervalPruner iv(wpos, K, start, piece ? piece->lo : 0,
-                          piece ? std::min(piece->hi, K - 1) : -1);
+        // the thresholds a minimum leaf size allows (all without), of the piece's
+        const auto [k0, k1] = allowed(pos.data(), K, m, T.min_leaf);
+        const i64 lo = std::max(k0, piece ? piece->lo : 0);
+        const i64 hi = std::min(k1, piece ? piece->hi : K - 1);
+        if (lo > hi) continue;
+        IntervalPruner iv(wpos, K, start, lo, hi);
         while (!iv.empty()) {
             Interval I = iv.pop();
             const i64 UB = bound();
             if (UB <= lb || X.st.aborted()) break;
             i64 lbl, lbr;
-            if (!narrow(iv, I, ev, UB, zlo, zhi, X.st, lbl, lbr)) continue;
+            if (!narrow(iv, I, ev, UB, zlo, zhi, X.st, lbl, lbr, T.monotone())) continue;
             i64 mid = iv.want(I);
             if (seeded) {
                 auto dead = [&](i64 k) {
@@ -540,7 +559,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
                     totR[c] = total[c] - totL[c];
                 }
                 std::tie(vl, vr) = sides_d1(pk, col[lst[p - 1]], T.kinds, A, C, p, totL.data(),
-                                            totR.data(), BOTH, *sides);
+                                            totR.data(), BOTH, *sides, T.min_leaf);
             } else {
                 std::tie(vl, vr) =
                     eval_deep(X, s, lst, pos.data(), wpos, I, mid, r, UB, lbl, lbr,
@@ -555,8 +574,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
             if (out != nullptr)
                 out->push_back({static_cast<i32>(a), col[lst[p - 1]], static_cast<i32>(recL[mid]),
                                 static_cast<i32>(recR[mid])});
-            if (vl == 0) zlo = std::max(zlo, mid);
-            if (vr == 0) zhi = std::min(zhi, mid);
+            if (vl == 0 && T.monotone()) zlo = std::max(zlo, mid);
+            if (vr == 0 && T.monotone()) zhi = std::min(zhi, mid);
             if (vl + vr < UB) {
                 improve(vl + vr);
                 choice[0] = a;
@@ -650,7 +669,8 @@ public:
                     Interval I = job->iv.pop();
                     const i64 UB = bound();
                     i64 lbl, lbr;
-                    if (!narrow(job->iv, I, job->ev, UB, job->zlo, job->zhi, X.st, lbl, lbr)) {
+                    if (!narrow(job->iv, I, job->ev, UB, job->zlo, job->zhi, X.st, lbl, lbr,
+                                T.monotone())) {
                         finish(*job);
                         continue;
                     }
@@ -667,8 +687,8 @@ public:
                     --job->inflight;
                     job->ev.L[mid] = std::max(vl, lbl);
                     job->ev.R[mid] = std::max(vr, lbr);
-                    if (vl == 0) job->zlo = std::max(job->zlo, mid);
-                    if (vr == 0) job->zhi = std::min(job->zhi, mid);
+                    if (vl == 0 && T.monotone()) job->zlo = std::max(job->zlo, mid);
+                    if (vr == 0 && T.monotone()) job->zhi = std::min(job->zhi, mid);
                     if (vl + vr < bound()) shared.lower(vl + vr);
                     job->iv.split(I, mid);
                     finish(*job);
@@ -745,7 +765,7 @@ private:
         vec<i64> pos(static_cast<std::size_t>(m + 1));
         if (!T.ordered(a)) {
             const i64 k = groups(lst, m, T.col(a), pos.data());
-            if (k < 2) return nullptr;
+            if (k < 2 || !groups_allowed(pos.data(), k, T.min_leaf)) return nullptr;
             vec<u64> hk1(static_cast<std::size_t>(k)), hk2(static_cast<std::size_t>(k));
             const i64 acc = eval_nominal(X, s, lst, pos.data(), k, r, UB, hk1.data(), hk2.data(),
                                          sub);
@@ -753,8 +773,10 @@ private:
             return nullptr;
         }
         const i64 K = boundaries(lst, m, T.col(a), pos.data());
-        if (K == 0 || spec.lo > std::min(spec.hi, K - 1)) return nullptr;
-        return std::make_unique<Job>(a, std::move(pos), K, T, lst, hint_[a], spec.lo, spec.hi);
+        const auto [k0, k1] = allowed(pos.data(), K, m, T.min_leaf);
+        const i64 lo = std::max(spec.lo, k0), hi = std::min(spec.hi, k1);
+        if (K == 0 || lo > hi) return nullptr;
+        return std::make_unique<Job>(a, std::move(pos), K, T, lst, hint_[a], lo, hi);
     }
 
     std::vector<Spec> pieces_;
@@ -1321,8 +1343,9 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
     auto nv = field<const i64>(table, "nv");
     auto dec = field<const i32>(table, "dec");
     auto keys = field<const i64>(table, "keys");
-    if (kinds.size() != A || nv.size() != A + 2 || dec.size() != n || keys.size() != 2 * n)
+    if (kinds.size() != A || nv.size() != A + 3 || dec.size() != n || keys.size() != 2 * n)
         throw nb::value_error("OrderedTable: arrays of inconsistent sizes");
+    if (nv[A + 2] < 1) throw nb::value_error("nv[A + 2], the minimum leaf size: at least 1");
     auto buf = nb::cast<AnyArray>(work.attr("buf"));
     if (buf.dtype() != nb::dtype<i32>() || buf.ndim() != 3 ||
         static_cast<i64>(buf.shape(1)) != A || static_cast<i64>(buf.shape(2)) != n)
@@ -1375,7 +1398,8 @@ BoundTable bind_table(nb::handle table, nb::handle work) {
             all_ordered,
             wt,
             price,
-            F};
+            F,
+            nv[A + 2]};
     Workspace W{static_cast<i32 *>(buf.data()), static_cast<i64>(buf.shape(0)), side.p};
     return {T, W};
 }
@@ -1672,6 +1696,8 @@ void bind_ordered(nb::module_ &m) {
            nb::handle attrs, nb::handle stats, nb::handle budget, nb::handle usage,
            nb::handle board, i64 step) {
             auto [T, W] = bind_table(table, work);
+            if (!T.monotone())
+                throw nb::value_error("ordered_fronts: it reads no minimum leaf size (nv[A + 2])");
             const i64 depth = nb::cast<i64>(limits.attr("depth"));
             Board *bd = board.is_none() ? nullptr : nb::cast<Board *>(board);
             if (bd != nullptr && (step < 0 || step >= bd->size()))

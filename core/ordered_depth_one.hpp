@@ -86,6 +86,7 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
             for (i64 p = 1; p < m; ++p) {
                 left[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
+                if (p < T.min_leaf || m - p < T.min_leaf) continue;
                 i64 e;
                 if (T.price) {
                     e = leaf_cost(left.data(), C, T.price) +
@@ -106,7 +107,7 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
             if (code >= 0)
                 pts.push_back({split_x + (px.comb ? px.lc : 2 * px.lc), least, ORDERED, a, code});
         } else {
-            i64 e = 0, k = 0, size = 0;
+            i64 e = 0, k = 0, size = 0, start = 0, least = m;
             for (i64 p = 0; p < m; ++p) {
                 left[T.dec[lst[p]]] += T.w(lst[p]);
                 size += T.w(lst[p]);
@@ -114,11 +115,13 @@ inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost 
                     e += T.price ? leaf_cost(left.data(), C, T.price)
                                  : size - largest(left.data(), C);
                     ++k;
+                    least = std::min(least, p + 1 - start);  // the group's rows
+                    start = p + 1;
                     std::fill(left.begin(), left.end(), 0);
                     size = 0;
                 }
             }
-            if (k >= 2) pts.push_back({split_x + (px.comb ? px.lc : k * px.lc), e, NOMINAL, a, -1});
+            if (k >= 2 && least >= T.min_leaf) pts.push_back({split_x + (px.comb ? px.lc : k * px.lc), e, NOMINAL, a, -1});
         }
     }
     depth_one_front(pts);
@@ -270,22 +273,24 @@ inline i64 split_errors(const i64 *cnt, const i64 *tot, i64 size, i64 C) {
 }
 
 // The least errors of a split into two leaves of the n rows (codes vc ascending, classes
-// vk, class totals tot) if below best, else best.
-inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, i64 C, i64 *cnt) {
+// vk, class totals tot) if below best, else best. Only the splits with at least ml rows on
+// either side (a minimum leaf size; 1: every split).
+inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, i64 C, i64 *cnt,
+                 i64 ml = 1) {
     std::fill(cnt, cnt + C, 0);
     i64 last = -1, skip = 0;
     for (i64 q = 0; q < n; ++q) {
         const i64 v = vc[q];
         if (skip > 0) {
             --skip;
-        } else if (v != last && last >= 0) {
+        } else if (v != last && last >= 0 && q >= ml && q <= n - ml) {
             const i64 e = split_errors(cnt, tot, n, C);
             if (e < best) {
                 best = e;
                 if (best == 0) return 0;
             } else {
                 skip = e - best;
-                if (skip >= n - 1 - q) return best;  // no row left to score
+                if (skip >= n - ml - q) return best;  // no row left to score
             }
         }
         ++cnt[vk[q]];
@@ -294,14 +299,15 @@ inline i64 sweep(const i32 *vc, const i32 *vk, i64 n, const i64 *tot, i64 best, 
     return best;
 }
 
-// sweep with weights (vw: the rows' weights, n rows of weight wn): moving a row across
+// sweep with weights (vw: the rows' weights, n rows of weight wn; ml as sweep's, in rows):
+// moving a row across
 // changes the errors by at most its weight, so a split that errs e >= best skips the rows
 // that follow while their weight is at most e - best.
 // With prices (price, F: the largest), a split costs its sides' leaves' least prices and a
 // row moved changes that by at most its weight times F.
 inline i64 sweep_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, const i64 *tot,
                    i64 best, i64 C, i64 *cnt, const i64 *price = nullptr, i64 F = 1,
-                   i64 *tmp = nullptr) {
+                   i64 *tmp = nullptr, i64 ml = 1) {
     std::fill(cnt, cnt + C, 0);
     i64 last = -1, budget = -1, wl = 0;
     for (i64 q = 0; q < n; ++q) {
@@ -309,7 +315,7 @@ inline i64 sweep_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, c
         if (budget >= 0 && q > 0) budget -= F * vw[q - 1];  // the row before moved left
         if (budget >= 0) {
             // (skipped: within the budget of the last split)
-        } else if (v != last && last >= 0) {
+        } else if (v != last && last >= 0 && q >= ml && q <= n - ml) {
             const i64 e = price ? leaf_cost(cnt, C, price) + rest_cost(tot, cnt, C, price, tmp)
                                 : split_errors(cnt, tot, wn, C);
             if (e < best) {
@@ -328,15 +334,15 @@ inline i64 sweep_w(const i32 *vc, const i32 *vk, const i32 *vw, i64 n, i64 wn, c
 }
 
 // sweep for two classes (vk 0 or 1, t1 rows of class 1): a split errs
-// min(l0, l1) + min(r0, r1).
-inline i64 sweep2(const i32 *vc, const i32 *vk, i64 n, i64 t1, i64 best) {
+// min(l0, l1) + min(r0, r1); ml as sweep's.
+inline i64 sweep2(const i32 *vc, const i32 *vk, i64 n, i64 t1, i64 best, i64 ml = 1) {
     const i64 t0 = n - t1;
     i64 l1 = 0, last = -1, skip = 0;
     for (i64 q = 0; q < n; ++q) {
         const i64 v = vc[q];
         if (skip > 0) {
             --skip;
-        } else if (v != last && last >= 0) {
+        } else if (v != last && last >= 0 && q >= ml && q <= n - ml) {
             const i64 l0 = q - l1;
             const i64 e = std::min(l0, l1) + std::min(t0 - l0, t1 - l1);
             if (e < best) {
@@ -344,7 +350,7 @@ inline i64 sweep2(const i32 *vc, const i32 *vk, i64 n, i64 t1, i64 best) {
                 if (best == 0) return 0;
             } else {
                 skip = e - best;
-                if (skip >= n - 1 - q) return best;
+                if (skip >= n - ml - q) return best;
             }
         }
         l1 += vk[q];

@@ -71,8 +71,8 @@ struct SidesScratch {
 // and rows of the side lie on both sides. The lanes of a block (LANES attributes) walk
 // side by side. Per lane: the least and the most D of each side (mn > mx: no threshold).
 template <bool DO_L, bool DO_R>
-void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mxL, i32 *mnR,
-                i32 *mxR) {
+void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 *mnL, i32 *mxL,
+                i32 *mnR, i32 *mxR) {
     constexpr i32 BIG = 1 << 30;
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
         i32 dl[LANES] = {}, cl[LANES] = {}, dr[LANES] = {}, cr[LANES] = {};
@@ -90,14 +90,14 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mx
                 if constexpr (DO_L) {
                     dl[l] += wv & ~r;
                     cl[l] += 1 + r;
-                    const i32 ok = e & -static_cast<i32>((cl[l] > 0) & (cl[l] < nL));
+                    const i32 ok = e & -static_cast<i32>((cl[l] >= least) & (cl[l] <= nL - least));
                     lo_l[l] = std::min(lo_l[l], (dl[l] & ok) | (BIG & ~ok));
                     hi_l[l] = std::max(hi_l[l], (dl[l] & ok) | (-BIG & ~ok));
                 }
                 if constexpr (DO_R) {
                     dr[l] += wv & r;
                     cr[l] -= r;
-                    const i32 ok = e & -static_cast<i32>((cr[l] > 0) & (cr[l] < nR));
+                    const i32 ok = e & -static_cast<i32>((cr[l] >= least) & (cr[l] <= nR - least));
                     lo_r[l] = std::min(lo_r[l], (dr[l] & ok) | (BIG & ~ok));
                     hi_r[l] = std::max(hi_r[l], (dr[l] & ok) | (-BIG & ~ok));
                 }
@@ -118,7 +118,7 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 *mnL, i32 *mx
 // WEIGHTED: l_c, n and T_c are weights (each lane's position keeps its row's, ln.wt); nL
 // and nR still count the sides' rows (where a threshold splits a side).
 template <int C, bool DO_L, bool DO_R, bool WEIGHTED = false>
-void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                         const i64 *totR, i32 *eL, i32 *eR) {
     constexpr i32 BIG = 1 << 30;
     i32 TL[C], TR[C], WL = 0, WR = 0;
@@ -150,7 +150,7 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
                         ml = std::max(ml, cl[c][l]);
                         mr = std::max(mr, TL[c] - cl[c][l]);
                     }
-                    const i32 ok = e & -static_cast<i32>((nl[l] > 0) & (nl[l] < nL));
+                    const i32 ok = e & -static_cast<i32>((nl[l] >= least) & (nl[l] <= nL - least));
                     const i32 err = (WEIGHTED ? WL : nL) - ml - mr;
                     bl[l] = std::min(bl[l], (err & ok) | (BIG & ~ok));
                 }
@@ -165,7 +165,7 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
                         ml = std::max(ml, cr[c][l]);
                         mr = std::max(mr, TR[c] - cr[c][l]);
                     }
-                    const i32 ok = e & -static_cast<i32>((nr[l] > 0) & (nr[l] < nR));
+                    const i32 ok = e & -static_cast<i32>((nr[l] >= least) & (nr[l] <= nR - least));
                     const i32 err = (WEIGHTED ? WR : nR) - ml - mr;
                     br[l] = std::min(br[l], (err & ok) | (BIG & ~ok));
                 }
@@ -179,23 +179,23 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64
 }
 
 template <int C, bool WEIGHTED>
-void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                       const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
     if (doL && doR)
-        lanes_walk_classes<C, true, true, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+        lanes_walk_classes<C, true, true, WEIGHTED>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
     else if (doL)
-        lanes_walk_classes<C, true, false, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+        lanes_walk_classes<C, true, false, WEIGHTED>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
     else
-        lanes_walk_classes<C, false, true, WEIGHTED>(ln, m, t, nL, nR, totL, totR, eL, eR);
+        lanes_walk_classes<C, false, true, WEIGHTED>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
 }
 
 template <int C>
-void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *totL,
+void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                    const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
     if (ln.wt.empty())
-        lanes_classes_of<C, false>(ln, m, t, nL, nR, totL, totR, doL, doR, eL, eR);
+        lanes_classes_of<C, false>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
     else
-        lanes_classes_of<C, true>(ln, m, t, nL, nR, totL, totR, doL, doR, eL, eR);
+        lanes_classes_of<C, true>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
 }
 
 // The least misclassifications of both sides of a split over depth <= 1: the root
@@ -205,7 +205,7 @@ void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, const i64 *tot
 // BOTH): the sides to pass; a side not passed gets its leaf's errors.
 inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i64 A, i64 C,
                                     i64 nl, const i64 *totL, const i64 *totR, int which,
-                                    SidesScratch &w) {
+                                    SidesScratch &w, i64 min_leaf = 1) {
     const i64 m = pk.m, nr = m - nl;
     const i64 wl = sum(totL, C), wr = sum(totR, C);  // the sides' weights (nl, nr without)
     const bool doL = which != RIGHT, doR = which != LEFT;
@@ -219,14 +219,15 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         const i64 nlanes = ln.blocks * LANES;
         i32 *eL = w.walk.data(), *eR = eL + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        const i32 least = static_cast<i32>(min_leaf);
         const bool dl = bestL > 0, dr = bestR > 0;
         switch (C) {
-            case 3: lanes_classes<3>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
-            case 4: lanes_classes<4>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
-            case 5: lanes_classes<5>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
-            case 6: lanes_classes<6>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
-            case 7: lanes_classes<7>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
-            default: lanes_classes<8>(ln, m, tt, nL, nR, totL, totR, dl, dr, eL, eR); break;
+            case 3: lanes_classes<3>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
+            case 4: lanes_classes<4>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
+            case 5: lanes_classes<5>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
+            case 6: lanes_classes<6>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
+            case 7: lanes_classes<7>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
+            default: lanes_classes<8>(ln, m, tt, nL, nR, least, totL, totR, dl, dr, eL, eR); break;
         }
         for (i64 k = 0; k < nlanes; ++k) {
             if (ln.attr[k] < 0) continue;
@@ -237,12 +238,13 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         const i64 nlanes = ln.blocks * LANES;
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
+        const i32 least = static_cast<i32>(min_leaf);
         if (bestL > 0 && bestR > 0)
-            lanes_walk<true, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+            lanes_walk<true, true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
         else if (bestL > 0)
-            lanes_walk<true, false>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+            lanes_walk<true, false>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
         else
-            lanes_walk<false, true>(ln, m, tt, nL, nR, mnL, mxL, mnR, mxR);
+            lanes_walk<false, true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
         // a side's cost of deciding 0 (c0) and 1 (c1): T1 and T0 without prices
         const auto c0 = [&](const i64 *tot) {
             return price ? tot[0] * price[0] + tot[1] * price[2] : tot[1];
@@ -287,9 +289,11 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
             // (two classes go by lanes: only more than MAX_LANE_CLASSES come here)
             i64 *tmp = w.tmp.data();
             if (doL && bestL > 0)
-                bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL, price, pk.F, tmp);
+                bestL = sweep_w(Lc, Lk, Lw, nl, wl, totL, bestL, C, cntL, price, pk.F, tmp,
+                                min_leaf);
             if (doR && bestR > 0)
-                bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR, price, pk.F, tmp);
+                bestR = sweep_w(Rc, Rk, Rw, nr, wr, totR, bestR, C, cntR, price, pk.F, tmp,
+                                min_leaf);
         } else if (kinds[b] == 1) {
             i32 *Lc = w.lc.data(), *Lk = w.lk.data(), *Rc = w.rc.data(), *Rk = w.rk.data();
             if (which == BOTH) {
@@ -316,16 +320,18 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                 }
             }
             if (C == 2) {
-                if (bestL > 0) bestL = sweep2(Lc, Lk, nl, totL[1], bestL);
-                if (bestR > 0) bestR = sweep2(Rc, Rk, nr, totR[1], bestR);
+                if (bestL > 0) bestL = sweep2(Lc, Lk, nl, totL[1], bestL, min_leaf);
+                if (bestR > 0) bestR = sweep2(Rc, Rk, nr, totR[1], bestR, min_leaf);
             } else {
-                if (bestL > 0) bestL = sweep(Lc, Lk, nl, totL, bestL, C, cntL);
-                if (bestR > 0) bestR = sweep(Rc, Rk, nr, totR, bestR, C, cntR);
+                if (bestL > 0) bestL = sweep(Lc, Lk, nl, totL, bestL, C, cntL, min_leaf);
+                if (bestR > 0) bestR = sweep(Rc, Rk, nr, totR, bestR, C, cntR, min_leaf);
             }
         } else {
             std::fill(cntL, cntL + C, 0);
             std::fill(cntR, cntR + C, 0);
             i64 lastL = -1, lastR = -1, eL = 0, eR = 0, kL = 0, kR = 0, gL = 0, gR = 0;
+            // each side's rows in the current group, and its least group's (min_leaf)
+            i64 rL = 0, rR = 0, leastL = m, leastR = m;
             for (i64 q = 0; q <= m; ++q) {
                 const i64 v = q < m ? col[q] : -2;
                 if (v != lastL && gL > 0) {
@@ -333,27 +339,33 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                     ++kL;
                     std::fill(cntL, cntL + C, 0);
                     gL = 0;
+                    leastL = std::min(leastL, rL);
+                    rL = 0;
                 }
                 if (v != lastR && gR > 0) {
                     eR += price ? leaf_cost(cntR, C, price) : gR - largest(cntR, C);
                     ++kR;
                     std::fill(cntR, cntR + C, 0);
                     gR = 0;
+                    leastR = std::min(leastR, rR);
+                    rR = 0;
                 }
                 if (q == m) break;
                 const i64 u = wq ? wq[q] : 1;
                 if (sd[q] <= t) {
                     cntL[cl[q]] += u;
                     gL += u;
+                    ++rL;
                     lastL = v;
                 } else {
                     cntR[cl[q]] += u;
                     gR += u;
+                    ++rR;
                     lastR = v;
                 }
             }
-            if (doL && kL >= 2 && eL < bestL) bestL = eL;
-            if (doR && kR >= 2 && eR < bestR) bestR = eR;
+            if (doL && kL >= 2 && leastL >= min_leaf && eL < bestL) bestL = eL;
+            if (doR && kR >= 2 && leastR >= min_leaf && eR < bestR) bestR = eR;
         }
     }
     if (!doL) bestL = leaf_cost(totL, C, price);

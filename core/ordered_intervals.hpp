@@ -44,6 +44,8 @@ public:
     }
 
     bool empty() const { return head_ == queue_.size(); }
+    // How far apart thresholds a < b are (in what a bound moves).
+    i64 gap(i64 a, i64 b) const { return pos_[b] - pos_[a]; }
     Interval pop() { return queue_[head_++]; }
 
     // Skip the thresholds within k rows of the left neighbour (after it).

@@ -20,8 +20,8 @@ namespace dagger::ordered {
 
 // The table: codes (A x n, attribute-major), kinds (1: ordered), nv (codes per attribute;
 // nv[A]: the most codes for the depth-two trees from class counts, 0: never; nv[A + 1]:
-// the factor of sweep_after, when the depth-two trees of two classes come from d2_sweep),
-// decisions
+// the factor of sweep_after, when the depth-two trees of two classes come from d2_sweep;
+// nv[A + 2]: the minimum leaf size, min_leaf), decisions
 // (0..C-1), the two random keys per row (2 x n) that name subtables, and the rows' integer
 // weights (null: every row weighs 1). A row of weight k counts as k rows wherever a cost
 // counts rows (class counts, a subtable's size in total path length, the rows a bound
@@ -40,8 +40,17 @@ struct Table {
     const i64 *wt = nullptr;
     const i64 *price = nullptr;
     i64 F = 1;
+    // The minimum leaf size (--min-leaf): a split is allowed only if each child holds at
+    // least min_leaf rows (rows, whatever their weights). Above 1 a subset of rows may need
+    // more errors than the rows it lies in (its split may be forbidden), so no bound may read
+    // a contained side's value as a lower bound: only best() reads it (depth against
+    // misclassifications), with the bounds that stay valid (see `monotone`).
+    i64 min_leaf = 1;
 
     const i32 *col(i64 a) const { return codes + a * n; }
+    // Whether a side's value only grows as it takes rows (no minimum leaf size): the bounds
+    // that read a contained side's value (a neighbour's, a zero-error side's) hold.
+    bool monotone() const { return min_leaf <= 1; }
     bool ordered(i64 a) const { return kinds[a] == 1; }
     u64 key(i64 which, i64 row) const { return static_cast<u64>(keys[which * n + row]); }
     i64 w(i64 row) const { return wt ? wt[row] : 1; }
@@ -170,6 +179,22 @@ inline i64 boundaries(const i32 *lst, i64 m, const i32 *col, i64 *pos) {
     for (i64 p = 1; p < m; ++p)
         if (col[lst[p]] != col[lst[p - 1]]) pos[K++] = p;
     return K;
+}
+
+// The thresholds a minimum leaf size allows among K at positions pos (rows on the <= side)
+// of m rows: [k0, k1], each side at least min_leaf rows (k0 > k1: none).
+inline std::pair<i64, i64> allowed(const i64 *pos, i64 K, i64 m, i64 min_leaf) {
+    if (min_leaf <= 1) return {0, K - 1};
+    const i64 k0 = std::lower_bound(pos, pos + K, min_leaf) - pos;
+    const i64 k1 = (std::upper_bound(pos, pos + K, m - min_leaf) - pos) - 1;
+    return {k0, k1};
+}
+
+// Whether each of the k groups at starts holds at least min_leaf rows.
+inline bool groups_allowed(const i64 *starts, i64 k, i64 min_leaf) {
+    for (i64 g = 0; g < k && min_leaf > 1; ++g)
+        if (starts[g + 1] - starts[g] < min_leaf) return false;
+    return true;
 }
 
 // The runs of equal codes along lst (a nominal split's children): their starts (and

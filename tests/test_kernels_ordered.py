@@ -255,7 +255,7 @@ def test_best_call_by_call_is_the_least_errors(seed, counts_max):
     table = _random_table(seed, n=90)
     least = _least_by_depth(table, 3)
     arrays = ordered._Arrays(table, 4, None)
-    arrays.nv[-2] = counts_max
+    arrays.nv[-3] = counts_max
     name = arrays.name(None)
     shared = k.new_memo()
     stats = np.zeros(k.N_STATS, np.int64)

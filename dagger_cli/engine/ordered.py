@@ -29,8 +29,14 @@ by their weights (:func:`expanded`, the tests' oracle).
 Prices (a cost matrix): a leaf costs its decision of least price, and a row moved changes
 a cost by at most its weight times the largest price.
 
+A minimum leaf size (``--min-leaf``): a split only where each child holds that many rows,
+for depth against misclassifications (:func:`reads_min_leaf`). A subset of rows may then
+need more errors than the rows it lies in, so the kernel's bounds read only a containing
+side's value, less what the rows between can move.
+
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, a minimum leaf size, and the ``baseline`` and ``paper`` engines.
+``exact_only``, ``count``, a minimum leaf size with total path length, nodes or leaves
+against misclassifications, and the ``baseline`` and ``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
@@ -83,7 +89,24 @@ def applies(table, query) -> bool:
         and not query.count
         and (not _reads_decision(query) or _decision_pair(table, query) is not None)
         and (getattr(table, "weighting", None) is None or _weights_read(table, query))
+        and (_min_leaf(table) == 1 or reads_min_leaf(table, query))
     )
+
+
+def _min_leaf(table) -> int:
+    """The table's minimum leaf size (1: none)."""
+    w = getattr(table, "weighting", None)
+    return 1 if w is None else int(w.min_leaf)
+
+
+def reads_min_leaf(table, query) -> bool:
+    """Whether the solver reads a minimum leaf size for ``query``: for depth against
+    misclassifications (:func:`~dagger_cli.engine.kernels.ordered.best`, whose bounds
+    read only a containing side's value then: a subset of rows may need more errors when
+    its splits would leave too few rows). Not for a whole front of total path length,
+    nodes or leaves against misclassifications: the fronts kernel's bounds read contained
+    sides' fronts. (A minimum leaf size needs misclassifications as one cost.)"""
+    return {query.x_cost.name, query.y_cost.name} == {MIS, "depth"}
 
 
 def _weights_read(table, query) -> bool:
@@ -140,14 +163,14 @@ def _decision_pair(table, query) -> str | None:
 
 def reads_weights(table, prices: bool = True) -> bool:
     """Whether the kernels read a weighted table's weights: row weights, class weights and
-    a price matrix (not a minimum leaf size), the weights times the largest price adding up
-    to at most :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units
-    (:func:`_units`). A row of weight k then counts as k rows wherever a cost counts rows,
-    and a leaf costs its decision of least price. ``prices`` False: for a pair whose
-    leaves read none (false positives against negatives)."""
+    a price matrix, the weights times the largest price adding up to at most
+    :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units (:func:`_units`). A row
+    of weight k then counts as k rows wherever a cost counts rows, and a leaf costs its
+    decision of least price. ``prices`` False: for a pair whose leaves read none (false
+    positives against negatives). A minimum leaf size: :func:`reads_min_leaf`."""
     from .kernels import ordered as k
 
-    return table.weighting.min_leaf == 1 and _units(table.weighting, prices) <= k.WEIGHT_LIMIT
+    return _units(table.weighting, prices) <= k.WEIGHT_LIMIT
 
 
 def _units(w, prices: bool = True) -> int:
@@ -198,8 +221,11 @@ def why_not(table, query) -> str:
         from .kernels import ordered as k
 
         w = table.weighting
-        if w.min_leaf > 1:
-            return "it does not read a minimum leaf size (--min-leaf) yet"
+        if w.min_leaf > 1 and not reads_min_leaf(table, query):
+            return (
+                "it reads a minimum leaf size (--min-leaf) for depth against "
+                "misclassifications only"
+            )
         units = _units(w, _reads_prices(table, query))
         return (
             "it reads row and class weights and prices, but not weights (times the largest "
@@ -277,9 +303,11 @@ class _Arrays:
         self.kinds = np.array([a in table.ordered for a in table.attributes], dtype=np.int8)
         self.dec = np.ascontiguousarray(table.decisions, dtype=np.int32)
         self.C = C
-        # the rows' weights in the weighting's integer units (None: every row weighs 1)
+        # the rows' weights in the weighting's integer units (None: every row weighs 1, as
+        # with a minimum leaf size alone)
         w = getattr(table, "weighting", None)
-        self.weights = None if w is None else np.ascontiguousarray(w.rows, dtype=np.int64)
+        ones = w is not None and w.prices is None and bool((w.rows == 1).all())
+        self.weights = None if w is None or ones else np.ascontiguousarray(w.rows, dtype=np.int64)
         # and its price matrix (None: a wrong decision costs 1 per unit of weight)
         p = None if w is None else w.prices
         self.prices = None if p is None else np.ascontiguousarray(p, dtype=np.int64).reshape(-1)
@@ -288,13 +316,14 @@ class _Arrays:
             self.order[a] = np.argsort(self.codes[a], kind="stable")
         self.buf = np.empty((depth + 2, A, n), dtype=np.int32)
         self.side = np.zeros(n, dtype=np.int32)
-        # codes per attribute, the most for the depth-two trees from counts (0: never), and
-        # the factor of the depth-two sweep (SWEEP_FACTOR)
-        self.nv = np.zeros(A + 2, dtype=np.int64)
+        # codes per attribute, the most for the depth-two trees from counts (0: never), the
+        # factor of the depth-two sweep (SWEEP_FACTOR) and the minimum leaf size
+        self.nv = np.zeros(A + 3, dtype=np.int64)
         for a in range(A):
             self.nv[a] = int(self.codes[a].max()) + 1 if n else 1
         self.nv[A] = COUNTS_MAX_CODES
         self.nv[A + 1] = SWEEP_FACTOR
+        self.nv[A + 2] = 1 if w is None else w.min_leaf
         # random row keys: a subtable's name is the sums of its rows' (fixed seed)
         self.keys = np.random.default_rng(SEED).integers(-(2**62), 2**62, size=(2, n))
         self.table = k.OrderedTable(
