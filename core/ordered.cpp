@@ -51,13 +51,20 @@ namespace {
 // can spare.
 constexpr i64 SCREEN_PAIRS = i64{1} << 18;
 
-// What one kernel call shares down its recursion.
+// What one kernel call shares down its recursion. Under a minimum leaf size, best's
+// `relaxed`: the same search without it (a subtable's value without a minimum leaf size is
+// at most its value with one, and only grows as the subtable takes rows, so its values
+// bound the constrained ones from below with every bound of a contained side), its results
+// kept in the same memo at depth + RELAXED_KEY.
 struct Search {
     const Table &T;
     const Workspace &W;
     Stats st;
     Memo *memo;  // best's
+    const Search *relaxed = nullptr;
+    i64 key = 0;  // added to the depth in the memo's keys
 };
+constexpr i64 RELAXED_KEY = 64;
 
 // ---------------------------------------------------------------- least misclassifications
 
@@ -140,7 +147,8 @@ struct Evaluated {
     vec<i64> L, R;            // the <= and > sides' values or lower bounds
     vec<i64> la, lc, ra, rc;  // the sides' best roots (attribute, code; -1: none)
     vec<Seeds> sL, sR;        // the sides' evaluated splits (depth >= 3 only)
-    Evaluated(i64 K, bool deep)
+    vec<i64> L1, R1;          // the sides' relaxed values or lower bounds (Search::relaxed)
+    Evaluated(i64 K, bool deep, bool relaxed = false)
         : L(static_cast<std::size_t>(K), 0),
           R(static_cast<std::size_t>(K), 0),
           la(static_cast<std::size_t>(K), -1),
@@ -148,8 +156,26 @@ struct Evaluated {
           ra(static_cast<std::size_t>(K), -1),
           rc(static_cast<std::size_t>(K), -1),
           sL(deep ? static_cast<std::size_t>(K) : 0),
-          sR(deep ? static_cast<std::size_t>(K) : 0) {}
+          sR(deep ? static_cast<std::size_t>(K) : 0),
+          L1(deep && relaxed ? static_cast<std::size_t>(K) : 0, 0),
+          R1(deep && relaxed ? static_cast<std::size_t>(K) : 0, 0) {}
 };
+
+// The relaxed lower bounds (Search::relaxed) of the sides of the threshold after p (in what
+// a bound moves) in the interval I: a side's relaxed value is at least the one of the side
+// it contains, and the one of the side that contains it less the rows between.
+std::pair<i64, i64> relaxed_bounds(const Evaluated &ev, const Interval &I, const i64 *pos, i64 p) {
+    i64 l = 0, r = 0;
+    if (I.ln >= 0) {
+        l = ev.L1[I.ln];
+        r = ev.R1[I.ln] - (p - pos[I.ln]);
+    }
+    if (I.rn >= 0) {
+        r = std::max(r, ev.R1[I.rn]);
+        l = std::max(l, ev.L1[I.rn] - (pos[I.rn] - p));
+    }
+    return {std::max<i64>(l, 0), std::max<i64>(r, 0)};
+}
 
 // Per threshold k of attribute a (K thresholds at positions pos along lst), lower bounds
 // of its sides' values from the seeds of lim (none: false). A seed's split (code c) is the
@@ -289,11 +315,19 @@ bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, 
     if (!monotone) {  // only the containing neighbour's side, less the rows between
         lbl = I.rn >= 0 ? std::max<i64>(ev.L[I.rn] - iv.gap(I.lo, I.rn), 0) : 0;
         lbr = I.ln >= 0 ? std::max<i64>(ev.R[I.ln] - iv.gap(I.ln, I.hi), 0) : 0;
+        if (!ev.L1.empty()) {  // and the relaxed values, as without a minimum leaf size
+            if (I.ln >= 0) lbl = std::max(lbl, ev.L1[I.ln]);
+            if (I.rn >= 0) lbr = std::max(lbr, ev.R1[I.rn]);
+        }
         if (lbl + lbr >= UB) {
             st.add(S_PRUNED, I.hi - I.lo + 1);
             return false;
         }
-        return true;
+        if (!ev.L1.empty()) {
+            if (I.ln >= 0) iv.shrink_from_left(I, ev.L1[I.ln] + ev.R1[I.ln] - UB);
+            if (I.rn >= 0) iv.shrink_from_right(I, ev.L1[I.rn] + ev.R1[I.rn] - UB);
+        }
+        return I.lo <= I.hi;
     }
     lbl = I.ln >= 0 ? ev.L[I.ln] : 0;
     lbr = I.rn >= 0 ? ev.R[I.rn] : 0;
@@ -345,19 +379,49 @@ std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 
     auto [wl, wr] = warm_children(ev, I, wpos, wp, r, T.monotone());
     wl.lb = std::max(wl.lb, seed_l);
     wr.lb = std::max(wr.lb, seed_r);
+    // under a minimum leaf size: the sides' relaxed lower bounds, and their values
+    const bool relax = X.relaxed != nullptr && !ev.L1.empty();
+    i64 rl = 0, rr = 0;
+    if (relax) {
+        std::tie(rl, rr) = relaxed_bounds(ev, I, wpos, wp);
+        wl.lb = std::max(wl.lb, rl);
+        wr.lb = std::max(wr.lb, rr);
+    }
     BestLimits fl = big_left ? wl : wr, sl = big_left ? wr : wl;
     Seeds *fo = big_left ? &ev.sL[mid] : &ev.sR[mid];
     Seeds *so = big_left ? &ev.sR[mid] : &ev.sL[mid];
+    i64 rf = big_left ? rl : rr, rs = big_left ? rr : rl;  // relaxed: what is known
+    // A side under lim: first its relaxed value below the bound (a lower bound: at or above
+    // it, the side is not searched), then its own from there.
+    const auto solve = [&](Sub c, BestLimits lim, u64 a1, u64 a2, Seeds *o, i64 &rv) -> i64 {
+        if (relax) {
+            BestLimits l1{lim.depth, lim.bound};
+            l1.lb = rv;
+            l1.try_attr = lim.try_attr;
+            l1.try_code = lim.try_code;
+            rv = best(*X.relaxed, c, l1, a1, a2, sub).v;
+            if (rv >= lim.bound) {
+                sub[0] = sub[1] = -1;
+                return rv;
+            }
+            lim.lb = std::max(lim.lb, rv);
+        }
+        return best(X, c, lim, a1, a2, sub, o).v;
+    };
     fl.bound = UB;
-    const i64 vf = best(X, fsub, fl, f1, f2, sub, fo).v;
+    const i64 vf = solve(fsub, fl, f1, f2, fo, rf);
     const i64 fa = sub[0], fc = sub[1];
     i64 vs = std::max(big_left ? lbr : lbl, sl.lb);
     i64 sa = -1, sc = -1;
     if (UB - vf + half > 0) {
         sl.bound = UB - vf + half;
-        vs = best(X, ssub, sl, s1, s2, sub, so).v;
+        vs = solve(ssub, sl, s1, s2, so, rs);
         sa = sub[0];
         sc = sub[1];
+    }
+    if (relax) {
+        ev.L1[mid] = big_left ? rf : rs;
+        ev.R1[mid] = big_left ? rs : rf;
     }
     ev.la[mid] = big_left ? fa : sa;
     ev.lc[mid] = big_left ? fc : sc;
@@ -415,7 +479,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
     if (piece == nullptr) {
         i64 v;
         bool exact;
-        if (X.memo->find(h1, h2, r, v, exact)) {
+        if (X.memo->find(h1, h2, r + X.key, v, exact)) {
             if (exact || v >= ub) return {v, exact};
             lb = std::max(lb, v);
         }
@@ -427,7 +491,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         if (few) {
             X.st.add(S_SOLVED);
             const i64 v = d2_counts(T, W, s, choice);
-            X.memo->put(h1, h2, r, v, true);
+            X.memo->put(h1, h2, r + X.key, v, true);
             return {v, true};
         }
     }
@@ -439,7 +503,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
     const auto sweep = [&]() -> Value {
         const i64 v = d2_sweep(T, W, s, X.st, choice);
         if (X.st.aborted()) return {ub, false};
-        X.memo->put(h1, h2, r, v, true);
+        X.memo->put(h1, h2, r + X.key, v, true);
         return {v, true};
     };
     X.st.add(S_SOLVED);
@@ -502,7 +566,7 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
             prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data(), T.wt);
         }
         // per evaluated threshold: its sides' values (or lower bounds), and their roots
-        Evaluated ev(K, r >= 3);
+        Evaluated ev(K, r >= 3, X.relaxed != nullptr);
         vec<i64> &recL = ev.L, &recR = ev.R;
         vec<i64> seedL, seedR;  // per threshold: its sides' lower bounds from the seeds
         const bool seeded =
@@ -592,10 +656,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
     if (X.st.aborted()) return {ub, false};  // not a result: never kept
     if (piece) return found ? Value{inc, true} : Value{ub, false};
     if (inc < ub) {
-        X.memo->put(h1, h2, r, inc, true);
+        X.memo->put(h1, h2, r + X.key, inc, true);
         return {inc, true};
     }
-    X.memo->put(h1, h2, r, ub, false);
+    X.memo->put(h1, h2, r + X.key, ub, false);
     return {ub, false};
 }
 
@@ -741,7 +805,7 @@ private:
               pos(std::move(p)),
               at(),
               iv((at.of(T, lst, pos.data(), K), at.b), K, start, lo, std::min(hi, K - 1)),
-              ev(K, true),
+              ev(K, true, !T.monotone()),
               zlo(-1),
               zhi(K) {}
     };
@@ -1500,7 +1564,10 @@ template <class F>
 int search_budgeted(const Table &T, const Workspace &W, Span<i64> stats, Memo &memo, i64 limit,
                     Span<i64> usage, F &&fn) {
     nb::gil_scoped_release free;
-    const Search X{T, W, Stats{stats.p}, &memo};
+    Table T1 = T;  // without the minimum leaf size: the relaxed search's
+    T1.min_leaf = 1;
+    const Search X1{T1, W, Stats{stats.p}, &memo, nullptr, RELAXED_KEY};
+    const Search X{T, W, Stats{stats.p}, &memo, T.monotone() ? nullptr : &X1};
     const int status = run_budgeted(limit, memo.bytes(), usage, [&] { fn(X); });
     usage[U_MEMO_BYTES] = memo.bytes();
     usage[U_MEMO_SIZE] = static_cast<i64>(memo.size());
