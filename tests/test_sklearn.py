@@ -266,6 +266,7 @@ def test_a_minimum_leaf_size_on_many_thresholds_warns_in_the_estimators_terms():
     text = str(w.message)
     assert "--" not in text and w.filename == __file__
     assert text.count("min_samples_leaf") == 1 and text.count("thresholds=K") == 1
+    assert 'x="depth"' in text  # (the query the kernels answer with min_samples_leaf)
 
 
 def test_a_memory_stop_names_max_memory_and_the_ways_through():

@@ -224,7 +224,7 @@ def why_not(table, query) -> str:
         if w.min_leaf > 1 and not reads_min_leaf(table, query):
             return (
                 "it reads a minimum leaf size (--min-leaf) for depth against "
-                "misclassifications only"
+                "misclassifications only: --x depth --y misclassifications"
             )
         units = _units(w, _reads_prices(table, query))
         return (

@@ -14,7 +14,8 @@ odt tables at depth 3 (depth vs misclassifications), in this process, median of 
   table unweighted, the three runs taking turns (median of ``--weights-num-runs``): the
   ordered solver reading the weights, and the route before (the rows repeated by their
   weights, :func:`dagger_cli.engine.ordered.expanded`); the ratio per table, and the two
-  weighted fronts checked equal.
+  weighted fronts checked equal; and the same table unweighted with ``--min-leaf 5`` (the
+  ordered solver's kernels reading it, taking turns too), its ratio to the table without.
 
     python -m scripts.bench run --only weights [--runs 3] [--odt-tables hepatitis,vote]
     python -m scripts.bench run --only weights --weights-parts num [--num-tables rice,bank]
@@ -177,16 +178,21 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         rng = np.random.default_rng(NUM_SEED)
         tw = t.weighted(rng.integers(1, NUM_MAX_WEIGHT + 1, size=t.n_rows).tolist())
         copies = expanded(tw)
+        least = t.weighted(min_leaf=MIN_LEAF)
         plain_s, native_s, copies_s, ratio, vs_copies = [], [], [], [], []
+        leaf_s, leaf_ratio = [], []
         for _ in range(runs):
             a, ra = _timed(lambda t=t: relate(t, "depth", max_depth=DEPTH))
             b, rb = _timed(lambda t=tw: relate(t, "depth", max_depth=DEPTH))
             c, rc = _timed(lambda t=copies: relate(t, "depth", max_depth=DEPTH))
+            m, rm = _timed(lambda t=least: relate(t, "depth", max_depth=DEPTH))
             plain_s.append(a)
             native_s.append(b)
             copies_s.append(c)
             ratio.append(b / a)
             vs_copies.append(c / b)
+            leaf_s.append(m)
+            leaf_ratio.append(m / a)
         same = rb.front.points() == rc.front.points()
         row = {
             "table": name,
@@ -200,13 +206,18 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             "engine": rb.engine,
             "same_front": same,
             "least": [int(rb.front.least_y(d)) for d in range(1, DEPTH + 1)],
+            "min_leaf_s": statistics.median(leaf_s),
+            "min_leaf_ratio": statistics.median(leaf_ratio),
+            "min_leaf_engine": rm.engine,
+            "min_leaf_least": _least(rm),
         }
         rows.append(row)
         print(
             f"  {name:<8} unweighted {row['plain_s']:6.2f} s, weighted {row['weighted_s']:6.2f} s "
             f"(x{row['ratio']:.2f}); as repeated rows ({tw.weight_total:,} of {t.n_rows:,}) "
             f"{row['repeated_s']:6.2f} s (x{row['repeated_ratio']:.2f} of the weighted run); "
-            f"same front: {same}",
+            f"same front: {same}; --min-leaf {MIN_LEAF} unweighted {row['min_leaf_s']:6.2f} s "
+            f"(x{row['min_leaf_ratio']:.2f}, {rm.engine}) {row['min_leaf_least']}",
             flush=True,
         )
     if rows:
@@ -219,6 +230,11 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         )
         exact = all(r["same_front"] and r["engine"] == "ordered" for r in rows)
         print(f"  [{verdict.met(exact)}] fronts: the weights read equal the rows repeated")
+        kernels = all(r["min_leaf_engine"] == "ordered" for r in rows)
+        print(
+            f"  [{verdict.met(kernels)}] --min-leaf {MIN_LEAF} read by the ordered solver's "
+            f"kernels: the most x{max(r['min_leaf_ratio'] for r in rows):.2f} of the run without"
+        )
     print(f"weights, numeric tables: done; {machine.load_text()}")
     return rows
 
