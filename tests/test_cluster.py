@@ -118,6 +118,16 @@ def test_weighted_rows_on_the_cluster_give_the_one_process_front_and_trees(clust
     assert _answer(weighted, 4, scheduler=cluster.address) == one
 
 
+def test_a_min_leaf_on_the_cluster_gives_the_one_process_front_and_trees(cluster):
+    """A minimum leaf size travels with the table: the workers' kernels read it (and run
+    their relaxed searches) as the one process's do."""
+    table = DecisionTable.from_dataframe(_frame(5, 150, columns=4), thresholds="all")
+    limited = table.weighted(min_leaf=6)
+    one = _answer(limited, 4)
+    assert one != _answer(table, 4)  # (K changes this table's front)
+    assert _answer(limited, 4, scheduler=cluster.address) == one
+
+
 def test_a_local_cluster_gives_the_one_process_front():
     table = DecisionTable.from_dataframe(_frame(3, 120, columns=3), thresholds="all")
     one = relate(table, "depth", MIS, max_depth=3).front.points()
