@@ -14,7 +14,10 @@
 //   evaluated neighbours (their children hold nearly the same rows): their values bound
 //   its value from below (a tree that reaches the bound ends its search), the root of
 //   their best tree is its first split, and their own evaluated splits bound its splits
-//   (similarity bounds, less the rows they have that it lacks: seed_bounds).
+//   (similarity bounds, less the rows they have that it lacks: seed_bounds). Under a
+//   minimum leaf size (Table::min_leaf) only the bounds of a containing side hold, and each
+//   side is first solved without it (Search::relaxed), whose values bound it from below
+//   and prune with every other bound.
 // - fronts: the whole Pareto front of (x, misclassifications) for x one of total path
 //   length, nodes or leaves: branch and bound over fronts (ordered_front.hpp). The working
 //   front starts as the bound (VIRTUAL points) and the front at depth r - 1, and every
@@ -157,8 +160,8 @@ struct Evaluated {
           rc(static_cast<std::size_t>(K), -1),
           sL(deep ? static_cast<std::size_t>(K) : 0),
           sR(deep ? static_cast<std::size_t>(K) : 0),
-          L1(deep && relaxed ? static_cast<std::size_t>(K) : 0, 0),
-          R1(deep && relaxed ? static_cast<std::size_t>(K) : 0, 0) {}
+          L1(relaxed ? static_cast<std::size_t>(K) : 0, 0),
+          R1(relaxed ? static_cast<std::size_t>(K) : 0, 0) {}
 };
 
 // The relaxed lower bounds (Search::relaxed) of the sides of the threshold after p (in what
@@ -309,7 +312,9 @@ i64 eval_nominal(const Search &X, Sub s, const i32 *lst, const i64 *starts, i64 
 // What the evaluated neighbours of the interval I say under the bound UB: lower bounds of
 // its sides (lbl, lbr: a side's value only grows as it takes rows), and I narrowed (the
 // thresholds within the rows a neighbour's excess over UB can move are skipped, those past
-// a side without error dropped). False when none is left to visit.
+// a side without error dropped). False when none is left to visit. Not monotone (a minimum
+// leaf size): a side is bounded by the neighbour's side that contains it less the rows
+// between, and by the relaxed values (ev.L1, R1), with which the skips run as above.
 bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, i64 zlo,
             i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true) {
     if (!monotone) {  // only the containing neighbour's side, less the rows between
@@ -344,6 +349,8 @@ bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, 
 
 // Threshold mid of an ordered attribute of s at remaining depth r >= 3 (lst: the rows in
 // its order; pos, wpos: the thresholds' positions in rows and in what a bound moves),
+// each side first searched relaxed under a minimum leaf size (Search::relaxed; not at all
+// with K when that reaches its bound),
 // evaluated in the interval I under the bound UB, its sides at least lbl, lbr (from the
 // neighbours) and seed_l, seed_r (from the seeds): the sides' values or lower bounds. The
 // larger side is solved first under UB, the other under what that leaves plus the
@@ -622,8 +629,18 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
                     totL[c] = prefix[mid * C + c];
                     totR[c] = total[c] - totL[c];
                 }
-                std::tie(vl, vr) = sides_d1(pk, col[lst[p - 1]], T.kinds, A, C, p, totL.data(),
-                                            totR.data(), BOTH, *sides, T.min_leaf);
+                const i64 t = col[lst[p - 1]];
+                if (X.relaxed != nullptr) {  // the sides without the minimum leaf size first
+                    const auto [l1, r1] = sides_d1(pk, t, T.kinds, A, C, p, totL.data(),
+                                                   totR.data(), BOTH, *sides);
+                    ev.L1[mid] = l1;
+                    ev.R1[mid] = r1;
+                    vl = l1;
+                    vr = r1;
+                }
+                if (X.relaxed == nullptr || vl + vr < UB)
+                    std::tie(vl, vr) = sides_d1(pk, t, T.kinds, A, C, p, totL.data(),
+                                                totR.data(), BOTH, *sides, T.min_leaf);
             } else {
                 std::tie(vl, vr) =
                     eval_deep(X, s, lst, pos.data(), wpos, I, mid, r, UB, lbl, lbr,
