@@ -164,20 +164,23 @@ struct Evaluated {
           R1(relaxed ? static_cast<std::size_t>(K) : 0, 0) {}
 };
 
-// The relaxed lower bounds (Search::relaxed) of the sides of the threshold after p (in what
-// a bound moves) in the interval I: a side's relaxed value is at least the one of the side
-// it contains, and the one of the side that contains it less the rows between.
-std::pair<i64, i64> relaxed_bounds(const Evaluated &ev, const Interval &I, const i64 *pos, i64 p) {
+// Lower bounds of the sides of the threshold after p (pos, p: in what a bound moves) in the
+// interval I from its evaluated neighbours' values L, R (ev.L, R, or the relaxed L1, R1):
+// each side is its containing neighbour's side less the rows between, each of which moves
+// a value by at most one (its weight, times the largest price); and, when a side's value
+// only grows as it takes rows (monotone), at least its contained neighbour's.
+std::pair<i64, i64> side_bounds(const vec<i64> &L, const vec<i64> &R, const Interval &I,
+                                const i64 *pos, i64 p, bool monotone) {
     i64 l = 0, r = 0;
     if (I.ln >= 0) {
-        l = ev.L1[I.ln];
-        r = ev.R1[I.ln] - (p - pos[I.ln]);
+        if (monotone) l = L[I.ln];
+        r = std::max<i64>(r, R[I.ln] - (p - pos[I.ln]));
     }
     if (I.rn >= 0) {
-        r = std::max(r, ev.R1[I.rn]);
-        l = std::max(l, ev.L1[I.rn] - (pos[I.rn] - p));
+        if (monotone) r = std::max(r, R[I.rn]);
+        l = std::max<i64>(l, L[I.rn] - (pos[I.rn] - p));
     }
-    return {std::max<i64>(l, 0), std::max<i64>(r, 0)};
+    return {l, r};
 }
 
 // Per threshold k of attribute a (K thresholds at positions pos along lst), lower bounds
@@ -233,34 +236,25 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
 }
 
 // The warm start of the children of threshold mid (after p rows) in the interval I, from
-// its evaluated neighbours (similarity bounds): the <= side holds the left neighbour's
-// rows and more, so its value is at least that side's, and it is the right neighbour's
-// side less pos[rn] - p rows, each of which moves a value by at most one; likewise the >
-// side (with weights, pos and p are the weights on the <= side: a row moves a value by at
-// most its weight). The split to try first in each: the root found for that side at the
-// nearer neighbour (the one fewer rows away).
+// its evaluated neighbours (similarity bounds): their values bound the sides' (side_bounds;
+// with weights, pos and p are the weights on the <= side), and their evaluated splits seed
+// them (the contained neighbour's only when monotone). The split to try first in each: the
+// root found for that side at the nearer neighbour (the one fewer rows away).
 std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Interval &I,
                                                 const i64 *pos, i64 p, i64 depth,
                                                 bool monotone) {
     BestLimits l{depth - 1, 0}, r{depth - 1, 0};
+    std::tie(l.lb, r.lb) = side_bounds(ev.L, ev.R, I, pos, p, monotone);
     const bool has_l = I.ln >= 0, has_r = I.rn >= 0;
-    if (has_l) {
-        if (monotone) l.lb = ev.L[I.ln];
-        r.lb = std::max<i64>(r.lb, ev.R[I.ln] - (p - pos[I.ln]));
-        if (!ev.sL.empty()) {
-            if (monotone) l.seeds[0] = &ev.sL[I.ln];
-            r.seeds[1] = &ev.sR[I.ln];
-            r.slack[1] = p - pos[I.ln];
-        }
+    if (has_l && !ev.sL.empty()) {
+        if (monotone) l.seeds[0] = &ev.sL[I.ln];
+        r.seeds[1] = &ev.sR[I.ln];
+        r.slack[1] = p - pos[I.ln];
     }
-    if (has_r) {
-        if (monotone) r.lb = std::max(r.lb, ev.R[I.rn]);
-        l.lb = std::max<i64>(l.lb, ev.L[I.rn] - (pos[I.rn] - p));
-        if (!ev.sL.empty()) {
-            if (monotone) r.seeds[0] = &ev.sR[I.rn];
-            l.seeds[1] = &ev.sL[I.rn];
-            l.slack[1] = pos[I.rn] - p;
-        }
+    if (has_r && !ev.sL.empty()) {
+        if (monotone) r.seeds[0] = &ev.sR[I.rn];
+        l.seeds[1] = &ev.sL[I.rn];
+        l.slack[1] = pos[I.rn] - p;
     }
     const bool left_near = has_l && (!has_r || p - pos[I.ln] <= pos[I.rn] - p);
     const i64 near = left_near ? I.ln : I.rn, far = left_near ? I.rn : I.ln;
@@ -317,33 +311,25 @@ i64 eval_nominal(const Search &X, Sub s, const i32 *lst, const i64 *starts, i64 
 // between, and by the relaxed values (ev.L1, R1), with which the skips run as above.
 bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, i64 zlo,
             i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true) {
-    if (!monotone) {  // only the containing neighbour's side, less the rows between
-        lbl = I.rn >= 0 ? std::max<i64>(ev.L[I.rn] - iv.gap(I.lo, I.rn), 0) : 0;
-        lbr = I.ln >= 0 ? std::max<i64>(ev.R[I.ln] - iv.gap(I.ln, I.hi), 0) : 0;
-        if (!ev.L1.empty()) {  // and the relaxed values, as without a minimum leaf size
-            if (I.ln >= 0) lbl = std::max(lbl, ev.L1[I.ln]);
-            if (I.rn >= 0) lbr = std::max(lbr, ev.R1[I.rn]);
-        }
-        if (lbl + lbr >= UB) {
-            st.add(S_PRUNED, I.hi - I.lo + 1);
-            return false;
-        }
-        if (!ev.L1.empty()) {
-            if (I.ln >= 0) iv.shrink_from_left(I, ev.L1[I.ln] + ev.R1[I.ln] - UB);
-            if (I.rn >= 0) iv.shrink_from_right(I, ev.L1[I.rn] + ev.R1[I.rn] - UB);
-        }
-        return I.lo <= I.hi;
+    // the values that only grow as a side takes rows: the sides' own, or under a minimum
+    // leaf size the relaxed ones (null: none kept)
+    const vec<i64> *GL = monotone ? &ev.L : ev.L1.empty() ? nullptr : &ev.L1;
+    const vec<i64> *GR = monotone ? &ev.R : ev.R1.empty() ? nullptr : &ev.R1;
+    lbl = GL != nullptr && I.ln >= 0 ? (*GL)[I.ln] : 0;
+    lbr = GR != nullptr && I.rn >= 0 ? (*GR)[I.rn] : 0;
+    if (!monotone) {  // and the containing neighbour's side, less the rows between
+        if (I.rn >= 0) lbl = std::max<i64>(lbl, ev.L[I.rn] - iv.gap(I.lo, I.rn));
+        if (I.ln >= 0) lbr = std::max<i64>(lbr, ev.R[I.ln] - iv.gap(I.ln, I.hi));
     }
-    lbl = I.ln >= 0 ? ev.L[I.ln] : 0;
-    lbr = I.rn >= 0 ? ev.R[I.rn] : 0;
-    if (lbl + lbr >= UB) {  // monotone bound
+    if (lbl + lbr >= UB) {
         st.add(S_PRUNED, I.hi - I.lo + 1);
         return false;
     }
-    // the neighbours' cost, minus the rows moved
-    if (I.ln >= 0) iv.shrink_from_left(I, ev.L[I.ln] + ev.R[I.ln] - UB);
-    if (I.rn >= 0) iv.shrink_from_right(I, ev.L[I.rn] + ev.R[I.rn] - UB);
-    IntervalPruner::clip(I, zlo, zhi);
+    if (GL != nullptr) {  // the neighbours' cost, minus the rows moved
+        if (I.ln >= 0) iv.shrink_from_left(I, (*GL)[I.ln] + (*GR)[I.ln] - UB);
+        if (I.rn >= 0) iv.shrink_from_right(I, (*GL)[I.rn] + (*GR)[I.rn] - UB);
+    }
+    if (monotone) IntervalPruner::clip(I, zlo, zhi);
     return I.lo <= I.hi;
 }
 
@@ -390,7 +376,7 @@ std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 
     const bool relax = X.relaxed != nullptr && !ev.L1.empty();
     i64 rl = 0, rr = 0;
     if (relax) {
-        std::tie(rl, rr) = relaxed_bounds(ev, I, wpos, wp);
+        std::tie(rl, rr) = side_bounds(ev.L1, ev.R1, I, wpos, wp, true);
         wl.lb = std::max(wl.lb, rl);
         wr.lb = std::max(wr.lb, rr);
     }
