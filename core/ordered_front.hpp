@@ -204,8 +204,8 @@ vec<XY> combine(const A &a, const B &b, i64 comb) {
 // moved by k is dominated by q of f when k <= (p.x - q.x) / alpha and k <= p.y - q.y; along
 // the staircase f (x up, y down) the first falls and the second rises, so p's largest k is
 // where they cross: two binary searches per point, and the first point that allows 0 ends
-// it. (With a choice of decision the sets are long; bisecting k, a search of f per step over
-// every point, cost raisin's false positives against negatives a fifth of their time.)
+// it. (With a choice of decision the fronts search moves each class by its own rows
+// instead: moved_dominated in ordered.cpp.)
 template <class F>
 i64 kmax(const vec<XY> &c, const F &f, i64 alpha) {
     i64 least = INF;
