@@ -169,18 +169,19 @@ struct Evaluated {
 // Lower bounds of the sides of the threshold after p (pos, p: in what a bound moves) in the
 // interval I from its evaluated neighbours' values L, R (ev.L, R, or the relaxed L1, R1):
 // each side is its containing neighbour's side less the rows between, each of which moves
-// a value by at most one (its weight, times the largest price); and, when a side's value
-// only grows as it takes rows (monotone), at least its contained neighbour's.
+// a value by at most one (its weight, times the largest price), when `containing`
+// (Table::containing); and, when a side's value only grows as it takes rows (monotone), at
+// least its contained neighbour's.
 std::pair<i64, i64> side_bounds(const vec<i64> &L, const vec<i64> &R, const Interval &I,
-                                const i64 *pos, i64 p, bool monotone) {
+                                const i64 *pos, i64 p, bool monotone, bool containing) {
     i64 l = 0, r = 0;
     if (I.ln >= 0) {
         if (monotone) l = L[I.ln];
-        r = std::max<i64>(r, R[I.ln] - (p - pos[I.ln]));
+        if (containing) r = std::max<i64>(r, R[I.ln] - (p - pos[I.ln]));
     }
     if (I.rn >= 0) {
         if (monotone) r = std::max(r, R[I.rn]);
-        l = std::max<i64>(l, L[I.rn] - (pos[I.rn] - p));
+        if (containing) l = std::max<i64>(l, L[I.rn] - (pos[I.rn] - p));
     }
     return {l, r};
 }
@@ -193,8 +194,9 @@ std::pair<i64, i64> side_bounds(const vec<i64> &L, const vec<i64> &R, const Inte
 // side only shrinks); with weights, by at most a row's weight (wpos: the weight on the <=
 // side of each threshold, pos without weights; the slack is a weight too).
 bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 *col,
-                 const i64 *pos, const i64 *wpos, i64 K, bool monotone, vec<i64> &sl,
-                 vec<i64> &sr) {
+                 const i64 *pos, const i64 *wpos, i64 K, bool monotone, bool containing,
+                 vec<i64> &sl, vec<i64> &sr) {
+    if (!containing) return false;  // (a seed's sides less its slack, and the moves below)
     bool any = false;
     const i64 last = col[lst[m - 1]];  // the largest code of these rows
     for (int j = 0; j < 2; ++j) {
@@ -240,23 +242,28 @@ bool seed_bounds(const BestLimits &lim, i64 a, const i32 *lst, i64 m, const i32 
 // The warm start of the children of threshold mid (after p rows) in the interval I, from
 // its evaluated neighbours (similarity bounds): their values bound the sides' (side_bounds;
 // with weights, pos and p are the weights on the <= side), and their evaluated splits seed
-// them (the contained neighbour's only when monotone). The split to try first in each: the
-// root found for that side at the nearer neighbour (the one fewer rows away).
+// them (the contained neighbour's only when monotone, the containing one's only when
+// `containing`). The split to try first in each: the root found for that side at the
+// nearer neighbour (the one fewer rows away).
 std::pair<BestLimits, BestLimits> warm_children(const Evaluated &ev, const Interval &I,
                                                 const i64 *pos, i64 p, i64 depth,
-                                                bool monotone) {
+                                                bool monotone, bool containing) {
     BestLimits l{depth - 1, 0}, r{depth - 1, 0};
-    std::tie(l.lb, r.lb) = side_bounds(ev.L, ev.R, I, pos, p, monotone);
+    std::tie(l.lb, r.lb) = side_bounds(ev.L, ev.R, I, pos, p, monotone, containing);
     const bool has_l = I.ln >= 0, has_r = I.rn >= 0;
     if (has_l && !ev.sL.empty()) {
         if (monotone) l.seeds[0] = &ev.sL[I.ln];
-        r.seeds[1] = &ev.sR[I.ln];
-        r.slack[1] = p - pos[I.ln];
+        if (containing) {
+            r.seeds[1] = &ev.sR[I.ln];
+            r.slack[1] = p - pos[I.ln];
+        }
     }
     if (has_r && !ev.sL.empty()) {
         if (monotone) r.seeds[0] = &ev.sR[I.rn];
-        l.seeds[1] = &ev.sL[I.rn];
-        l.slack[1] = pos[I.rn] - p;
+        if (containing) {
+            l.seeds[1] = &ev.sL[I.rn];
+            l.slack[1] = pos[I.rn] - p;
+        }
     }
     const bool left_near = has_l && (!has_r || p - pos[I.ln] <= pos[I.rn] - p);
     const i64 near = left_near ? I.ln : I.rn, far = left_near ? I.rn : I.ln;
@@ -310,16 +317,18 @@ i64 eval_nominal(const Search &X, Sub s, const i32 *lst, const i64 *starts, i64 
 // thresholds within the rows a neighbour's excess over UB can move are skipped, those past
 // a side without error dropped). False when none is left to visit. Not monotone (a minimum
 // leaf size): a side is bounded by the neighbour's side that contains it less the rows
-// between, and by the relaxed values (ev.L1, R1), with which the skips run as above.
+// between (when `containing`), and by the relaxed values (ev.L1, R1), with which the skips
+// run as above.
 bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, i64 zlo,
-            i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true) {
+            i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true,
+            bool containing = true) {
     // the values that only grow as a side takes rows: the sides' own, or under a minimum
     // leaf size the relaxed ones (null: none kept)
     const vec<i64> *GL = monotone ? &ev.L : ev.L1.empty() ? nullptr : &ev.L1;
     const vec<i64> *GR = monotone ? &ev.R : ev.R1.empty() ? nullptr : &ev.R1;
     lbl = GL != nullptr && I.ln >= 0 ? (*GL)[I.ln] : 0;
     lbr = GR != nullptr && I.rn >= 0 ? (*GR)[I.rn] : 0;
-    if (!monotone) {  // and the containing neighbour's side, less the rows between
+    if (!monotone && containing) {  // and the containing neighbour's side, less the rows between
         if (I.rn >= 0) lbl = std::max<i64>(lbl, ev.L[I.rn] - iv.gap(I.lo, I.rn));
         if (I.ln >= 0) lbr = std::max<i64>(lbr, ev.R[I.ln] - iv.gap(I.ln, I.hi));
     }
@@ -371,14 +380,14 @@ std::pair<i64, i64> eval_deep(const Search &X, Sub s, const i32 *lst, const i64 
     const Sub fsub = big_left ? left : right, ssub = big_left ? right : left;
     const u64 f1 = big_left ? l1 : r1, f2 = big_left ? l2 : r2;
     const u64 s1 = big_left ? r1 : l1, s2 = big_left ? r2 : l2;
-    auto [wl, wr] = warm_children(ev, I, wpos, wp, r, T.monotone());
+    auto [wl, wr] = warm_children(ev, I, wpos, wp, r, T.monotone(), T.containing());
     wl.lb = std::max(wl.lb, seed_l);
     wr.lb = std::max(wr.lb, seed_r);
     // under a minimum leaf size: the sides' relaxed lower bounds, and their values
     const bool relax = X.relaxed != nullptr && !ev.L1.empty();
     i64 rl = 0, rr = 0;
     if (relax) {
-        std::tie(rl, rr) = side_bounds(ev.L1, ev.R1, I, wpos, wp, true);
+        std::tie(rl, rr) = side_bounds(ev.L1, ev.R1, I, wpos, wp, true, true);
         wl.lb = std::max(wl.lb, rl);
         wr.lb = std::max(wr.lb, rr);
     }
@@ -565,7 +574,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         vec<i64> &recL = ev.L, &recR = ev.R;
         vec<i64> seedL, seedR;  // per threshold: its sides' lower bounds from the seeds
         const bool seeded =
-            seed_bounds(lim, a, lst, m, col, pos.data(), wpos, K, T.monotone(), seedL, seedR);
+            seed_bounds(lim, a, lst, m, col, pos.data(), wpos, K, T.monotone(), T.containing(),
+                        seedL, seedR);
         i64 zlo = -1;  // the last threshold whose <= side has no error
         i64 zhi = K;   // the first threshold whose > side has no error
         const i64 start =
@@ -581,7 +591,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
             const i64 UB = bound();
             if (UB <= lb || X.st.aborted()) break;
             i64 lbl, lbr;
-            if (!narrow(iv, I, ev, UB, zlo, zhi, X.st, lbl, lbr, T.monotone())) continue;
+            if (!narrow(iv, I, ev, UB, zlo, zhi, X.st, lbl, lbr, T.monotone(), T.containing()))
+                continue;
             i64 mid = iv.want(I);
             if (seeded) {
                 auto dead = [&](i64 k) {
@@ -739,7 +750,7 @@ public:
                     const i64 UB = bound();
                     i64 lbl, lbr;
                     if (!narrow(job->iv, I, job->ev, UB, job->zlo, job->zhi, X.st, lbl, lbr,
-                                T.monotone())) {
+                                T.monotone(), T.containing())) {
                         finish(*job);
                         continue;
                     }
@@ -1089,6 +1100,13 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     // value, and takes it with a new leaf there (one per row, x summed)
     const i64 alpha = px.choice ? 1 : sr * (r - 1) + (T.all_ordered || comb ? 0 : lc);
     const vec<XY> triv{{lc, 0}};     // the least any subtree costs
+    // Under a minimum leaf size a subset of rows may need more errors (its splits may leave
+    // too few rows): every bound from a side that the bounded side contains is off (the
+    // monotone bound, the shrink, a screen's near sets, the sibling's set in a side's bound,
+    // the contained seeds); those from a side that contains it, less the rows between, stay
+    // when every attribute is ordered (Table::containing: the screens' far sets, the wider
+    // seeds).
+    const bool mono = T.monotone(), containing = T.containing();
     const vec<XY> none;
     // Whether every split into leaves of a subtable costs the same x (then a side's front at
     // depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
@@ -1117,7 +1135,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         if (!T.ordered(a)) {
             if (board != nullptr && board->read(step, seen, F)) lim2_ok = false;
             const i64 k = groups(lst, m, col, pos.data());
-            if (k < 2) continue;
+            if (k < 2 || !groups_allowed(pos.data(), k, T.min_leaf)) continue;
             for (i64 g = 0; g < k; ++g)
                 for (i64 q = pos[g]; q < pos[g + 1]; ++q) W.side[lst[q]] = static_cast<i32>(g);
             partition(T, W, s, pos.data(), k);
@@ -1173,6 +1191,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         }
         const i64 K = boundaries(lst, m, col, pos.data());
         if (K == 0) continue;
+        const auto [k0, k1] = allowed(pos.data(), K, m, T.min_leaf);  // all without
+        if (k0 > k1) continue;
         // the weight on the <= side of each threshold (the sides' sizes in x) and what
         // moving rows up to it can change a cost by (the pruner's; x moves by alpha per
         // unit of weight, so no more): Positions
@@ -1199,7 +1219,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         vec<i64> slot(static_cast<std::size_t>(K), -1);
         vec<Record> recs;
         recs.push_back({triv, triv, triv});
-        IntervalPruner iv(bpos, K, hint[a]);
+        IntervalPruner iv(bpos, K, hint[a], k0, k1);
         while (!iv.empty()) {
             Interval I = iv.pop();
             if (X.st.aborted()) break;
@@ -1208,7 +1228,9 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 lim2_ok = false;
             }
             // the neighbours' points, moved by the rows in between
-            if (px.choice) {
+            if (!mono) {
+                // (both bounds below read a contained side)
+            } else if (px.choice) {
                 // with a choice of decision, per class: the rows between move a side's false
                 // positives by their negatives' weight, its false negatives by their
                 // positives', never below 0 (tighter than kmax's k rows in both)
@@ -1226,9 +1248,9 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 if (I.rn >= 0) iv.shrink_from_right(I, kmax(recs[slot[I.rn]].C, F, alpha));
             }
             if (I.lo > I.hi) continue;
-            const vec<XY> &lbl = I.ln >= 0 ? recs[slot[I.ln]].L : triv;
-            const vec<XY> &lbr = I.rn >= 0 ? recs[slot[I.rn]].R : triv;
-            if (all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
+            const vec<XY> &lbl = I.ln >= 0 && mono ? recs[slot[I.ln]].L : triv;
+            const vec<XY> &lbr = I.rn >= 0 && mono ? recs[slot[I.rn]].R : triv;
+            if (mono && all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
                 X.st.add(S_PRUNED, I.hi - I.lo + 1);
                 continue;
             }
@@ -1279,8 +1301,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         const auto between = [&](i64 a, i64 b, i64 c) {
                             return std::abs(prefix[a * C + c] - prefix[b * C + c]);
                         };
-                        const vec<XY> *far_l = I.rn >= 0 ? &recs[slot[I.rn]].L : nullptr;
-                        const vec<XY> *far_r = I.ln >= 0 ? &recs[slot[I.ln]].R : nullptr;
+                        const vec<XY> *far_l =
+                            I.rn >= 0 && containing ? &recs[slot[I.rn]].L : nullptr;
+                        const vec<XY> *far_r =
+                            I.ln >= 0 && containing ? &recs[slot[I.ln]].R : nullptr;
                         join_lb(lbl, 0, far_l, I.rn >= 0 ? between(kk, I.rn, 0) : 0,
                                 I.rn >= 0 ? between(kk, I.rn, 1) : 0, 0, jl);
                         join_lb(lbr, 0, far_r, I.ln >= 0 ? between(kk, I.ln, 0) : 0,
@@ -1290,8 +1314,10 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         const i64 dr = I.rn >= 0 ? wpos[I.rn] - p : 0;
                         const i64 bl = I.ln >= 0 ? bpos[kk] - bpos[I.ln] : 0;  // moves by
                         const i64 br = I.rn >= 0 ? bpos[I.rn] - bpos[kk] : 0;
-                        const vec<XY> *far_l = I.rn >= 0 ? &recs[slot[I.rn]].L : nullptr;
-                        const vec<XY> *far_r = I.ln >= 0 ? &recs[slot[I.ln]].R : nullptr;
+                        const vec<XY> *far_l =
+                            I.rn >= 0 && containing ? &recs[slot[I.rn]].L : nullptr;
+                        const vec<XY> *far_r =
+                            I.ln >= 0 && containing ? &recs[slot[I.ln]].R : nullptr;
                         join_lb(lbl, comb ? 0 : sr * dl, far_l, alpha * br, br, xs_l, jl);
                         join_lb(lbr, comb ? 0 : sr * dr, far_r, alpha * bl, bl, xs_r, jr);
                     }
@@ -1355,13 +1381,17 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             // at remaining depth 3, each side starts from the bounds of its splits found at
             // the neighbour whose same side it holds (the left side's from the left one)
             const bool seeds = r == 3 && one_x;
-            const vec<SplitBounds> *inL = seeds && I.ln >= 0 ? &recs[slot[I.ln]].sl : nullptr;
-            const vec<SplitBounds> *inR = seeds && I.rn >= 0 ? &recs[slot[I.rn]].sr : nullptr;
+            const vec<SplitBounds> *inL =
+                seeds && mono && I.ln >= 0 ? &recs[slot[I.ln]].sl : nullptr;
+            const vec<SplitBounds> *inR =
+                seeds && mono && I.rn >= 0 ? &recs[slot[I.rn]].sr : nullptr;
             const vec<SplitBounds> *in_o = big_left ? inL : inR, *in_s = big_left ? inR : inL;
             // and from the other neighbour, whose same side holds these rows and more, less
             // what the rows between change a side's errors by
-            const vec<SplitBounds> *wL = seeds && I.rn >= 0 ? &recs[slot[I.rn]].sl : nullptr;
-            const vec<SplitBounds> *wR = seeds && I.ln >= 0 ? &recs[slot[I.ln]].sr : nullptr;
+            const vec<SplitBounds> *wL =
+                seeds && containing && I.rn >= 0 ? &recs[slot[I.rn]].sl : nullptr;
+            const vec<SplitBounds> *wR =
+                seeds && containing && I.ln >= 0 ? &recs[slot[I.ln]].sr : nullptr;
             const i64 loseL = I.rn >= 0 ? bpos[I.rn] - bpos[mid] : 0;
             const i64 loseR = I.ln >= 0 ? bpos[mid] - bpos[I.ln] : 0;
             const vec<SplitBounds> *w_o = big_left ? wL : wR, *w_s = big_left ? wR : wL;
@@ -1830,8 +1860,6 @@ void bind_ordered(nb::module_ &m) {
            nb::handle attrs, nb::handle stats, nb::handle budget, nb::handle usage,
            nb::handle board, i64 step) {
             auto [T, W] = bind_table(table, work);
-            if (!T.monotone())
-                throw nb::value_error("ordered_fronts: it reads no minimum leaf size (nv[A + 2])");
             const i64 depth = nb::cast<i64>(limits.attr("depth"));
             Board *bd = board.is_none() ? nullptr : nb::cast<Board *>(board);
             if (bd != nullptr && (step < 0 || step >= bd->size()))

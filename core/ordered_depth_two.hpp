@@ -699,6 +699,16 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     vec<i64> pos(static_cast<std::size_t>(m));
     const i64 K = boundaries(lst, m, col, pos.data());
     if (K == 0) return;
+    // the thresholds a minimum leaf size allows (all without)
+    const auto [k0, k1] = allowed(pos.data(), K, m, T.min_leaf);
+    if (k0 > k1) return;
+    // Under a minimum leaf size a subset of rows may need more errors (its splits may leave
+    // too few rows): a side's bound from a side it contains (the evaluated neighbour's, the
+    // seed's) is off; from a side that contains it less the rows between, on only when
+    // every attribute is ordered (Table::containing).
+    const bool mono = T.monotone(), containing = T.containing();
+    if (!mono) seed = nullptr;
+    if (!containing) wider = nullptr;
     // the weight on the <= side of each threshold, and what moving the rows up to it can
     // change a cost by (Positions)
     Positions at;
@@ -774,7 +784,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     const bool seeded = seed != nullptr || wider != nullptr;
     vec<i64> totL(static_cast<std::size_t>(C), 0), totR(static_cast<std::size_t>(C), 0);
     vec<u8> alive_at(static_cast<std::size_t>(K));  // per threshold: which points can be on F
-    IntervalPruner iv(pos.data(), K, hint);
+    IntervalPruner iv(pos.data(), K, hint, k0, k1);
     const i64 two_leaf = comb ? lc : 2 * lc;
     // the x range of the candidates' points, and the front's y bound over it (kept across
     // the subtable's attributes: merges lower it in place)
@@ -798,10 +808,10 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
     // (rows between: their weight, wpos)
     auto screen = [&](const Interval &I, i64 kk) {
-        const i64 dl_ln = I.ln >= 0 ? d1L[I.ln] : 0;
-        const i64 dr_ln = I.ln >= 0 ? d1R[I.ln] + bpos[I.ln] : FAR;
-        const i64 dl_rn = I.rn >= 0 ? d1L[I.rn] - bpos[I.rn] : FAR;
-        const i64 dr_rn = I.rn >= 0 ? d1R[I.rn] : 0;
+        const i64 dl_ln = I.ln >= 0 && mono ? d1L[I.ln] : 0;
+        const i64 dr_ln = I.ln >= 0 && containing ? d1R[I.ln] + bpos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 && containing ? d1L[I.rn] - bpos[I.rn] : FAR;
+        const i64 dr_rn = I.rn >= 0 && mono ? d1R[I.rn] : 0;
         const i64 bp = bpos[kk], p = wpos[kk];
         i64 lb_l = std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]);
         i64 lb_r = std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]);
@@ -871,7 +881,8 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         d1L[mid] = pick_l;
         d1R[mid] = pick_r;
         auto pass = [&](int which) {
-            return sides_d1(pk, t, T.kinds, T.A, C, p, totL.data(), totR.data(), which, w);
+            return sides_d1(pk, t, T.kinds, T.A, C, p, totL.data(), totR.data(), which, w,
+                            T.min_leaf);
         };
         if (keep_l && keep_r) {
             std::tie(bl, br) = pass(BOTH);

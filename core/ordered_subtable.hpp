@@ -43,14 +43,19 @@ struct Table {
     // The minimum leaf size (--min-leaf): a split is allowed only if each child holds at
     // least min_leaf rows (rows, whatever their weights). Above 1 a subset of rows may need
     // more errors than the rows it lies in (its split may be forbidden), so no bound may read
-    // a contained side's value as a lower bound: only best() reads it (depth against
-    // misclassifications), with the bounds that stay valid (see `monotone`).
+    // a contained side's value as a lower bound (see `monotone`, `containing`).
     i64 min_leaf = 1;
 
     const i32 *col(i64 a) const { return codes + a * n; }
     // Whether a side's value only grows as it takes rows (no minimum leaf size): the bounds
     // that read a contained side's value (a neighbour's, a zero-error side's) hold.
     bool monotone() const { return min_leaf <= 1; }
+    // Whether a side's value is at least a side's that contains it less what the rows
+    // between move a cost by (a tree of the smaller side takes them in its leaves): always
+    // without a minimum leaf size; under one only when every attribute is ordered. A
+    // nominal split of the smaller side may lack a child for a value of the rows between,
+    // and a child of theirs alone may hold fewer than min_leaf rows.
+    bool containing() const { return monotone() || all_ordered; }
     bool ordered(i64 a) const { return kinds[a] == 1; }
     u64 key(i64 which, i64 row) const { return static_cast<u64>(keys[which * n + row]); }
     i64 w(i64 row) const { return wt ? wt[row] : 1; }

@@ -926,7 +926,6 @@ _TERMS = (
     (re.compile(r"--thresholds( K)?"), "thresholds=K"),
     (re.compile(r"--max-memory( SIZE)?"), "max_memory"),
     (re.compile(r"--min-leaf"), "min_samples_leaf"),
-    (re.compile(r"--x depth --y misclassifications"), 'x="depth"'),
 )
 
 

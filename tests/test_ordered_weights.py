@@ -141,15 +141,19 @@ def test_weight_one_is_the_unweighted_table(df, data):
         assert _points(a) == _points(b)
 
 
-def test_a_min_leaf_stays_off_the_whole_fronts_kernel():
-    """A minimum leaf size is read for depth against misclassifications only: total path
-    length goes to the binary expansion (as before), depth stays with the kernels."""
+def test_a_min_leaf_is_read_by_both_kernels_with_weights():
+    """A minimum leaf size on weighted rows: total path length (the fronts kernel) and
+    depth (the depth search) against misclassifications both stay with the kernels, and
+    equal the DAG engine's on the binary expansion."""
     df = pd.DataFrame({"x": [0.0, 1.0, 2.0, 3.0, 4.0], "d": ["a", "b", "a", "b", "b"]})
     table = DecisionTable.from_dataframe(df, thresholds="all")
     small = table.weighted([1, 2, 1, 2, 1], min_leaf=2)
     assert reads_weights(small)
-    assert relate(small, "total-path-length", "misclassifications", max_depth=2).engine != "ordered"
-    assert relate(small, "depth", "misclassifications", max_depth=2).engine == "ordered"
+    for x in ("total-path-length", "depth"):
+        rel = relate(small, x, "misclassifications", max_depth=2)
+        assert rel.engine == "ordered"
+        want = relate(small.binarized(), x, "misclassifications", max_depth=2)
+        assert _points(rel) == _points(want)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -30,13 +30,14 @@ Prices (a cost matrix): a leaf costs its decision of least price, and a row move
 a cost by at most its weight times the largest price.
 
 A minimum leaf size (``--min-leaf``): a split only where each child holds that many rows,
-for depth against misclassifications (:func:`reads_min_leaf`). A subset of rows may then
-need more errors than the rows it lies in, so the kernel's bounds read only a containing
-side's value, less what the rows between can move.
+for misclassifications against depth, total path length, nodes or leaves
+(:func:`reads_min_leaf`). A subset of rows may then need more errors than the rows it lies
+in, so the kernels' bounds read no contained side's value; a containing side's, less what
+the rows between can move, only when every attribute is ordered.
 
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, a minimum leaf size with total path length, nodes or leaves
-against misclassifications, and the ``baseline`` and ``paper`` engines.
+``exact_only``, ``count``, a minimum leaf size with false positives or negatives, and the
+``baseline`` and ``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
@@ -100,13 +101,13 @@ def _min_leaf(table) -> int:
 
 
 def reads_min_leaf(table, query) -> bool:
-    """Whether the solver reads a minimum leaf size for ``query``: for depth against
-    misclassifications (:func:`~dagger_cli.engine.kernels.ordered.best`, whose bounds
-    read only a containing side's value then: a subset of rows may need more errors when
-    its splits would leave too few rows). Not for a whole front of total path length,
-    nodes or leaves against misclassifications: the fronts kernel's bounds read contained
-    sides' fronts. (A minimum leaf size needs misclassifications as one cost.)"""
-    return {query.x_cost.name, query.y_cost.name} == {MIS, "depth"}
+    """Whether the solver reads a minimum leaf size for ``query``: for misclassifications
+    against depth (:func:`~dagger_cli.engine.kernels.ordered.best`), total path length,
+    nodes or leaves (the fronts kernel), whose bounds then read no contained side's value
+    (a subset of rows may need more errors when its splits would leave too few rows). Not
+    with false positives or negatives, whose leaves' choice of decision the depth-one
+    fronts read without it. (A minimum leaf size needs misclassifications as one cost.)"""
+    return not _reads_decision(query)
 
 
 def _weights_read(table, query) -> bool:
@@ -223,8 +224,9 @@ def why_not(table, query) -> str:
         w = table.weighting
         if w.min_leaf > 1 and not reads_min_leaf(table, query):
             return (
-                "it reads a minimum leaf size (--min-leaf) for depth against "
-                "misclassifications only: --x depth --y misclassifications"
+                "it reads a minimum leaf size (--min-leaf) with misclassifications against "
+                "depth, total path length, nodes or leaves, not with false positives or "
+                "negatives"
             )
         units = _units(w, _reads_prices(table, query))
         return (
