@@ -1041,6 +1041,7 @@ i64 first_alive(i64 from, i64 to, i64 step, D dead) {
 struct Record {
     vec<XY> L, R, C;
     vec<SplitBounds> sl, sr;
+    vec<XY> L1, R1, C1;  // under a minimum leaf size: the same without it (relaxed)
 };
 
 // The front (x, misclassifications) of s over the trees of depth <= lim.depth, x by the
@@ -1107,6 +1108,12 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     // when every attribute is ordered (Table::containing: the screens' far sets, the wider
     // seeds).
     const bool mono = T.monotone(), containing = T.containing();
+    // Under K, each side is first searched without it (X.relaxed): a relaxed front is a
+    // lower-bound set of the side's with K and only grows as the side takes rows, so the
+    // neighbours' relaxed sets bound the thresholds between as the sides' own do without K
+    // (the monotone bound, the shrink, a screen's near sets, the sibling's set); and a
+    // threshold whose relaxed sides are ruled out is not searched with K.
+    const Search *rx = mono ? nullptr : X.relaxed;
     const vec<XY> none;
     // Whether every split into leaves of a subtable costs the same x (then a side's front at
     // depth 1 is its leaf and its best split): x not counting leaves, or binary splits.
@@ -1218,7 +1225,24 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         // per evaluated threshold: lower-bound sets of its sides and of their combination
         vec<i64> slot(static_cast<std::size_t>(K), -1);
         vec<Record> recs;
-        recs.push_back({triv, triv, triv});
+        recs.push_back({triv, triv, triv, {}, {}, triv, triv, triv});
+        // a neighbour's sets that only grow as a side takes rows (the relaxed ones under K),
+        // and those a containing side bounds less the rows between (K's when containing)
+        const auto grow_l = [&](i64 k) -> const vec<XY> & {
+            return mono ? recs[slot[k]].L : rx ? recs[slot[k]].L1 : triv;
+        };
+        const auto grow_r = [&](i64 k) -> const vec<XY> & {
+            return mono ? recs[slot[k]].R : rx ? recs[slot[k]].R1 : triv;
+        };
+        const auto grow_c = [&](i64 k) -> const vec<XY> * {
+            return mono ? &recs[slot[k]].C : rx ? &recs[slot[k]].C1 : nullptr;
+        };
+        const auto wide_l = [&](i64 k) -> const vec<XY> * {
+            return containing ? &recs[slot[k]].L : rx ? &recs[slot[k]].L1 : nullptr;
+        };
+        const auto wide_r = [&](i64 k) -> const vec<XY> * {
+            return containing ? &recs[slot[k]].R : rx ? &recs[slot[k]].R1 : nullptr;
+        };
         IntervalPruner iv(bpos, K, hint[a], k0, k1);
         while (!iv.empty()) {
             Interval I = iv.pop();
@@ -1228,7 +1252,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 lim2_ok = false;
             }
             // the neighbours' points, moved by the rows in between
-            if (!mono) {
+            if (!mono && rx == nullptr) {
                 // (both bounds below read a contained side)
             } else if (px.choice) {
                 // with a choice of decision, per class: the rows between move a side's false
@@ -1237,20 +1261,21 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 const auto dead_from = [&](i64 nb, i64 kk) {
                     const i64 d0 = std::abs(prefix[kk * C] - prefix[nb * C]);
                     const i64 d1 = std::abs(prefix[kk * C + 1] - prefix[nb * C + 1]);
-                    return moved_dominated(recs[slot[nb]].C, d0, d1, F);
+                    return moved_dominated(*grow_c(nb), d0, d1, F);
                 };
                 if (I.ln >= 0)
                     I.lo = first_alive(I.lo, I.hi, 1, [&](i64 kk) { return dead_from(I.ln, kk); });
                 if (I.rn >= 0 && I.lo <= I.hi)
                     I.hi = first_alive(I.hi, I.lo, -1, [&](i64 kk) { return dead_from(I.rn, kk); });
             } else {
-                if (I.ln >= 0) iv.shrink_from_left(I, kmax(recs[slot[I.ln]].C, F, alpha));
-                if (I.rn >= 0) iv.shrink_from_right(I, kmax(recs[slot[I.rn]].C, F, alpha));
+                if (I.ln >= 0) iv.shrink_from_left(I, kmax(*grow_c(I.ln), F, alpha));
+                if (I.rn >= 0) iv.shrink_from_right(I, kmax(*grow_c(I.rn), F, alpha));
             }
             if (I.lo > I.hi) continue;
-            const vec<XY> &lbl = I.ln >= 0 && mono ? recs[slot[I.ln]].L : triv;
-            const vec<XY> &lbr = I.rn >= 0 && mono ? recs[slot[I.rn]].R : triv;
-            if (mono && all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
+            const vec<XY> &lbl = I.ln >= 0 ? grow_l(I.ln) : triv;
+            const vec<XY> &lbr = I.rn >= 0 ? grow_r(I.rn) : triv;
+            if ((mono || rx != nullptr) &&
+                all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
                 X.st.add(S_PRUNED, I.hi - I.lo + 1);
                 continue;
             }
@@ -1301,10 +1326,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         const auto between = [&](i64 a, i64 b, i64 c) {
                             return std::abs(prefix[a * C + c] - prefix[b * C + c]);
                         };
-                        const vec<XY> *far_l =
-                            I.rn >= 0 && containing ? &recs[slot[I.rn]].L : nullptr;
-                        const vec<XY> *far_r =
-                            I.ln >= 0 && containing ? &recs[slot[I.ln]].R : nullptr;
+                        const vec<XY> *far_l = I.rn >= 0 ? wide_l(I.rn) : nullptr;
+                        const vec<XY> *far_r = I.ln >= 0 ? wide_r(I.ln) : nullptr;
                         join_lb(lbl, 0, far_l, I.rn >= 0 ? between(kk, I.rn, 0) : 0,
                                 I.rn >= 0 ? between(kk, I.rn, 1) : 0, 0, jl);
                         join_lb(lbr, 0, far_r, I.ln >= 0 ? between(kk, I.ln, 0) : 0,
@@ -1314,10 +1337,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                         const i64 dr = I.rn >= 0 ? wpos[I.rn] - p : 0;
                         const i64 bl = I.ln >= 0 ? bpos[kk] - bpos[I.ln] : 0;  // moves by
                         const i64 br = I.rn >= 0 ? bpos[I.rn] - bpos[kk] : 0;
-                        const vec<XY> *far_l =
-                            I.rn >= 0 && containing ? &recs[slot[I.rn]].L : nullptr;
-                        const vec<XY> *far_r =
-                            I.ln >= 0 && containing ? &recs[slot[I.ln]].R : nullptr;
+                        const vec<XY> *far_l = I.rn >= 0 ? wide_l(I.rn) : nullptr;
+                        const vec<XY> *far_r = I.ln >= 0 ? wide_r(I.ln) : nullptr;
                         join_lb(lbl, comb ? 0 : sr * dl, far_l, alpha * br, br, xs_l, jl);
                         join_lb(lbr, comb ? 0 : sr * dr, far_r, alpha * bl, bl, xs_r, jr);
                     }
@@ -1356,7 +1377,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             }
             iv.evaluated();
             const i64 p = pos[mid];
-            X.st.add(S_EVALUATED);            const i64 code = col[lst[p - 1]];
+            X.st.add(S_EVALUATED);
+            const i64 code = col[lst[p - 1]];
             for (i64 q = 0; q < m; ++q) W.side[lst[q]] = q < p ? 0 : 1;
             const i64 two[2] = {0, p};
             partition(T, W, s, two, 2);
@@ -1397,43 +1419,73 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const vec<SplitBounds> *w_o = big_left ? wL : wR, *w_s = big_left ? wR : wL;
             const i64 lose_o = big_left ? loseL : loseR, lose_s = big_left ? loseR : loseL;
             vec<SplitBounds> out_o, out_s;
-            const vec<Tagged> O =
-                fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o, seeds ? &out_o : nullptr,
-                       w_o, lose_o);
-            vec<XY> OL = lower(O, b1, lc);
-            vec<XY> cxy = combine(OL, sib, comb);
-            vec<XY> S = sib;
-            if (!O.empty() && !all_dominated(cxy, split_x, F)) {
-                const XY il = ideal(OL, none);
-                // under what remains, widened by half rows' worth of each cost: what it leaves
-                // out then lies that far above the front, so its lower-bound set (S below)
-                // rules out more of the thresholds between the neighbours that read it
-                const vec<XY> b2 =
-                    ero ? eroded(F, OL, split_x - alpha * half, -half)
-                        : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
-                const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
-                                              seeds ? &out_s : nullptr, w_s, lose_s);
-                if (!S2.empty()) {
-                    const vec<XY> both = combine(O, S2, comb);
-                    if (!all_dominated(both, split_x, F)) {
-                        F = merge(F, both, split_x, ORDERED, a, code);
-                        lim_stale = true;
-                        if (board != nullptr) board->publish(step, F);
-                    }
+            // under K: the sides without it first (see rx), their lower-bound sets
+            vec<XY> OL1, S1, cxy1;
+            bool dead = false;  // every tree of the split ruled out by the relaxed sides
+            if (rx != nullptr) {
+                const vec<Tagged> O1 = fronts(*rx, osub, lim.child(b1), px);
+                OL1 = lower(O1, b1, lc);
+                S1 = sib;
+                cxy1 = combine(OL1, S1, comb);
+                dead = O1.empty() || all_dominated(cxy1, split_x, F);
+                if (!dead) {
+                    const XY il = ideal(OL1, none);
+                    const vec<XY> b2 =
+                        ero ? eroded(F, OL1, split_x - alpha * half, -half)
+                            : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+                    const vec<Tagged> S2 = fronts(*rx, ssub, lim.child(b2), px);
+                    S1 = lower(S2, b2, lc);
+                    cxy1 = combine(OL1, S1, comb);
+                    dead = S2.empty() || all_dominated(combine(O1, S2, comb), split_x, F);
                 }
-                S = lower(S2, b2, lc);
-                cxy = combine(OL, S, comb);
-            } else if (in_s != nullptr) {
-                out_s = *in_s;  // not searched: the bounds it was handed hold for it too
+                for (auto &q : cxy1) q.x += split_x;
             }
-            for (auto &q : cxy) q.x += split_x;
+            vec<XY> OL, S, cxy;
+            if (dead) {  // the relaxed sets bound the sides with K too
+                OL = OL1;
+                S = S1;
+                cxy = cxy1;
+            } else {
+                const vec<Tagged> O = fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o,
+                                             seeds ? &out_o : nullptr, w_o, lose_o);
+                OL = lower(O, b1, lc);
+                cxy = combine(OL, sib, comb);
+                S = sib;
+                if (!O.empty() && !all_dominated(cxy, split_x, F)) {
+                    const XY il = ideal(OL, none);
+                    // under what remains, widened by half rows' worth of each cost: what it
+                    // leaves out then lies that far above the front, so its lower-bound set
+                    // (S below) rules out more of the thresholds between the neighbours that
+                    // read it
+                    const vec<XY> b2 =
+                        ero ? eroded(F, OL, split_x - alpha * half, -half)
+                            : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+                    const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
+                                                  seeds ? &out_s : nullptr, w_s, lose_s);
+                    if (!S2.empty()) {
+                        const vec<XY> both = combine(O, S2, comb);
+                        if (!all_dominated(both, split_x, F)) {
+                            F = merge(F, both, split_x, ORDERED, a, code);
+                            lim_stale = true;
+                            if (board != nullptr) board->publish(step, F);
+                        }
+                    }
+                    S = lower(S2, b2, lc);
+                    cxy = combine(OL, S, comb);
+                } else if (in_s != nullptr) {
+                    out_s = *in_s;  // not searched: the bounds it was handed hold for it too
+                }
+                for (auto &q : cxy) q.x += split_x;
+            }
             slot[mid] = static_cast<i64>(recs.size());
             if (big_left)
                 recs.push_back({std::move(OL), std::move(S), std::move(cxy), std::move(out_o),
-                                std::move(out_s)});
+                                std::move(out_s), std::move(OL1), std::move(S1),
+                                std::move(cxy1)});
             else
                 recs.push_back({std::move(S), std::move(OL), std::move(cxy), std::move(out_s),
-                                std::move(out_o)});
+                                std::move(out_o), std::move(S1), std::move(OL1),
+                                std::move(cxy1)});
             if (alive > 1) iv.split(I, mid);
         }
     }
@@ -1882,7 +1934,10 @@ void bind_ordered(nb::module_ &m) {
             int status;
             {
                 nb::gil_scoped_release free;
-                const Search X{T, W, Stats{st.p}, nullptr};
+                Table T1 = T;  // without the minimum leaf size: the relaxed search's
+                T1.min_leaf = 1;
+                const Search X1{T1, W, Stats{st.p}, nullptr};
+                const Search X{T, W, Stats{st.p}, nullptr, T.monotone() ? nullptr : &X1};
                 status = run_budgeted(limit, 0, us, [&] {
                     const vec<XY> box = xy(bound);
                     const FrontLimits lim{depth, {box.data(), static_cast<i64>(box.size())}};

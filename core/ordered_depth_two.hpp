@@ -731,6 +731,12 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         }
     }
     vec<i64> d1L(static_cast<std::size_t>(K), 0), d1R(static_cast<std::size_t>(K), 0);
+    // Under a minimum leaf size, the same sides' best splits without it (relaxed: no more
+    // than with it, and only growing as a side takes rows), passed first at each evaluated
+    // threshold, lower bounds elsewhere: they bound the thresholds between as d1L, d1R do
+    // without K.
+    vec<i64> r1L(mono ? 0 : static_cast<std::size_t>(K), 0);
+    vec<i64> r1R(mono ? 0 : static_cast<std::size_t>(K), 0);
     // the seed's bounds at the thresholds of the same code (its subtable's sides hold some
     // of these sides' rows: their errors are no larger), 0 elsewhere
     vec<i64> seedL, seedR;
@@ -802,19 +808,33 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
     // that contains it minus the rows between; no less than the class bound; no more than
     // the leaf. Its points (one side split, the other, both) and the front's least y at
     // their x.
+    // (Under K: the relaxed values' bounds rl_l, rl_r too.)
     struct Screen {
-        i64 lb_l, lb_r, lim0, lim1, lim2;
+        i64 lb_l, lb_r, lim0, lim1, lim2, rl_l, rl_r;
     };
     constexpr i64 FAR = -(i64{1} << 40);  // a bound that binds nothing
+    // the values that only grow as a side takes rows (the relaxed ones under K), and those
+    // a containing side bounds less the rows between (K's when Table::containing)
+    const vec<i64> &gL = mono ? d1L : r1L, &gR = mono ? d1R : r1R;
+    const vec<i64> &cL = containing ? d1L : r1L, &cR = containing ? d1R : r1R;
     // (rows between: their weight, wpos)
     auto screen = [&](const Interval &I, i64 kk) {
-        const i64 dl_ln = I.ln >= 0 && mono ? d1L[I.ln] : 0;
-        const i64 dr_ln = I.ln >= 0 && containing ? d1R[I.ln] + bpos[I.ln] : FAR;
-        const i64 dl_rn = I.rn >= 0 && containing ? d1L[I.rn] - bpos[I.rn] : FAR;
-        const i64 dr_rn = I.rn >= 0 && mono ? d1R[I.rn] : 0;
         const i64 bp = bpos[kk], p = wpos[kk];
-        i64 lb_l = std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]);
-        i64 lb_r = std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]);
+        const i64 dl_ln = I.ln >= 0 ? gL[I.ln] : 0;
+        const i64 dr_ln = I.ln >= 0 ? cR[I.ln] + bpos[I.ln] : FAR;
+        const i64 dl_rn = I.rn >= 0 ? cL[I.rn] - bpos[I.rn] : FAR;
+        const i64 dr_rn = I.rn >= 0 ? gR[I.rn] : 0;
+        i64 rl_l = 0, rl_r = 0;
+        if (!mono) {  // the relaxed values' own bounds (each way, as without K)
+            rl_l = I.ln >= 0 ? r1L[I.ln] : 0;
+            rl_r = I.rn >= 0 ? r1R[I.rn] : 0;
+            if (I.rn >= 0) rl_l = std::max(rl_l, r1L[I.rn] - (bpos[I.rn] - bp));
+            if (I.ln >= 0) rl_r = std::max(rl_r, r1R[I.ln] - (bp - bpos[I.ln]));
+            rl_l = std::min(rl_l, misL[kk]);
+            rl_r = std::min(rl_r, misR[kk]);
+        }
+        i64 lb_l = std::max(std::max(std::max(dl_ln, dl_rn + bp), two_l[kk]), rl_l);
+        i64 lb_r = std::max(std::max(std::max(dr_rn, dr_ln - bp), two_r[kk]), rl_r);
         if (seeded) {
             lb_l = std::max(lb_l, seedL[kk]);
             lb_r = std::max(lb_r, seedR[kk]);
@@ -826,7 +846,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const i64 x0 = split_x + (comb ? std::max(xl, lc) : xl + lc);
         const i64 x1 = split_x + (comb ? std::max(lc, xr) : lc + xr);
         const i64 x2 = split_x + (comb ? std::max(xl, xr) : xl + xr);
-        return Screen{lb_l, lb_r, lim.at(x0), lim.at(x1), lim.at(x2)};
+        return Screen{lb_l, lb_r, lim.at(x0), lim.at(x1), lim.at(x2), rl_l, rl_r};
     };
     // which of a threshold's points can be on the front: bit 0 its left side split, 1 its
     // right, 2 both
@@ -880,7 +900,17 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         i64 bl = misL[mid], br = misR[mid];
         d1L[mid] = pick_l;
         d1R[mid] = pick_r;
+        if (!mono) {
+            r1L[mid] = c.rl_l;
+            r1R[mid] = c.rl_r;
+        }
         auto pass = [&](int which) {
+            if (!mono) {  // the relaxed values first (they bound the neighbours)
+                const auto [l1, r1] =
+                    sides_d1(pk, t, T.kinds, T.A, C, p, totL.data(), totR.data(), which, w);
+                if (which != RIGHT) r1L[mid] = l1;
+                if (which != LEFT) r1R[mid] = r1;
+            }
             return sides_d1(pk, t, T.kinds, T.A, C, p, totL.data(), totR.data(), which, w,
                             T.min_leaf);
         };
