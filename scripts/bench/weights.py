@@ -15,7 +15,8 @@ odt tables at depth 3 (depth vs misclassifications), in this process, median of 
   ordered solver reading the weights, and the route before (the rows repeated by their
   weights, :func:`dagger_cli.engine.ordered.expanded`); the ratio per table, and the two
   weighted fronts checked equal; and the same table unweighted with ``--min-leaf 5`` (the
-  ordered solver's kernels reading it, taking turns too), its ratio to the table without.
+  ordered solver's kernels reading it, taking turns too), its ratio to the table without,
+  for depth and for total path length against misclassifications.
 
     python -m scripts.bench run --only weights [--runs 3] [--odt-tables hepatitis,vote]
     python -m scripts.bench run --only weights --weights-parts num [--num-tables rice,bank]
@@ -181,6 +182,7 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         least = t.weighted(min_leaf=MIN_LEAF)
         plain_s, native_s, copies_s, ratio, vs_copies = [], [], [], [], []
         leaf_s, leaf_ratio = [], []
+        tpl_s, tpl_leaf_s, tpl_ratio = [], [], []  # total path length, with K and without
         for _ in range(runs):
             a, ra = _timed(lambda t=t: relate(t, "depth", max_depth=DEPTH))
             b, rb = _timed(lambda t=tw: relate(t, "depth", max_depth=DEPTH))
@@ -193,6 +195,11 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             vs_copies.append(c / b)
             leaf_s.append(m)
             leaf_ratio.append(m / a)
+            p, _ = _timed(lambda t=t: relate(t, "total-path-length", max_depth=DEPTH))
+            q, rq = _timed(lambda t=least: relate(t, "total-path-length", max_depth=DEPTH))
+            tpl_s.append(p)
+            tpl_leaf_s.append(q)
+            tpl_ratio.append(q / p)
         same = rb.front.points() == rc.front.points()
         row = {
             "table": name,
@@ -210,6 +217,10 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             "min_leaf_ratio": statistics.median(leaf_ratio),
             "min_leaf_engine": rm.engine,
             "min_leaf_least": _least(rm),
+            "tpl_s": statistics.median(tpl_s),
+            "tpl_min_leaf_s": statistics.median(tpl_leaf_s),
+            "tpl_min_leaf_ratio": statistics.median(tpl_ratio),
+            "tpl_min_leaf_engine": rq.engine,
         }
         rows.append(row)
         print(
@@ -217,7 +228,9 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             f"(x{row['ratio']:.2f}); as repeated rows ({tw.weight_total:,} of {t.n_rows:,}) "
             f"{row['repeated_s']:6.2f} s (x{row['repeated_ratio']:.2f} of the weighted run); "
             f"same front: {same}; --min-leaf {MIN_LEAF} unweighted {row['min_leaf_s']:6.2f} s "
-            f"(x{row['min_leaf_ratio']:.2f}, {rm.engine}) {row['min_leaf_least']}",
+            f"(x{row['min_leaf_ratio']:.2f}, {rm.engine}) {row['min_leaf_least']}; total path "
+            f"length {row['tpl_s']:6.2f} s, with --min-leaf {MIN_LEAF} "
+            f"{row['tpl_min_leaf_s']:6.2f} s (x{row['tpl_min_leaf_ratio']:.2f}, {rq.engine})",
             flush=True,
         )
     if rows:
@@ -230,10 +243,12 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         )
         exact = all(r["same_front"] and r["engine"] == "ordered" for r in rows)
         print(f"  [{verdict.met(exact)}] fronts: the weights read equal the rows repeated")
-        kernels = all(r["min_leaf_engine"] == "ordered" for r in rows)
+        kernels = all(r["min_leaf_engine"] == r["tpl_min_leaf_engine"] == "ordered" for r in rows)
         print(
             f"  [{verdict.met(kernels)}] --min-leaf {MIN_LEAF} read by the ordered solver's "
-            f"kernels: the most x{max(r['min_leaf_ratio'] for r in rows):.2f} of the run without"
+            f"kernels: depth vs µ the most x{max(r['min_leaf_ratio'] for r in rows):.2f} of the "
+            f"run without, total path length vs µ the most "
+            f"x{max(r['tpl_min_leaf_ratio'] for r in rows):.2f}"
         )
     print(f"weights, numeric tables: done; {machine.load_text()}")
     return rows
