@@ -191,16 +191,18 @@ def test_the_min_leaf_routes():
     assert rel.engine != "ordered"
 
 
-def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(monkeypatch):
-    """The root's team of threads runs the relaxed searches too: the same front and trees
-    on one thread as on two."""
+@pytest.mark.parametrize(("x", "depth"), [("depth", 4), ("total-path-length", 3)])
+def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(monkeypatch, x, depth):
+    """The root's team of threads runs the relaxed searches too (the depth search's, and
+    the fronts kernel's relaxed fronts): the same front and trees on one thread as on two."""
     rng = np.random.default_rng(3850)
     df = _coded_frame(rng, 160, 3, 3, 200, 11, "")
     table = DecisionTable.from_dataframe(df, thresholds="all").weighted(min_leaf=7)
     runs = []
     for count in (1, 2):
         monkeypatch.setenv("DAGGER_THREADS", str(count))
-        rel = relate(table, "depth", MIS, max_depth=4)
+        rel = relate(table, x, MIS, max_depth=depth)
         assert rel.engine == "ordered"
         runs.append((_points(rel), [extract_tree(rel, i).to_text() for i in range(len(rel.front))]))
     assert runs[0] == runs[1]
+    assert len(runs[0][0]) > 2
