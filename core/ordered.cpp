@@ -166,26 +166,6 @@ struct Evaluated {
           R1(relaxed ? static_cast<std::size_t>(K) : 0, 0) {}
 };
 
-// Lower bounds of the sides of the threshold after p (pos, p: in what a bound moves) in the
-// interval I from its evaluated neighbours' values L, R (ev.L, R, or the relaxed L1, R1):
-// each side is its containing neighbour's side less the rows between, each of which moves
-// a value by at most one (its weight, times the largest price), when `containing`
-// (Table::containing); and, when a side's value only grows as it takes rows (monotone), at
-// least its contained neighbour's.
-std::pair<i64, i64> side_bounds(const vec<i64> &L, const vec<i64> &R, const Interval &I,
-                                const i64 *pos, i64 p, bool monotone, bool containing) {
-    i64 l = 0, r = 0;
-    if (I.ln >= 0) {
-        if (monotone) l = L[I.ln];
-        if (containing) r = std::max<i64>(r, R[I.ln] - (p - pos[I.ln]));
-    }
-    if (I.rn >= 0) {
-        if (monotone) r = std::max(r, R[I.rn]);
-        if (containing) l = std::max<i64>(l, L[I.rn] - (pos[I.rn] - p));
-    }
-    return {l, r};
-}
-
 // Per threshold k of attribute a (K thresholds at positions pos along lst), lower bounds
 // of its sides' values from the seeds of lim (none: false). A seed's split (code c) is the
 // threshold whose <= side ends at the largest code <= c, when it splits these rows; its
@@ -323,11 +303,10 @@ bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, 
             i64 zhi, const Stats &st, i64 &lbl, i64 &lbr, bool monotone = true,
             bool containing = true) {
     // the values that only grow as a side takes rows: the sides' own, or under a minimum
-    // leaf size the relaxed ones (null: none kept)
-    const vec<i64> *GL = monotone ? &ev.L : ev.L1.empty() ? nullptr : &ev.L1;
-    const vec<i64> *GR = monotone ? &ev.R : ev.R1.empty() ? nullptr : &ev.R1;
-    lbl = GL != nullptr && I.ln >= 0 ? (*GL)[I.ln] : 0;
-    lbr = GR != nullptr && I.rn >= 0 ? (*GR)[I.rn] : 0;
+    // leaf size the relaxed ones (kept whenever there is one: Search::relaxed)
+    const vec<i64> &GL = monotone ? ev.L : ev.L1, &GR = monotone ? ev.R : ev.R1;
+    lbl = I.ln >= 0 ? GL[I.ln] : 0;
+    lbr = I.rn >= 0 ? GR[I.rn] : 0;
     if (!monotone && containing) {  // and the containing neighbour's side, less the rows between
         if (I.rn >= 0) lbl = std::max<i64>(lbl, ev.L[I.rn] - iv.gap(I.lo, I.rn));
         if (I.ln >= 0) lbr = std::max<i64>(lbr, ev.R[I.ln] - iv.gap(I.ln, I.hi));
@@ -336,10 +315,9 @@ bool narrow(const IntervalPruner &iv, Interval &I, const Evaluated &ev, i64 UB, 
         st.add(S_PRUNED, I.hi - I.lo + 1);
         return false;
     }
-    if (GL != nullptr) {  // the neighbours' cost, minus the rows moved
-        if (I.ln >= 0) iv.shrink_from_left(I, (*GL)[I.ln] + (*GR)[I.ln] - UB);
-        if (I.rn >= 0) iv.shrink_from_right(I, (*GL)[I.rn] + (*GR)[I.rn] - UB);
-    }
+    // the neighbours' cost, minus the rows moved
+    if (I.ln >= 0) iv.shrink_from_left(I, GL[I.ln] + GR[I.ln] - UB);
+    if (I.rn >= 0) iv.shrink_from_right(I, GL[I.rn] + GR[I.rn] - UB);
     if (monotone) IntervalPruner::clip(I, zlo, zhi);
     return I.lo <= I.hi;
 }
@@ -1112,7 +1090,8 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
     // lower-bound set of the side's with K and only grows as the side takes rows, so the
     // neighbours' relaxed sets bound the thresholds between as the sides' own do without K
     // (the monotone bound, the shrink, a screen's near sets, the sibling's set); and a
-    // threshold whose relaxed sides are ruled out is not searched with K.
+    // threshold whose relaxed sides are ruled out is not searched with K. (The bindings set
+    // X.relaxed whenever T has a minimum leaf size.)
     const Search *rx = mono ? nullptr : X.relaxed;
     const vec<XY> none;
     // Whether every split into leaves of a subtable costs the same x (then a side's front at
@@ -1229,19 +1208,23 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
         // a neighbour's sets that only grow as a side takes rows (the relaxed ones under K),
         // and those a containing side bounds less the rows between (K's when containing)
         const auto grow_l = [&](i64 k) -> const vec<XY> & {
-            return mono ? recs[slot[k]].L : rx ? recs[slot[k]].L1 : triv;
+            return mono ? recs[slot[k]].L : recs[slot[k]].L1;
         };
         const auto grow_r = [&](i64 k) -> const vec<XY> & {
-            return mono ? recs[slot[k]].R : rx ? recs[slot[k]].R1 : triv;
+            return mono ? recs[slot[k]].R : recs[slot[k]].R1;
         };
-        const auto grow_c = [&](i64 k) -> const vec<XY> * {
-            return mono ? &recs[slot[k]].C : rx ? &recs[slot[k]].C1 : nullptr;
+        const auto grow_c = [&](i64 k) -> const vec<XY> & {
+            return mono ? recs[slot[k]].C : recs[slot[k]].C1;
         };
         const auto wide_l = [&](i64 k) -> const vec<XY> * {
-            return containing ? &recs[slot[k]].L : rx ? &recs[slot[k]].L1 : nullptr;
+            return containing ? &recs[slot[k]].L : &recs[slot[k]].L1;
         };
         const auto wide_r = [&](i64 k) -> const vec<XY> * {
-            return containing ? &recs[slot[k]].R : rx ? &recs[slot[k]].R1 : nullptr;
+            return containing ? &recs[slot[k]].R : &recs[slot[k]].R1;
+        };
+        // with a choice of decision: the weight of class c between thresholds i and j
+        const auto between = [&](i64 i, i64 j, i64 c) {
+            return std::abs(prefix[i * C + c] - prefix[j * C + c]);
         };
         IntervalPruner iv(bpos, K, hint[a], k0, k1);
         while (!iv.empty()) {
@@ -1252,30 +1235,25 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 lim2_ok = false;
             }
             // the neighbours' points, moved by the rows in between
-            if (!mono && rx == nullptr) {
-                // (both bounds below read a contained side)
-            } else if (px.choice) {
+            if (px.choice) {
                 // with a choice of decision, per class: the rows between move a side's false
                 // positives by their negatives' weight, its false negatives by their
                 // positives', never below 0 (tighter than kmax's k rows in both)
                 const auto dead_from = [&](i64 nb, i64 kk) {
-                    const i64 d0 = std::abs(prefix[kk * C] - prefix[nb * C]);
-                    const i64 d1 = std::abs(prefix[kk * C + 1] - prefix[nb * C + 1]);
-                    return moved_dominated(*grow_c(nb), d0, d1, F);
+                    return moved_dominated(grow_c(nb), between(kk, nb, 0), between(kk, nb, 1), F);
                 };
                 if (I.ln >= 0)
                     I.lo = first_alive(I.lo, I.hi, 1, [&](i64 kk) { return dead_from(I.ln, kk); });
                 if (I.rn >= 0 && I.lo <= I.hi)
                     I.hi = first_alive(I.hi, I.lo, -1, [&](i64 kk) { return dead_from(I.rn, kk); });
             } else {
-                if (I.ln >= 0) iv.shrink_from_left(I, kmax(*grow_c(I.ln), F, alpha));
-                if (I.rn >= 0) iv.shrink_from_right(I, kmax(*grow_c(I.rn), F, alpha));
+                if (I.ln >= 0) iv.shrink_from_left(I, kmax(grow_c(I.ln), F, alpha));
+                if (I.rn >= 0) iv.shrink_from_right(I, kmax(grow_c(I.rn), F, alpha));
             }
             if (I.lo > I.hi) continue;
             const vec<XY> &lbl = I.ln >= 0 ? grow_l(I.ln) : triv;
             const vec<XY> &lbr = I.rn >= 0 ? grow_r(I.rn) : triv;
-            if ((mono || rx != nullptr) &&
-                all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
+            if (all_dominated(combine(lbl, lbr, comb), split_x, F)) {  // monotone bound
                 X.st.add(S_PRUNED, I.hi - I.lo + 1);
                 continue;
             }
@@ -1323,9 +1301,6 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                     // its class's cost, by its weight: the far side less the rows between
                     // per class (their negatives from x, positives from y).
                     if (px.choice) {
-                        const auto between = [&](i64 a, i64 b, i64 c) {
-                            return std::abs(prefix[a * C + c] - prefix[b * C + c]);
-                        };
                         const vec<XY> *far_l = I.rn >= 0 ? wide_l(I.rn) : nullptr;
                         const vec<XY> *far_r = I.ln >= 0 ? wide_r(I.ln) : nullptr;
                         join_lb(lbl, 0, far_l, I.rn >= 0 ? between(kk, I.rn, 0) : 0,
@@ -1419,6 +1394,15 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
             const vec<SplitBounds> *w_o = big_left ? wL : wR, *w_s = big_left ? wR : wL;
             const i64 lose_o = big_left ? loseL : loseR, lose_s = big_left ? loseR : loseL;
             vec<SplitBounds> out_o, out_s;
+            // The second side's bound, from the first's lower-bound set ol: under what
+            // remains, widened by half rows' worth of each cost: what it leaves out then lies
+            // that far above the front, so its lower-bound set (S below) rules out more of the
+            // thresholds between the neighbours that read it.
+            const auto second_bound = [&](const vec<XY> &ol) {
+                const XY il = ideal(ol, none);
+                return ero ? eroded(F, ol, split_x - alpha * half, -half)
+                           : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+            };
             // under K: the sides without it first (see rx), their lower-bound sets
             vec<XY> OL1, S1, cxy1;
             bool dead = false;  // every tree of the split ruled out by the relaxed sides
@@ -1429,10 +1413,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 cxy1 = combine(OL1, S1, comb);
                 dead = O1.empty() || all_dominated(cxy1, split_x, F);
                 if (!dead) {
-                    const XY il = ideal(OL1, none);
-                    const vec<XY> b2 =
-                        ero ? eroded(F, OL1, split_x - alpha * half, -half)
-                            : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+                    const vec<XY> b2 = second_bound(OL1);
                     const vec<Tagged> S2 = fronts(*rx, ssub, lim.child(b2), px);
                     S1 = lower(S2, b2, lc);
                     cxy1 = combine(OL1, S1, comb);
@@ -1452,14 +1433,7 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 cxy = combine(OL, sib, comb);
                 S = sib;
                 if (!O.empty() && !all_dominated(cxy, split_x, F)) {
-                    const XY il = ideal(OL, none);
-                    // under what remains, widened by half rows' worth of each cost: what it
-                    // leaves out then lies that far above the front, so its lower-bound set
-                    // (S below) rules out more of the thresholds between the neighbours that
-                    // read it
-                    const vec<XY> b2 =
-                        ero ? eroded(F, OL, split_x - alpha * half, -half)
-                            : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
+                    const vec<XY> b2 = second_bound(OL);
                     const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
                                                   seeds ? &out_s : nullptr, w_s, lose_s);
                     if (!S2.empty()) {

@@ -826,10 +826,7 @@ inline void front2_ordered(const Table &T, const Workspace &W, Sub s, i64 a, i64
         const i64 dr_rn = I.rn >= 0 ? gR[I.rn] : 0;
         i64 rl_l = 0, rl_r = 0;
         if (!mono) {  // the relaxed values' own bounds (each way, as without K)
-            rl_l = I.ln >= 0 ? r1L[I.ln] : 0;
-            rl_r = I.rn >= 0 ? r1R[I.rn] : 0;
-            if (I.rn >= 0) rl_l = std::max(rl_l, r1L[I.rn] - (bpos[I.rn] - bp));
-            if (I.ln >= 0) rl_r = std::max(rl_r, r1R[I.ln] - (bp - bpos[I.ln]));
+            std::tie(rl_l, rl_r) = side_bounds(r1L, r1R, I, bpos, bp, true, true);
             rl_l = std::min(rl_l, misL[kk]);
             rl_r = std::min(rl_r, misR[kk]);
         }

@@ -17,6 +17,8 @@
 //   indices): clip drops the thresholds beyond.
 #pragma once
 
+#include <utility>
+
 #include "ordered_budget.hpp"
 
 namespace dagger::ordered {
@@ -25,6 +27,27 @@ struct Interval {
     i64 lo, hi;  // the thresholds still to visit, inclusive
     i64 ln, rn;  // the evaluated neighbours (-1: none)
 };
+
+// Lower bounds of the sides of the threshold after p (pos, p: in what a bound moves) in the
+// interval I from its evaluated neighbours' values L, R (best's, or without a minimum leaf
+// size, relaxed: best's ev.L1, R1, front2_ordered's r1L, r1R):
+// each side is its containing neighbour's side less the rows between, each of which moves
+// a value by at most one (its weight, times the largest price), when `containing`
+// (Table::containing); and, when a side's value only grows as it takes rows (monotone), at
+// least its contained neighbour's.
+inline std::pair<i64, i64> side_bounds(const vec<i64> &L, const vec<i64> &R, const Interval &I,
+                                       const i64 *pos, i64 p, bool monotone, bool containing) {
+    i64 l = 0, r = 0;
+    if (I.ln >= 0) {
+        if (monotone) l = L[I.ln];
+        if (containing) r = std::max<i64>(r, R[I.ln] - (p - pos[I.ln]));
+    }
+    if (I.rn >= 0) {
+        if (monotone) r = std::max(r, R[I.rn]);
+        if (containing) l = std::max<i64>(l, L[I.rn] - (pos[I.rn] - p));
+    }
+    return {l, r};
+}
 
 class IntervalPruner {
     vec<Interval> queue_;
