@@ -80,9 +80,10 @@ LEFT, RIGHT, BOTH = 1, 2, 3
 #: The table as the kernels read it: ``codes`` (int32, attributes x rows), ``kinds``
 #: (int8, 1: ordered), ``nv`` (int64: codes per attribute, at ``nv[A]`` the most codes
 #: for the depth-two trees from class counts, 0: never, at ``nv[A + 1]`` the depth-two
-#: sweep's factor, and at ``nv[A + 2]`` the minimum leaf size, read by :func:`best` only:
-#: a split is allowed when each child holds that many rows), ``dec`` (int32, 0..C-1), ``keys``
-#: (int64, 2 x rows: the random keys whose sums name a subtable), ``n_classes`` (C), and
+#: sweep's factor, and at ``nv[A + 2]`` the minimum leaf size, read by :func:`best` and
+#: :func:`fronts`: a split is allowed when each child holds that many rows), ``dec`` (int32,
+#: 0..C-1), ``keys`` (int64, 2 x rows: the random keys whose sums name a subtable),
+#: ``n_classes`` (C), and
 #: ``weights``: None (every row weighs 1) or the rows' integer weights (int64, each >= 1,
 #: adding up to at most :data:`WEIGHT_LIMIT`): a row of weight k counts as k rows wherever
 #: a cost counts rows (class counts, a subtable's size, the rows a bound moves); and
