@@ -57,6 +57,13 @@ class Cost:
         negatives): such a cost needs a positive class, and a leaf has two points."""
         return bool(self.leaf_fp or self.leaf_fn)
 
+    @property
+    def reads_errors(self) -> bool:
+        """Whether a leaf's cost reads its wrong rows (misclassifications, false positives
+        or negatives): such a cost carries the infeasible price of a leaf smaller than a
+        minimum leaf size (:attr:`dagger_cli.weights.Weighting.infeasible`)."""
+        return bool(self.leaf_mis or self.reads_decision)
+
     def params(self) -> tuple[int, int, int, int, int]:
         """The five integers the kernels need."""
         return (self.combine, self.leaf_const, self.leaf_mis, self.split_const, self.split_rows)

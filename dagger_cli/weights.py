@@ -188,9 +188,16 @@ class Weighting:
     @property
     def infeasible(self) -> int:
         """The price of a leaf of fewer than :attr:`min_leaf` rows: one more than any tree
-        of larger leaves can cost in misclassifications."""
+        of larger leaves can cost in misclassifications, false positives or false
+        negatives (these count weight, at most the rows' weight)."""
         most = int(self.prices.max()) if self.prices is not None and self.prices.size else 1
-        return int(self.rows.sum()) * most + 1
+        return int(self.rows.sum()) * max(most, 1) + 1
+
+    def too_small(self, sizes: np.ndarray) -> np.ndarray:
+        """Per subtable of ``sizes`` rows whether its leaf costs :attr:`infeasible`: fewer
+        rows than :attr:`min_leaf`, the whole table aside (the root is always a leaf)."""
+        sizes = np.asarray(sizes)
+        return (sizes < self.min_leaf) & (sizes < self.rows.size)
 
     def decision_leaves(self, totals: np.ndarray) -> tuple[np.ndarray, ...]:
         """Per subtable (rows of ``totals``: its classes' weights) the two decisions a leaf
@@ -278,9 +285,8 @@ class Weighting:
         cost = self.leaf_prices(totals)
         major = np.argmin(cost, axis=1) if n_classes else np.zeros(nodes, np.int64)
         price = cost[np.arange(nodes), major] if n_classes else np.zeros(nodes, np.int64)
-        if self.min_leaf > 1:  # the root, every row, is always a leaf
-            small = (sizes < self.min_leaf) & (sizes < self.rows.size)
-            price = np.where(small, self.infeasible, price)
+        if self.min_leaf > 1:
+            price = np.where(self.too_small(sizes), self.infeasible, price)
         return (
             totals.sum(axis=1).astype(np.int32),
             price.astype(np.int32),

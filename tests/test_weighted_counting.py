@@ -103,15 +103,14 @@ def test_weighted_counts_equal_the_brute_force(data, pair, cap, k, exact):
 )
 def test_false_positive_counts_equal_the_brute_force(data, pair, cap, which, k):
     """A leaf with a choice of two decisions: each tree counted once per labelling of its
-    leaves by those choices that is at the point (a minimum leaf size where
-    misclassifications is a cost)."""
+    leaves by those choices that is at the point, under a minimum leaf size too (a leaf of
+    fewer rows is priced in false positives and negatives as in misclassifications)."""
     t, weights, prices = data
     labels = sorted(set(t.decisions))
     if len(labels) < 2:
         return
     positive = labels[which % len(labels)]
     x, y = pair
-    k = k if "misclassifications" in pair else 1
     vc = weighted_cost_vector_counts(
         t.rows, t.decisions, weights, prices, cap, min_leaf=k, positive=positive
     )
@@ -251,8 +250,8 @@ def staged(vc: Counter, order) -> list:
 def test_stages_with_false_positives_equal_filtering_every_labelling(data, order, cap, which, k):
     """Stages of false positives or negatives: a leaf takes either of its two decisions,
     and the trees left are the (tree, labelling) pairs left; the final tree's leaves take
-    the decisions that reach the stages. A minimum leaf size needs misclassifications
-    before them."""
+    the decisions that reach the stages, under a minimum leaf size too, without
+    misclassifications before them (a leaf of fewer rows is priced in them too)."""
     t, weights, prices = data
     labels = sorted(set(t.decisions))
     if len(labels) < 2:
@@ -261,10 +260,6 @@ def test_stages_with_false_positives_equal_filtering_every_labelling(data, order
     names = list(order)
     decides = [n for n in names if "false" in n]
     table = weighted(t, weights, prices).weighted(positive=positive, min_leaf=k)
-    if k > 1 and decides and "misclassifications" not in names[: names.index(decides[0])]:
-        with pytest.raises(InputError, match="needs misclassifications before it"):
-            optimize(table, names, max_depth=cap)
-        return
     vc = capped(
         weighted_cost_vector_counts(
             t.rows, t.decisions, weights, prices, min_leaf=k, positive=positive

@@ -434,7 +434,10 @@ def test_cli_min_leaf(tmp_path):
     want = relate(t.weighted(min_leaf=2))
     assert [p["misclassifications"] for p in doc["points"]] == want.front.y.tolist()
     bad = run(["relate", "--min-leaf", "2", "--x", "depth", "--y", "nodes"], tmp_path)
-    assert bad.exit_code == 2 and "needs misclassifications as one of the two costs" in bad.output
+    assert (
+        bad.exit_code == 2
+        and "needs misclassifications, false positives or false negatives" in bad.output
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -641,3 +644,47 @@ def test_min_leaf_with_false_positives_equals_the_brute_force(data, y, cap, whic
     for engine in ("fast", "baseline"):
         rel = relate(table, "misclassifications", y, max_depth=cap, engine=engine)
         assert rel.front.points() == want, engine
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(priced=False) | weighted_tables(priced=True),
+    pair=st.sampled_from(
+        [
+            ("false-positives", "false-negatives"),
+            ("false-negatives", "false-positives"),
+            ("depth", "false-negatives"),
+            ("total-path-length", "false-positives"),
+            ("false-positives", "nodes"),
+        ]
+    ),
+    cap=st.sampled_from([None, 1, 2]),
+    which=st.integers(0, 2),
+    k=st.integers(2, 4),
+)
+def test_min_leaf_without_misclassifications_equals_the_brute_force(data, pair, cap, which, k):
+    """False positives or negatives price a leaf of fewer rows as misclassifications do
+    (the infeasible price in all three), so they carry a minimum leaf size without
+    misclassifications beside them: the ROC front, depth against false negatives, ...;
+    fast and baseline against the brute force, and every tree re-evaluates to its point
+    with every leaf of k rows or more (the whole table aside)."""
+    t, weights, prices = data
+    labels = sorted(set(t.decisions))
+    if len(labels) < 2:
+        return
+    positive = labels[which % len(labels)]
+    x, y = pair
+    vectors = weighted_cost_vectors(t.rows, t.decisions, weights, prices, cap, k, positive=positive)
+    want = pareto_front(decision_project(vectors, x, y))
+    table = weighted(t, weights, prices).weighted(positive=positive, min_leaf=k)
+    for engine in ("fast", "baseline"):
+        rel = relate(table, x, y, max_depth=cap, engine=engine)
+        assert rel.front.points() == want, engine
+    rel = relate(table, x, y, max_depth=cap)
+    for i, point in enumerate(want):
+        tree = extract_tree(rel, i)
+        costs = tree.costs()
+        assert (costs[COLUMN[x]], costs[COLUMN[y]]) == point
+        rows = [leaf.rows for leaf in leaves_of(tree.root)]
+        if set(weights) == {1} and len(rows) > 1:
+            assert min(rows) >= k

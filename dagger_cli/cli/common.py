@@ -212,8 +212,8 @@ def table_options(func):
             type=click.IntRange(min=1),
             default=None,
             metavar="K",
-            help="Only trees whose every leaf holds at least K rows (with misclassifications "
-            "among the costs).",
+            help="Only trees whose every leaf holds at least K rows (with misclassifications, "
+            "false positives or false negatives among the costs).",
         ),
         click.option(
             "--positive",

@@ -82,10 +82,11 @@ def solve(table, query: Query) -> Relation:
         table = with_positive(table, query)
     if getattr(table, "weighting", None) is not None:
         if table.weighting.min_leaf > 1:
-            if not (query.x_cost.leaf_mis or query.y_cost.leaf_mis):
+            if not (query.x_cost.reads_errors or query.y_cost.reads_errors):
                 raise InputError(
-                    f"a minimum leaf size (--min-leaf) needs misclassifications as one of the "
-                    f"two costs, not {query.x} vs {query.y}"
+                    f"a minimum leaf size (--min-leaf) needs misclassifications, false "
+                    f"positives or false negatives as one of the two costs (a leaf of fewer "
+                    f"rows is priced in them), not {query.x} vs {query.y}"
                 )
             if query.exact_only:
                 raise InputError("--min-leaf and --exact-only do not go together yet")

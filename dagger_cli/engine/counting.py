@@ -551,20 +551,26 @@ def front_counts(relation, *, exact_only: bool = False, max_memory: int | None =
 
 # ----------------------------------------------------------------------------- optimize
 def _bound(
-    cost: Cost, n_rows: int, depth: int, weight: int | None = None, mis: int | None = None
+    cost: Cost,
+    n_rows: int,
+    depth: int,
+    weight: int | None = None,
+    mis: int | None = None,
+    wrong: int | None = None,
 ) -> int:
     """The largest value a sum cost takes on a tree of a table of ``n_rows`` rows whose
     trees are at most ``depth`` deep (at most n leaves, n - 1 splits); ``weight``: the
     rows' weight (the ``n`` of the split costs; None: ``n_rows``), ``mis``: the most a
     tree's leaves cost together (None: ``n_rows``, a leaf costing its rows not of its
-    decision)."""
+    decision), ``wrong``: the most they count in false positives or negatives (None:
+    ``weight``)."""
     n = n_rows
     w = n if weight is None else weight
     most = n if mis is None else mis
     return (
         cost.leaf_const * n
         + cost.leaf_mis * most
-        + (cost.leaf_fp + cost.leaf_fn) * w
+        + (cost.leaf_fp + cost.leaf_fn) * (w if wrong is None else wrong)
         + cost.split_const * max(n - 1, 0)
         + (cost.split_rows * w * depth)
     )
@@ -765,17 +771,8 @@ def optimize(
         if exact_only:
             raise InputError("--exact-only with false positives or negatives is not supported yet")
     w = getattr(table, "weighting", None)
-    if w is not None and w.min_leaf > 1:
-        if exact_only:
-            raise InputError("--min-leaf and --exact-only do not go together yet")
-        names = [c.name for c in costs]
-        first = names.index(decides[0]) if decides else len(names)
-        if decides and "misclassifications" not in names[:first]:
-            # Their least (0) is reached by trees of small leaves too: misclassifications
-            # first keeps only the trees whose every leaf holds --min-leaf rows.
-            raise InputError(
-                f"--min-leaf with {decides[0]} needs misclassifications before it in --order"
-            )
+    if w is not None and w.min_leaf > 1 and exact_only:
+        raise InputError("--min-leaf and --exact-only do not go together yet")
     if max_depth is not None and max_depth < 0:
         raise InputError(f"the depth bound must be >= 0, not {max_depth}")
     ceiling = memory_ceiling(max_memory)[0]
@@ -812,7 +809,10 @@ def optimize(
         depth_max = int(graph.longest[0])
         # Weighted rows: n is their weight and a leaf costs its least price (Dag.weigh).
         weight, most = int(dag.weights[0]), _most_mis(table)
-        bounds = [_bound(c, table.n_rows, depth_max, weight, most) for c in sums]
+        # (under a minimum leaf size a leaf of fewer rows costs the infeasible price in
+        # false positives and negatives too, up to one such leaf per row, as in most)
+        wrong = most if w is not None and w.min_leaf > 1 else None
+        bounds = [_bound(c, table.n_rows, depth_max, weight, most, wrong) for c in sums]
         weights = [1] * len(sums)
         for k in range(len(sums) - 2, -1, -1):
             weights[k] = weights[k + 1] * (bounds[k + 1] + 1)

@@ -873,13 +873,14 @@ def solve_fast(table, query, cluster=None) -> Relation:
 
 def feasible(table, cx, cy, fx: np.ndarray, fy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The points of a front whose trees respect the table's minimum leaf size: a leaf of
-    fewer rows costs :attr:`dagger_cli.weights.Weighting.infeasible` misclassifications, so
-    those trees' points are the ones at or above it (never dominating a feasible one)."""
+    fewer rows costs :attr:`dagger_cli.weights.Weighting.infeasible` misclassifications,
+    false positives and false negatives, so those trees' points are the ones at or above it
+    in such a cost (never dominating a feasible one)."""
     w = getattr(table, "weighting", None)
     if w is None or w.min_leaf == 1:
         return fx, fy
     keep = np.ones(fx.size, dtype=bool)
     for cost, values in ((cx, fx), (cy, fy)):
-        if cost.leaf_mis:
+        if cost.reads_errors:
             keep &= values < w.infeasible
     return fx[keep], fy[keep]

@@ -106,7 +106,7 @@ def reads_min_leaf(table, query) -> bool:
     nodes or leaves (the fronts kernel), whose bounds then read no contained side's value
     (a subset of rows may need more errors when its splits would leave too few rows). Not
     with false positives or negatives, whose leaves' choice of decision the depth-one
-    fronts read without it. (A minimum leaf size needs misclassifications as one cost.)"""
+    fronts read without it (those go to the binary expansion)."""
     return not _reads_decision(query)
 
 

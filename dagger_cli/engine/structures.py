@@ -172,13 +172,14 @@ class Dag:
         and, for each, its misclassifications (least price), false positives and false
         negatives (:meth:`dagger_cli.weights.Weighting.decision_leaves`; nodes x 2 each);
         a leaf of fewer rows than the minimum leaf size costs
-        :attr:`~dagger_cli.weights.Weighting.infeasible` either way, as ``node_mis`` has it."""
+        :attr:`~dagger_cli.weights.Weighting.infeasible` in all three, either way, as
+        ``node_mis`` has it."""
         assert self.class_totals is not None, "a table with a positive class is weighed"
         w = table.weighting
         dec, mis, fp, fn = w.decision_leaves(self.class_totals)
-        if w.min_leaf > 1:  # the root, every row, is always a leaf
-            small = (self.node_size < w.min_leaf) & (self.node_size < w.rows.size)
-            mis = np.where(small[:, None], w.infeasible, mis)
+        if w.min_leaf > 1:
+            small = w.too_small(self.node_size)[:, None]
+            mis, fp, fn = (np.where(small, w.infeasible, v) for v in (mis, fp, fn))
         return dec, mis, fp, fn
 
     @property
