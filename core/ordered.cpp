@@ -1403,18 +1403,33 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 return ero ? eroded(F, ol, split_x - alpha * half, -half)
                            : shifted(F, split_x + (comb ? 0 : il.x) - alpha * half, il.y - half);
             };
-            // under K: the sides without it first (see rx), their lower-bound sets
+            // under K: the sides without it first (see rx), their lower-bound sets. With a
+            // choice of decision at depth 1 a side's front with K comes in the same pass as
+            // the one without (front1_choice's relaxed): fused, the first side's (Ok) under
+            // the same bound b1.
+            const bool fuse = rx != nullptr && px.choice && r == 2;
+            vec<Tagged> Ok, Sk;  // fused: the sides' fronts with K
+            vec<XY> b2k;         // fused: the bound of the second's (the relaxed one's)
+            const auto depth_one = [&](Sub sub, const vec<XY> &b, vec<Tagged> &with_k) {
+                vec<Tagged> without;
+                const Span<const XY> bs{b.data(), static_cast<i64>(b.size())};
+                with_k = undominated(front1_choice(T, W, sub, bs, &without), bs);
+                return undominated(without, bs);
+            };
             vec<XY> OL1, S1, cxy1;
             bool dead = false;  // every tree of the split ruled out by the relaxed sides
             if (rx != nullptr) {
-                const vec<Tagged> O1 = fronts(*rx, osub, lim.child(b1), px);
+                const vec<Tagged> O1 =
+                    fuse ? depth_one(osub, b1, Ok) : fronts(*rx, osub, lim.child(b1), px);
                 OL1 = lower(O1, b1, lc);
                 S1 = sib;
                 cxy1 = combine(OL1, S1, comb);
                 dead = O1.empty() || all_dominated(cxy1, split_x, F);
                 if (!dead) {
                     const vec<XY> b2 = second_bound(OL1);
-                    const vec<Tagged> S2 = fronts(*rx, ssub, lim.child(b2), px);
+                    const vec<Tagged> S2 =
+                        fuse ? depth_one(ssub, b2, Sk) : fronts(*rx, ssub, lim.child(b2), px);
+                    if (fuse) b2k = b2;
                     S1 = lower(S2, b2, lc);
                     cxy1 = combine(OL1, S1, comb);
                     dead = S2.empty() || all_dominated(combine(O1, S2, comb), split_x, F);
@@ -1427,15 +1442,20 @@ vec<Tagged> fronts(const Search &X, Sub s, FrontLimits lim, const Cost &px,
                 S = S1;
                 cxy = cxy1;
             } else {
-                const vec<Tagged> O = fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o,
-                                             seeds ? &out_o : nullptr, w_o, lose_o);
+                const vec<Tagged> O =
+                    fuse ? std::move(Ok)
+                         : fronts(X, osub, lim.child(b1), px, {}, nullptr, in_o,
+                                  seeds ? &out_o : nullptr, w_o, lose_o);
                 OL = lower(O, b1, lc);
                 cxy = combine(OL, sib, comb);
                 S = sib;
                 if (!O.empty() && !all_dominated(cxy, split_x, F)) {
-                    const vec<XY> b2 = second_bound(OL);
-                    const vec<Tagged> S2 = fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
-                                                  seeds ? &out_s : nullptr, w_s, lose_s);
+                    // (fused: under the relaxed one's bound, which rules out no more)
+                    const vec<XY> b2 = fuse ? std::move(b2k) : second_bound(OL);
+                    const vec<Tagged> S2 =
+                        fuse ? std::move(Sk)
+                             : fronts(X, ssub, lim.child(b2), px, {}, nullptr, in_s,
+                                      seeds ? &out_s : nullptr, w_s, lose_s);
                     if (!S2.empty()) {
                         const vec<XY> both = combine(O, S2, comb);
                         if (!all_dominated(both, split_x, F)) {

@@ -58,7 +58,7 @@ void depth_one_front(vec<P> &candidates) {
 
 // The front at remaining depth 1 of the subtable s: the leaf and every split into leaves.
 inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
-                                 Span<const XY> bound);
+                                 Span<const XY> bound = {}, vec<Tagged> *relaxed = nullptr);
 
 inline vec<Tagged> front1(const Table &T, const Workspace &W, Sub s, const Cost &px,
                           Span<const XY> bound = {}) {
@@ -174,6 +174,22 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
     return out;
 }
 
+// Add q to a staircase built x descending (down: reversed after), ties as first_of.
+inline void down_push(vec<Tagged> &down, const Tagged &q) {
+    if (!down.empty()) {  // down's last has x >= q's and y <= q's
+        Tagged &last = down.back();
+        if (q.x == last.x) {
+            if (q.y == last.y && first_of(q, last)) last = q;
+            return;
+        }
+        if (q.y == last.y) {  // q, of less x, dominates the last
+            last = q;
+            return;
+        }
+    }
+    down.push_back(q);
+}
+
 // front1 for a leaf with a choice of decision (false positives against negatives, two
 // classes; rows counted by their weights): the leaf's points and, per split, every labelling
 // of its leaves: a threshold with (n0, n1) rows per class on its <= side makes (n0, T1 - n1)
@@ -184,22 +200,30 @@ inline vec<Tagged> merge_fronts(const vec<Tagged> &a, const vec<Tagged> &b) {
 // merged. A threshold's point weakly dominated by the staircase `bound` is left out as it
 // comes (a pointer into the bound follows each labelling's x); such a point only ever
 // dominates points the bound dominates too, so the others are those of the whole front.
+// Under a minimum leaf size (T.min_leaf) only the splits whose every child holds that many
+// rows; `relaxed` (or null) gets the front without it in the same pass (every split), which
+// the fronts kernel's bounds read (Search::relaxed).
 inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
-                                 Span<const XY> bound = {}) {
-    const i64 m = s.m, nb = bound.size();
+                                 Span<const XY> bound, vec<Tagged> *relaxed) {
+    const i64 m = s.m, nb = bound.size(), K = T.min_leaf;
     i64 total[2] = {0, 0};
     counts(rows(T, W, s, 0), m, T.dec, total, 2, T.wt);
     vec<Tagged> pts;
     vec<XY> leaf;
     choice_leaf(total, leaf);
     for (const XY &p : leaf) pts.push_back({p.x, p.y, LEAF, -1, -1});
-    if (total[0] == 0 || total[1] == 0 || m <= 1) return pts;
-    vec<Tagged> up, down;
+    if (total[0] == 0 || total[1] == 0 || m <= 1) {
+        if (relaxed != nullptr) *relaxed = pts;
+        return pts;
+    }
+    // [0]: the front under K; [1]: without it (with `relaxed` and K > 1 only)
+    const bool two = relaxed != nullptr && K > 1;
+    vec<Tagged> front[2] = {pts, two ? pts : vec<Tagged>{}};
+    vec<Tagged> up[2], down[2];
     for (i64 a = 0; a < T.A; ++a) {
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
-        up.clear();
-        down.clear();
+        for (i64 j = 0; j < 2; ++j) up[j].clear(), down[j].clear();
         if (T.ordered(a)) {
             // up: x ascending (a pointer bu into the bound from its left); down: x
             // descending as the thresholds come (bd from the bound's right), reversed after
@@ -207,32 +231,29 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
             for (i64 p = 1; p < m; ++p) {
                 n[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
                 if (col[lst[p]] == col[lst[p - 1]]) continue;
+                const bool ok = p >= K && m - p >= K;
+                if (!ok && !two) continue;
                 const i64 code = col[lst[p - 1]];
                 const Tagged qu{n[0], total[1] - n[1], ORDERED, a, code};
                 while (bu < nb && bound[bu].x <= qu.x) ++bu;
-                if (bu == 0 || bound[bu - 1].y > qu.y) chain_push(up, qu);
+                if (bu == 0 || bound[bu - 1].y > qu.y) {
+                    if (ok) chain_push(up[0], qu);
+                    if (two) chain_push(up[1], qu);
+                }
                 const Tagged qd{total[0] - n[0], n[1], ORDERED, a, code};
                 while (bd > 0 && bound[bd - 1].x > qd.x) --bd;
                 if (bd > 0 && bound[bd - 1].y <= qd.y) continue;
-                if (!down.empty()) {  // down's last has x >= qd's and y <= qd's
-                    Tagged &last = down.back();
-                    if (qd.x == last.x) {
-                        if (qd.y == last.y && first_of(qd, last)) last = qd;
-                        continue;
-                    }
-                    if (qd.y == last.y) {  // qd, of less x, dominates the last
-                        last = qd;
-                        continue;
-                    }
-                }
-                down.push_back(qd);
+                if (ok) down_push(down[0], qd);
+                if (two) down_push(down[1], qd);
             }
-            std::reverse(down.begin(), down.end());
-            if (!up.empty()) pts = merge_fronts(pts, up);
-            if (!down.empty()) pts = merge_fronts(pts, down);
+            for (i64 j = 0; j < (two ? 2 : 1); ++j) {
+                std::reverse(down[j].begin(), down[j].end());
+                if (!up[j].empty()) front[j] = merge_fronts(front[j], up[j]);
+                if (!down[j].empty()) front[j] = merge_fronts(front[j], down[j]);
+            }
         } else {
             vec<XY> acc{{0, 0}}, one;
-            i64 n[2] = {0, 0}, k = 0;
+            i64 n[2] = {0, 0}, k = 0, least = m, start = 0;
             for (i64 p = 0; p < m; ++p) {
                 n[T.dec[lst[p]]] += T.w(lst[p]);
                 if (p == m - 1 || col[lst[p + 1]] != col[lst[p]]) {
@@ -241,15 +262,19 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
                     acc = combine(acc, one, 0);
                     ++k;
                     n[0] = n[1] = 0;
+                    least = std::min(least, p + 1 - start);  // the group's rows
+                    start = p + 1;
                 }
             }
             if (k >= 2) {
-                for (const XY &q : acc) up.push_back({q.x, q.y, NOMINAL, a, -1});
-                pts = merge_fronts(pts, up);
+                for (const XY &q : acc) up[0].push_back({q.x, q.y, NOMINAL, a, -1});
+                if (least >= K) front[0] = merge_fronts(front[0], up[0]);
+                if (two) front[1] = merge_fronts(front[1], up[0]);
             }
         }
     }
-    return pts;
+    if (relaxed != nullptr) *relaxed = two ? std::move(front[1]) : front[0];
+    return std::move(front[0]);
 }
 
 // A side's front at depth <= 1 from its leaf's and its best split's errors.

@@ -323,23 +323,25 @@ def test_what_it_does_not_answer_goes_to_the_binary_expansion():
 
 
 def test_a_capped_query_the_ordered_solver_turns_down_warns_of_the_expansion():
-    """A minimum leaf size with false negatives against misclassifications under a cap on
-    many thresholds goes to the binary expansion: the warning says why and what makes it
-    small; fewer thresholds, or the ordered solver's own queries (depth or total path length
-    with a minimum leaf size), say nothing."""
+    """False negatives against misclassifications on three classes (one positive) under a
+    cap on many thresholds go to the binary expansion: the warning says why and what makes
+    it small; fewer thresholds, or the ordered solver's own queries (the same pair on two
+    classes, depth or total path length, with a minimum leaf size too), say nothing."""
     from dagger_cli.errors import CostWarning
 
     df = pd.DataFrame({"a": np.arange(40) / 2, "b": np.arange(40) % 7, "d": list("pq") * 20})
-    table = _table(df).weighted(min_leaf=3, positive="q")
-    with pytest.warns(CostWarning, match=r"minimum leaf size.*--thresholds K") as seen:
+    three = df.assign(d=list("pqr") * 13 + ["p"])
+    table = _table(three).weighted(min_leaf=3, positive="q")
+    with pytest.warns(CostWarning, match=r"two classes without prices.*--thresholds K") as seen:
         rel = relate(table, "false-negatives", MIS, max_depth=2)
     assert rel.engine == "fast" and "45 binary attributes" in str(seen[0].message)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        few = _table(df, 3).weighted(min_leaf=3, positive="q")
+        few = _table(three, 3).weighted(min_leaf=3, positive="q")
         relate(few, "false-negatives", MIS, max_depth=2)
-        for x in ("depth", "total-path-length"):
-            assert relate(table, x, MIS, max_depth=2).engine == "ordered"
+        two = _table(df).weighted(min_leaf=3, positive="q")
+        for x in ("depth", "total-path-length", "false-negatives"):
+            assert relate(two, x, MIS, max_depth=2).engine == "ordered"
         relate(_table(df), "depth", MIS, max_depth=2)
 
 

@@ -1,6 +1,7 @@
 """A minimum leaf size read by the ordered solver (issue 38): misclassifications against
-depth (the depth search), total path length, nodes or leaves (the fronts kernel), a split
-only where each child holds at least K rows. Under it a subset of rows may need more errors
+depth (the depth search), total path length, nodes or leaves (the fronts kernel), false
+positives against false negatives (the ROC front) and what is read off it, a split only
+where each child holds at least K rows. Under it a subset of rows may need more errors
 than the rows it lies in, so the kernels' bounds read no contained side's value, and a
 containing side's only when every attribute is ordered (a nominal split may lack a child
 for the rows between). The oracles: the DAG engine on the binary expansion (which the
@@ -18,8 +19,6 @@ from hypothesis import strategies as st
 from dagger_cli.costs import COSTS
 from dagger_cli.data.table import DecisionTable
 from dagger_cli.engine import relate
-from dagger_cli.engine.ordered import reads_min_leaf
-from dagger_cli.engine.query import Query
 from dagger_cli.trees import extract_tree
 
 try:  # tests/ as a package or as a rootdir-inserted directory
@@ -74,6 +73,48 @@ def _check(table, depth: int, k: int, x: str = "depth") -> None:
             assert min(_leaf_sizes(tree)) >= limited.weighting.min_leaf
 
 
+#: False positives against false negatives (the ROC front) and what is read off it.
+ROC = ("false-positives", "false-negatives")
+DECIDING = (ROC, ("false-negatives", MIS), ("depth", "false-negatives"))
+
+
+def _check_deciding(table, depth: int, k: int, pair=ROC) -> None:
+    """As _check, for a pair with false positives or negatives (the last class positive):
+    the ROC front's depth-one fronts and bounds under K."""
+    labels = list(table.decision_values)
+    if not table.ordered or len(labels) < 2:
+        return
+    limited = table.weighted(min_leaf=k, positive=labels[-1])
+    rel = relate(limited, *pair, max_depth=depth)
+    # (misclassifications is read off the ROC front on two classes only)
+    assert rel.engine == "ordered" or (MIS in pair and len(labels) > 2)
+    want = relate(limited.binarized(), *pair, max_depth=depth)
+    assert _points(rel) == _points(want), pair
+    columns = [COSTS[c].column for c in pair]
+    for i, point in enumerate(_points(rel)):
+        tree = extract_tree(rel, i)
+        costs = tree.costs()
+        assert (costs[columns[0]], costs[columns[1]]) == point, pair
+        if not tree.root.is_leaf:
+            assert min(_leaf_sizes(tree)) >= k
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=30, max_numeric=2, max_nominal=1, max_value=10),
+    depth=st.integers(1, 4),
+    k=st.integers(2, 6),
+    pair=st.sampled_from(DECIDING),
+)
+def test_the_roc_front_under_a_min_leaf_equals_the_dag_engine(df, depth, k, pair):
+    """False positives against false negatives (and misclassifications or depth against
+    false negatives, read off that front or the leaf) under --min-leaf: the depth-one fronts
+    of every labelling keep K rows each way; deeper, each side is first searched without K,
+    and the neighbours' bounds read those relaxed fronts (or a containing side's when every
+    attribute is ordered)."""
+    _check_deciding(DecisionTable.from_dataframe(df, thresholds="all"), depth, k, pair)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     df=mixed_frames(max_rows=30, max_numeric=2, max_nominal=1, max_value=10),
@@ -124,6 +165,29 @@ def test_a_nominal_value_of_few_rows_under_a_min_leaf_equals_the_dag_engine(seed
     _check(table, depth, k, XS[1 + seed % 3])
 
 
+@pytest.mark.parametrize("seed", range(64, 100))
+def test_a_nominal_value_of_few_rows_under_a_min_leaf_gives_the_roc_front_of_the_dag_engine(
+    seed,
+):
+    """The ROC front's screens at remaining depth >= 3 under K with a rare nominal value:
+    their far sets (a side that holds these rows and more, less the rows between per class)
+    read K's fronts only when every attribute is ordered, the relaxed ones otherwise.
+    (Reading K's here gives seed 83 a wrong front.)"""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(30, 120))
+    df = pd.DataFrame(
+        {
+            "a": rng.integers(0, 40, n),
+            "c": rng.choice(["p", "q", "r", "s"], n, p=[0.45, 0.45, 0.07, 0.03]),
+            "b": rng.integers(0, 5, n),
+        }
+    )
+    df["d"] = np.where((df.c == "p") ^ (rng.random(n) < 0.15), "y", "n")
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    k = int(rng.integers(2, 6))
+    _check_deciding(table, int(rng.integers(3, 5)), k)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(40, 200),
@@ -150,6 +214,32 @@ def test_numeric_columns_of_many_codes_under_a_min_leaf_equal_the_dag_engine(n, 
     _check(table, depth, k, x)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(60, 300),
+    seed=st.integers(0, 2**32 - 1),
+    depth=st.integers(2, 4),
+    k=st.integers(2, 11),
+    nominal=st.booleans(),
+)
+def test_the_roc_front_of_many_codes_under_a_min_leaf_equals_the_dag_engine(
+    n, seed, depth, k, nominal
+):
+    """The ROC front under K on numeric columns of many codes (a nominal one at times):
+    the per-class interval shrink and the screens at remaining depth >= 3 read the
+    neighbours' relaxed fronts, the far sets K's own only when every attribute is ordered."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(
+        {"a": rng.integers(0, 15, n), "b": rng.integers(0, 11, n) / 4, "c": rng.integers(0, 6, n)}
+    )
+    if nominal:
+        df["c"] = rng.choice(["p", "q", "r", "s"], n, p=[0.45, 0.45, 0.07, 0.03])
+    df["d"] = np.where(df.a + 3 * df.b > 12 + 2 * (df.c == "r"), "y", "n")
+    flip = rng.random(n) < 0.25
+    df.loc[flip, "d"] = rng.choice(["n", "y"], int(flip.sum()))
+    _check_deciding(DecisionTable.from_dataframe(df, thresholds="all"), depth, k)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_weights_and_prices_under_a_min_leaf_equal_the_dag_engine(seed):
     """Row weights and a price matrix with a minimum leaf size: rows, not weight, fill a
@@ -171,37 +261,40 @@ def test_weights_and_prices_under_a_min_leaf_equal_the_dag_engine(seed):
 
 def test_the_min_leaf_routes():
     """The ordered solver reads a minimum leaf size for misclassifications against depth,
-    total path length, nodes or leaves; false negatives against misclassifications (read off
-    the ROC front, whose leaves' choice of decision it reads without K) go to the binary
-    expansion, with the reason said."""
-    from dagger_cli.engine.ordered import why_not
+    total path length, nodes or leaves, and for false positives against false negatives
+    and what is read off them (before 2026-12-07 those went to the binary expansion):
+    no warning of the expansion."""
+    import warnings
 
     df = pd.DataFrame({"a": np.arange(40) / 2, "b": np.arange(40) % 7, "d": list("pq") * 20})
     table = DecisionTable.from_dataframe(df, thresholds="all").weighted(min_leaf=3)
-    for x in XS:
-        assert reads_min_leaf(table, Query(x, MIS, max_depth=2))
-        assert relate(table, x, MIS, max_depth=2).engine == "ordered"
     roc = table.weighted(min_leaf=3, positive="q")
-    query = Query("false-negatives", MIS, max_depth=2)
-    assert not reads_min_leaf(roc, query)
-    text = why_not(roc, query)
-    assert "minimum leaf size" in text and "not with false positives or negatives" in text
-    with pytest.warns(Warning, match="minimum leaf size"):
-        rel = relate(roc, "false-negatives", MIS, max_depth=2)
-    assert rel.engine != "ordered"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x in XS:
+            assert relate(table, x, MIS, max_depth=2).engine == "ordered"
+        for pair in DECIDING:
+            assert relate(roc, *pair, max_depth=2).engine == "ordered"
 
 
-@pytest.mark.parametrize(("x", "depth"), [("depth", 4), ("total-path-length", 3)])
-def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(monkeypatch, x, depth):
+@pytest.mark.parametrize(
+    ("x", "y", "depth"),
+    [("depth", MIS, 4), ("total-path-length", MIS, 3), ("false-positives", "false-negatives", 3)],
+)
+def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(
+    monkeypatch, x, y, depth
+):
     """The root's team of threads runs the relaxed searches too (the depth search's, and
     the fronts kernel's relaxed fronts): the same front and trees on one thread as on two."""
     rng = np.random.default_rng(3850)
-    df = _coded_frame(rng, 160, 3, 3, 200, 11, "")
-    table = DecisionTable.from_dataframe(df, thresholds="all").weighted(min_leaf=7)
+    classes = 2 if "false" in x else 3
+    df = _coded_frame(rng, 160, classes, 3, 200, 11, "")
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    table = table.weighted(min_leaf=7, positive=table.decision_values[-1] if classes == 2 else None)
     runs = []
     for count in (1, 2):
         monkeypatch.setenv("DAGGER_THREADS", str(count))
-        rel = relate(table, x, MIS, max_depth=depth)
+        rel = relate(table, x, y, max_depth=depth)
         assert rel.engine == "ordered"
         runs.append((_points(rel), [extract_tree(rel, i).to_text() for i in range(len(rel.front))]))
     assert runs[0] == runs[1]

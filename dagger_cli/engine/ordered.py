@@ -30,14 +30,14 @@ Prices (a cost matrix): a leaf costs its decision of least price, and a row move
 a cost by at most its weight times the largest price.
 
 A minimum leaf size (``--min-leaf``): a split only where each child holds that many rows,
-for misclassifications against depth, total path length, nodes or leaves
-(:func:`reads_min_leaf`). A subset of rows may then need more errors than the rows it lies
-in, so the kernels' bounds read no contained side's value; a containing side's, less what
-the rows between can move, only when every attribute is ordered.
+for every pair the solver answers (the depth search, the fronts kernel, the ROC front's
+depth-one fronts). A subset of rows may then need more errors than the rows it lies in, so
+the kernels' bounds read no contained side's value; a containing side's, less what the
+rows between can move, only when every attribute is ordered; each side is first solved
+without K, and those relaxed values and fronts bound it from below.
 
 Not here (the query goes to the binary expansion and the DAG engine): no depth cap,
-``exact_only``, ``count``, a minimum leaf size with false positives or negatives, and the
-``baseline`` and ``paper`` engines.
+``exact_only``, ``count``, and the ``baseline`` and ``paper`` engines.
 
 Ties: among trees of equal costs the first found wins, in the search's fixed order (the
 ordered attributes by the Gini impurity of their best single split, each one's thresholds
@@ -90,24 +90,7 @@ def applies(table, query) -> bool:
         and not query.count
         and (not _reads_decision(query) or _decision_pair(table, query) is not None)
         and (getattr(table, "weighting", None) is None or _weights_read(table, query))
-        and (_min_leaf(table) == 1 or reads_min_leaf(table, query))
     )
-
-
-def _min_leaf(table) -> int:
-    """The table's minimum leaf size (1: none)."""
-    w = getattr(table, "weighting", None)
-    return 1 if w is None else int(w.min_leaf)
-
-
-def reads_min_leaf(table, query) -> bool:
-    """Whether the solver reads a minimum leaf size for ``query``: for misclassifications
-    against depth (:func:`~dagger_cli.engine.kernels.ordered.best`), total path length,
-    nodes or leaves (the fronts kernel), whose bounds then read no contained side's value
-    (a subset of rows may need more errors when its splits would leave too few rows). Not
-    with false positives or negatives, whose leaves' choice of decision the depth-one
-    fronts read without it (those go to the binary expansion)."""
-    return not _reads_decision(query)
 
 
 def _weights_read(table, query) -> bool:
@@ -168,7 +151,7 @@ def reads_weights(table, prices: bool = True) -> bool:
     :data:`~dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units (:func:`_units`). A row
     of weight k then counts as k rows wherever a cost counts rows, and a leaf costs its
     decision of least price. ``prices`` False: for a pair whose leaves read none (false
-    positives against negatives). A minimum leaf size: :func:`reads_min_leaf`."""
+    positives against negatives)."""
     from .kernels import ordered as k
 
     return _units(table.weighting, prices) <= k.WEIGHT_LIMIT
@@ -222,12 +205,6 @@ def why_not(table, query) -> str:
         from .kernels import ordered as k
 
         w = table.weighting
-        if w.min_leaf > 1 and not reads_min_leaf(table, query):
-            return (
-                "it reads a minimum leaf size (--min-leaf) with misclassifications against "
-                "depth, total path length, nodes or leaves, not with false positives or "
-                "negatives"
-            )
         units = _units(w, _reads_prices(table, query))
         return (
             "it reads row and class weights and prices, but not weights (times the largest "
