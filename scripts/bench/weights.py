@@ -16,7 +16,9 @@ odt tables at depth 3 (depth vs misclassifications), in this process, median of 
   weights, :func:`dagger_cli.engine.ordered.expanded`); the ratio per table, and the two
   weighted fronts checked equal; and the same table unweighted with ``--min-leaf 5`` (the
   ordered solver's kernels reading it, taking turns too), its ratio to the table without,
-  for depth and for total path length against misclassifications.
+  for depth and for total path length against misclassifications, and on the two-class
+  tables for false positives against false negatives (the ROC front) at depth
+  ``ROC_DEPTH``.
 
     python -m scripts.bench run --only weights [--runs 3] [--odt-tables hepatitis,vote]
     python -m scripts.bench run --only weights --weights-parts num [--num-tables rice,bank]
@@ -42,6 +44,10 @@ HELP = (
 WEIGHTED_RATIO = 1.5
 DEPTH = 3
 MIN_LEAF = 5
+#: The depth of the ROC front's runs with and without ``--min-leaf`` (its depth 3 takes
+#: minutes on raisin and rice: the ``num`` section's ``roc`` part times it).
+ROC_DEPTH = 2
+ROC = ("false-positives", "false-negatives")
 #: The parts of the section (``--weights-parts``): the odt tables, the numeric ones.
 PARTS = ("odt", "num")
 #: The numeric part's weights: each row 1..NUM_MAX_WEIGHT, drawn with this seed.
@@ -183,6 +189,11 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         plain_s, native_s, copies_s, ratio, vs_copies = [], [], [], [], []
         leaf_s, leaf_ratio = [], []
         tpl_s, tpl_leaf_s, tpl_ratio = [], [], []  # total path length, with K and without
+        two = len(t.decision_values) == 2
+        if two:  # the ROC front, with K and without
+            positive = str(t.decision_values[-1])
+            roc, roc_k = t.weighted(positive=positive), least.weighted(positive=positive)
+        roc_s, roc_leaf_s, roc_ratio, rr = [], [], [], None
         for _ in range(runs):
             a, ra = _timed(lambda t=t: relate(t, "depth", max_depth=DEPTH))
             b, rb = _timed(lambda t=tw: relate(t, "depth", max_depth=DEPTH))
@@ -200,6 +211,12 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             tpl_s.append(p)
             tpl_leaf_s.append(q)
             tpl_ratio.append(q / p)
+            if two:
+                u, _ = _timed(lambda t=roc: relate(t, *ROC, max_depth=ROC_DEPTH))
+                v, rr = _timed(lambda t=roc_k: relate(t, *ROC, max_depth=ROC_DEPTH))
+                roc_s.append(u)
+                roc_leaf_s.append(v)
+                roc_ratio.append(v / u)
         same = rb.front.points() == rc.front.points()
         row = {
             "table": name,
@@ -222,6 +239,14 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             "tpl_min_leaf_ratio": statistics.median(tpl_ratio),
             "tpl_min_leaf_engine": rq.engine,
         }
+        if two:
+            row.update(
+                roc_s=statistics.median(roc_s),
+                roc_min_leaf_s=statistics.median(roc_leaf_s),
+                roc_min_leaf_ratio=statistics.median(roc_ratio),
+                roc_min_leaf_engine=rr.engine,
+                roc_min_leaf_points=len(rr.front),
+            )
         rows.append(row)
         print(
             f"  {name:<8} unweighted {row['plain_s']:6.2f} s, weighted {row['weighted_s']:6.2f} s "
@@ -230,7 +255,14 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
             f"same front: {same}; --min-leaf {MIN_LEAF} unweighted {row['min_leaf_s']:6.2f} s "
             f"(x{row['min_leaf_ratio']:.2f}, {rm.engine}) {row['min_leaf_least']}; total path "
             f"length {row['tpl_s']:6.2f} s, with --min-leaf {MIN_LEAF} "
-            f"{row['tpl_min_leaf_s']:6.2f} s (x{row['tpl_min_leaf_ratio']:.2f}, {rq.engine})",
+            f"{row['tpl_min_leaf_s']:6.2f} s (x{row['tpl_min_leaf_ratio']:.2f}, {rq.engine})"
+            + (
+                f"; FP vs FN at depth {ROC_DEPTH} {row['roc_s']:6.2f} s, with --min-leaf "
+                f"{MIN_LEAF} {row['roc_min_leaf_s']:6.2f} s (x{row['roc_min_leaf_ratio']:.2f}, "
+                f"{rr.engine}, {len(rr.front)} points)"
+                if two
+                else ""
+            ),
             flush=True,
         )
     if rows:
@@ -243,12 +275,20 @@ def bench_num_weights(tables, runs: int) -> list[dict]:
         )
         exact = all(r["same_front"] and r["engine"] == "ordered" for r in rows)
         print(f"  [{verdict.met(exact)}] fronts: the weights read equal the rows repeated")
-        kernels = all(r["min_leaf_engine"] == r["tpl_min_leaf_engine"] == "ordered" for r in rows)
+        kernels = all(
+            r["min_leaf_engine"]
+            == r["tpl_min_leaf_engine"]
+            == r.get("roc_min_leaf_engine", "ordered")
+            == "ordered"
+            for r in rows
+        )
+        rocs = [r["roc_min_leaf_ratio"] for r in rows if "roc_min_leaf_ratio" in r]
         print(
             f"  [{verdict.met(kernels)}] --min-leaf {MIN_LEAF} read by the ordered solver's "
             f"kernels: depth vs µ the most x{max(r['min_leaf_ratio'] for r in rows):.2f} of the "
             f"run without, total path length vs µ the most "
             f"x{max(r['tpl_min_leaf_ratio'] for r in rows):.2f}"
+            + (f", FP vs FN at depth {ROC_DEPTH} the most x{max(rocs):.2f}" if rocs else "")
         )
     print(f"weights, numeric tables: done; {machine.load_text()}")
     return rows
