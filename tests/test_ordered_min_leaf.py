@@ -281,9 +281,7 @@ def test_the_min_leaf_routes():
     ("x", "y", "depth"),
     [("depth", MIS, 4), ("total-path-length", MIS, 3), ("false-positives", "false-negatives", 3)],
 )
-def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(
-    monkeypatch, x, y, depth
-):
+def test_one_thread_or_two_give_the_same_front_and_trees_under_a_min_leaf(monkeypatch, x, y, depth):
     """The root's team of threads runs the relaxed searches too (the depth search's, and
     the fronts kernel's relaxed fronts): the same front and trees on one thread as on two."""
     rng = np.random.default_rng(3850)
