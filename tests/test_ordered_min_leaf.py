@@ -240,6 +240,38 @@ def test_the_roc_front_of_many_codes_under_a_min_leaf_equals_the_dag_engine(
     _check_deciding(DecisionTable.from_dataframe(df, thresholds="all"), depth, k)
 
 
+@pytest.mark.parametrize("seed", range(24))
+def test_a_weighted_roc_front_under_a_min_leaf_equals_the_dag_engine(seed):
+    """The ROC front under K with row weights (every other table) and class weights (every
+    fifth), a nominal column at times, depths 2 to 4: rows, not weight, fill a leaf, and
+    each row moves its class's cost by its weight."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(30, 150))
+    df = pd.DataFrame(
+        {"a": rng.integers(0, 30, n), "b": rng.integers(0, 12, n) / 3, "c": rng.integers(0, 8, n)}
+    )
+    if seed % 3 == 0:
+        df["c"] = rng.choice(["p", "q", "r"], n, p=[0.5, 0.4, 0.1])
+    df["d"] = np.where((df.a + 2 * df.b > 25) ^ (rng.random(n) < 0.2), "y", "n")
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    if len(table.decision_values) < 2:
+        return
+    weights = rng.integers(1, 4, n).tolist() if seed % 2 else None
+    k, depth = int(rng.integers(2, 8)), int(rng.integers(2, 5))
+    limited = table.weighted(
+        weights,
+        class_weight={"y": 2, "n": 1} if seed % 5 == 0 else None,
+        min_leaf=k,
+        positive="y",
+    )
+    rel = relate(limited, *ROC, max_depth=depth)
+    assert rel.engine == "ordered"
+    assert _points(rel) == _points(relate(limited.binarized(), *ROC, max_depth=depth))
+    for i, point in enumerate(_points(rel)):
+        costs = extract_tree(rel, i).costs()
+        assert (costs["false_positives"], costs["false_negatives"]) == point
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_weights_and_prices_under_a_min_leaf_equal_the_dag_engine(seed):
     """Row weights and a price matrix with a minimum leaf size: rows, not weight, fill a
