@@ -181,14 +181,17 @@ vec<XY> combine(const A &a, const B &b, i64 comb) {
                 if (y < least[x]) least[x] = y;
             }
         }
-        out.reserve(static_cast<std::size_t>(std::min(n, hi - lo + 1)));
-        i64 top = INF;
+        // (without a branch: each x is written at the end, kept when its y is below all
+        // before it)
+        out.resize(static_cast<std::size_t>(std::min(n, hi - lo + 1) + 1));
+        i64 top = INF, k = 0;
         for (i64 x = 0; x <= hi - lo; ++x) {
-            if (least[x] < top) {
-                top = least[x];
-                out.push_back({x + lo, top});
-            }
+            const i64 v = least[static_cast<std::size_t>(x)];
+            out[static_cast<std::size_t>(k)] = {x + lo, v};
+            k += v < top;
+            top = std::min(top, v);
         }
+        out.resize(static_cast<std::size_t>(k));
         return out;
     }
     out.reserve(static_cast<std::size_t>(n));
