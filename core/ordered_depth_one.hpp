@@ -228,12 +228,16 @@ inline vec<Tagged> front1_choice(const Table &T, const Workspace &W, Sub s,
             // up: x ascending (a pointer bu into the bound from its left); down: x
             // descending as the thresholds come (bd from the bound's right), reversed after
             i64 n[2] = {0, 0}, bu = 0, bd = nb;
+            i32 row = lst[0], c_row = col[row];  // the row before p and its code
             for (i64 p = 1; p < m; ++p) {
-                n[T.dec[lst[p - 1]]] += T.w(lst[p - 1]);
-                if (col[lst[p]] == col[lst[p - 1]]) continue;
+                n[T.dec[row]] += T.w(row);
+                const i32 next = lst[p], c_next = col[next];
+                const i64 code = c_row;
+                row = next;
+                c_row = c_next;
+                if (c_next == code) continue;
                 const bool ok = p >= K && m - p >= K;
                 if (!ok && !two) continue;
-                const i64 code = col[lst[p - 1]];
                 const Tagged qu{n[0], total[1] - n[1], ORDERED, a, code};
                 while (bu < nb && bound[bu].x <= qu.x) ++bu;
                 if (bu == 0 || bound[bu - 1].y > qu.y) {
