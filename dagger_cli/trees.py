@@ -717,7 +717,7 @@ def _rows_mis(table, rows: np.ndarray) -> int:
     w = table.weighting
     if w is None:
         return int(rows.size - max(counts, default=0))
-    if rows.size < w.min_leaf and rows.size < w.rows.size:
+    if w.too_small(rows.size):
         return w.infeasible
     return w.leaf(np.asarray(counts, dtype=np.int64))[1]
 

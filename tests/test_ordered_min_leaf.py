@@ -142,6 +142,21 @@ def test_many_codes_and_classes_under_a_min_leaf_equal_the_dag_engine(seed):
     _check(table, 3, k, XS[1 + seed % 3])
 
 
+def _rare_value_table(rng, low: int, high: int, noise: float) -> DecisionTable:
+    """low..high rows: two numeric columns and a nominal one with a rare value (3 % of the
+    rows), the decision that nominal column's first value, flipped with probability noise."""
+    n = int(rng.integers(low, high))
+    df = pd.DataFrame(
+        {
+            "a": rng.integers(0, 40, n),
+            "c": rng.choice(["p", "q", "r", "s"], n, p=[0.45, 0.45, 0.07, 0.03]),
+            "b": rng.integers(0, 5, n),
+        }
+    )
+    df["d"] = np.where((df.c == "p") ^ (rng.random(n) < noise), "y", "n")
+    return DecisionTable.from_dataframe(df, thresholds="all")
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_a_nominal_value_of_few_rows_under_a_min_leaf_equals_the_dag_engine(seed):
     """A nominal column with a rare value: a side's tree that splits on it may have no
@@ -150,16 +165,7 @@ def test_a_nominal_value_of_few_rows_under_a_min_leaf_equals_the_dag_engine(seed
     rows between. (The depth search read it before: seeds 6, 10 and 59 gave too many
     errors.)"""
     rng = np.random.default_rng(4000 + seed)
-    n = int(rng.integers(20, 80))
-    df = pd.DataFrame(
-        {
-            "a": rng.integers(0, 40, n),
-            "c": rng.choice(["p", "q", "r", "s"], n, p=[0.45, 0.45, 0.07, 0.03]),
-            "b": rng.integers(0, 5, n),
-        }
-    )
-    df["d"] = np.where((df.c == "p") ^ (rng.random(n) < 0.1), "y", "n")
-    table = DecisionTable.from_dataframe(df, thresholds="all")
+    table = _rare_value_table(rng, 20, 80, 0.1)
     k, depth = int(rng.integers(2, 5)), int(rng.integers(2, 4))
     _check(table, depth, k)
     _check(table, depth, k, XS[1 + seed % 3])
@@ -174,16 +180,7 @@ def test_a_nominal_value_of_few_rows_under_a_min_leaf_gives_the_roc_front_of_the
     read K's fronts only when every attribute is ordered, the relaxed ones otherwise.
     (Reading K's here gives seed 83 a wrong front.)"""
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(30, 120))
-    df = pd.DataFrame(
-        {
-            "a": rng.integers(0, 40, n),
-            "c": rng.choice(["p", "q", "r", "s"], n, p=[0.45, 0.45, 0.07, 0.03]),
-            "b": rng.integers(0, 5, n),
-        }
-    )
-    df["d"] = np.where((df.c == "p") ^ (rng.random(n) < 0.15), "y", "n")
-    table = DecisionTable.from_dataframe(df, thresholds="all")
+    table = _rare_value_table(rng, 30, 120, 0.15)
     k = int(rng.integers(2, 6))
     _check_deciding(table, int(rng.integers(3, 5)), k)
 

@@ -56,7 +56,7 @@ class _Walker:
         if w is None:
             return int(rows.size), self.leaf_stats(rows)
         n = int(w.rows[rows].sum())
-        if rows.size < w.min_leaf and rows.size < w.rows.size:
+        if w.too_small(rows.size):
             return n, None  # no leaf: fewer rows than the minimum leaf size
         return n, w.leaf(w.class_totals(self.dec, rows, self.n_dec))[1]
 
