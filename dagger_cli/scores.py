@@ -47,27 +47,40 @@ def class_split(table) -> tuple[int, int]:
     return positives, int(totals.sum()) - positives
 
 
-def best_point(relation, score: str) -> tuple[int, str]:
-    """The index of the point of greatest ``score`` ("f1" or "balanced-accuracy") on a
-    front of false positives (x) against false negatives (y), and a line saying it (in the
-    table's weight units when weighted)."""
-    table = relation.table
+def score_value(score: str, positives: int, negatives: int, fp: int, fn: int) -> Fraction:
+    """The ``score`` ("f1" or "balanced-accuracy") of a tree of ``fp`` false positives and
+    ``fn`` false negatives against ``positives`` and ``negatives``."""
+    tp = positives - fn
+    return f1(tp, fp, fn) if score == "f1" else balanced_accuracy(tp, fp, fn, negatives)
+
+
+def score_line(table, score: str, fp: int, fn: int) -> str:
+    """The line that says a tree's ``score`` and its counts (in the table's weight units
+    when weighted)."""
     w = table.weighting
     positives, negatives = class_split(table)
-    front = relation.front
-    best, best_k = Fraction(-1), 0
-    for k, (fp, fn) in enumerate(zip(front.x.tolist(), front.y.tolist())):
-        tp = positives - fn
-        value = f1(tp, fp, fn) if score == "f1" else balanced_accuracy(tp, fp, fn, negatives)
-        if value > best:
-            best, best_k = value, k
-    fp, fn = int(front.x[best_k]), int(front.y[best_k])
+    value = score_value(score, positives, negatives, fp, fn)
     label = table.decision_values[w.positive]
     line = (
-        f"{SCORES[score]} = {float(best):.6g} ({best}): true positives {positives - fn}, "
+        f"{SCORES[score]} = {float(value):.6g} ({value}): true positives {positives - fn}, "
         f"false positives {fp}, false negatives {fn} of {positives} positive ({label!s}) and "
         f"{negatives} negative"
     )
     if not w.plain and w.scale != 1:
         line += f" (in units of 1/{w.scale:,} of a row of weight 1)"
-    return best_k, line
+    return line
+
+
+def best_point(relation, score: str) -> tuple[int, str]:
+    """The index of the point of greatest ``score`` ("f1" or "balanced-accuracy") on a
+    front of false positives (x) against false negatives (y), and a line saying it (in the
+    table's weight units when weighted)."""
+    table = relation.table
+    positives, negatives = class_split(table)
+    front = relation.front
+    best, best_k = Fraction(-1), 0
+    for k, (fp, fn) in enumerate(zip(front.x.tolist(), front.y.tolist())):
+        value = score_value(score, positives, negatives, fp, fn)
+        if value > best:
+            best, best_k = value, k
+    return best_k, score_line(table, score, int(front.x[best_k]), int(front.y[best_k]))

@@ -42,8 +42,9 @@ from .common import (
     type=click.Choice(["f1", "balanced-accuracy"]),
     default=None,
     help="The tree of the greatest F1 or balanced accuracy on the rows against the positive "
-    "class (--positive), from the exact front of false positives against false negatives "
-    "(both measures are greatest on it); within --max-depth.",
+    "class (--positive), within --max-depth: found by a few queries of the least priced "
+    "misclassifications (ties: the fewest false positives); under --time-limit read off "
+    "the front of false positives against false negatives found in time.",
 )
 @query_options(least_y=True, cluster=True)
 @handle_errors
@@ -155,15 +156,26 @@ def _query_relation(solve, query, n_attributes):
 
 
 def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
-    """``tree --best``: the point of the greatest F1 or balanced accuracy on the front of
-    false positives against false negatives, its tree and its figures."""
+    """``tree --best``: the tree of the greatest F1 or balanced accuracy and its figures, by
+    queries of the least priced misclassifications (:mod:`dagger_cli.best`); under a time
+    limit, or where those prices would exceed the engine's limit, the point of the greatest
+    score on the front of false positives against false negatives."""
     from ..engine.api import solve
-    from ..scores import SCORES, best_point
+    from ..scores import SCORES, best_point, score_line
     from ..trees import extract_tree
 
     if output is not None:
         fmt = check_tree_output(source.table, source.example, output, fmt)
     tab = source.load(quiet)
+    found = None
+    if query.time_limit is None:
+        found = _best_by_prices(tab, query, best)
+    if found is not None:
+        t, fp, fn, table = found
+        emit_tree(t, fmt, output, tab.name, quiet)
+        if not quiet:
+            echo_err(score_line(table, best, fp, fn))
+        return
     rel = solve(tab, replace(query, x="false-positives", y="false-negatives"))
     k, score = best_point(rel, best)
     t = extract_tree(rel, k)
@@ -185,3 +197,21 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
         if note is not None:
             echo_err(f"this tree is {note[0]}")
     exit_if_partial(rel, quiet)
+
+
+def _best_by_prices(tab, query, best: str):
+    """``(tree, FP, FN, table)`` of the greatest score by :func:`dagger_cli.best.best_tree`
+    (the table with its positive class), or None where its prices do not fit."""
+    from ..best import best_tree
+    from ..engine.api import solve, with_positive
+    from ..trees import extract_tree
+
+    table = with_positive(tab, query)
+    least = replace(query, x="depth", y="misclassifications", max_x=None, max_y=None, least_y=True)
+
+    def run(priced):
+        rel = solve(priced, least)
+        return extract_tree(rel, len(rel.front) - 1)
+
+    found = best_tree(table, best, run)
+    return None if found is None else (*found, table)

@@ -19,6 +19,10 @@ fresh process, runs interleaved, medians of ``--num-runs``:
 * ``tpl-long``: total path length vs misclassifications beside depth vs misclassifications
   at depth 3 on issue 39's four-class long table (:func:`scripts.bench.synthetic.classes_table`,
   3,000, 12,000 and 54,000 rows), whole processes: their ratio against x3;
+* ``roc``: the front of false positives against false negatives beside depth vs
+  misclassifications on the two-class tables at depths 2 and 3 (issue 38's target x3);
+* ``best``: ``dagger tree --best f1|balanced-accuracy`` at depth 3 on the two-class tables,
+  beside depth vs misclassifications and the ROC front it used to scan;
 * the estimator: ``DaggerTreeClassifier(max_depth=3, thresholds="all")`` fitted on bank;
 * a numeric table of ``--num-large-rows`` (100,000) rows and 10 columns at depth 3: peak
   memory (target 2 GiB);
@@ -27,7 +31,7 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   wall time and peak memory (targets 60 s and 1 GiB), stopped at ``--num-long-limit`` s.
 
     python -m scripts.bench run --only num [--num-tables bank,raisin] [--num-runs 3]
-        [--num-parts depth3,depth4,depth5,tpl,tpl-long,roc,estimator,large,long]
+        [--num-parts depth3,depth4,depth5,tpl,tpl-long,roc,best,estimator,large,long]
         [--num-timeout 900]
 """
 
@@ -50,7 +54,18 @@ TABLES = tuple(CONTREE_OPTIMA)
 #: Seconds after which the large table is stopped (its target is memory).
 LARGE_LIMIT = 300.0
 #: The numeric section's cases (--num-parts).
-PARTS = ("depth3", "depth4", "depth5", "tpl", "tpl-long", "roc", "estimator", "large", "long")
+PARTS = (
+    "depth3",
+    "depth4",
+    "depth5",
+    "tpl",
+    "tpl-long",
+    "roc",
+    "best",
+    "estimator",
+    "large",
+    "long",
+)
 #: ConTree's fit seconds at depth 4 as recorded on the benchmark page (docs/benchmarks.md,
 #: pycontree 1.0.8 on this machine), shown when pycontree is not installed.
 CONTREE_D4_S = {"bank": 1.28, "raisin": 89.6, "wilt": 23.1}
@@ -64,10 +79,6 @@ LONG_TARGET = (60.0, 1024.0)
 TPL_LIMIT = 180.0
 #: The two-class tables, their depths for the front of false positives against false
 #: negatives, the seconds after which it is stopped, and its target against depth vs µ.
-ROC_TABLES = ("bank", "raisin", "rice", "wilt")
-ROC_DEPTHS = (2, 3)
-ROC_LIMIT = 300.0
-ROC_TARGET = 3.0
 
 
 def add_arguments(group) -> None:
@@ -372,29 +383,6 @@ def bench_tpl_long(limit, sizes=TPL_LONG_ROWS, depth=3) -> list[dict]:
     return rows
 
 
-def bench_roc(tables, limit) -> list[dict]:
-    """The front of false positives against false negatives (the trees' ROC front) beside
-    depth vs misclassifications on the same two-class table and cap, one process each: the
-    ratio of their wall times (issue 38's target: within :data:`ROC_TARGET` at depth 3)."""
-    rows = []
-    env = _env()
-    for t in (t for t in tables if t in ROC_TABLES):
-        for d in ROC_DEPTHS:
-            base = procs.launch(dagger_cmd(t, d) + ["-q"], limit, env)
-            cmd = dagger_cmd(t, d, "false-positives") + ["--y", "false-negatives", "-q"]
-            r = procs.launch(cmd, limit, env)
-            row = {"table": t, "depth": d, **_against(r, base, ROC_TARGET)}
-            rows.append(row)
-            pts, ratio, ok = row["points"], row["ratio"], row["ok"]
-            print(
-                f"  {t:8s} FP vs FN D={d}: {r['wall']:7.2f} s, {r['peak_mib']:5.0f} MiB, "
-                f"{pts} points, exit {r['code']}; depth vs µ {base['wall']:.2f} s: "
-                f"x{ratio:.1f} ({'met' if ok else 'NOT met'}: x{ROC_TARGET:g})",
-                flush=True,
-            )
-    return rows
-
-
 def bench_estimator(limit) -> dict | None:
     cmd = procs.child("num_estimator", NUM_DIR / "bank.txt", 3)
     r = procs.launch(cmd, limit, _env())
@@ -572,8 +560,12 @@ def run(args) -> dict:
         out["tpl3"] = bench_tpl(tables, min(args.num_timeout, TPL_LIMIT))
     if "tpl-long" in parts:
         out["tpl_long"] = bench_tpl_long(min(args.num_timeout, TPL_LIMIT))
+    from . import roc  # (it reads this module's helpers)
+
     if "roc" in parts:
-        out["roc"] = bench_roc(tables, min(args.num_timeout, ROC_LIMIT))
+        out["roc"] = roc.bench_roc(tables, min(args.num_timeout, roc.ROC_LIMIT))
+    if "best" in parts:
+        out["best"] = roc.bench_best(tables, min(args.num_timeout, roc.ROC_LIMIT))
     if "estimator" in parts:
         out["estimator"] = bench_estimator(args.num_timeout)
     if "large" in parts:

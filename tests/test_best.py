@@ -1,0 +1,219 @@
+"""``tree --best`` by queries of the least priced misclassifications (dagger_cli/best.py).
+
+The oracle is the scan of the exact front of false positives against false negatives
+(:func:`dagger_cli.scores.best_point`, itself checked against a brute force over every tree
+and every leaf labelling in test_weights.py), and on tiny tables that brute force directly:
+the same score and the same false positives and negatives (the fewest false positives among
+the trees of the greatest score), on nominal tables (the DAG engine, the depth-two layer)
+and numeric ones (the ordered solver), weighted, priced, under a minimum leaf size, capped
+or not; the tree re-evaluates to its figures row by row."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dagger_cli import best as best_module
+from dagger_cli.best import best_tree, priced
+from dagger_cli.cli import main
+from dagger_cli.data.table import DecisionTable
+from dagger_cli.engine import relate
+from dagger_cli.scores import best_point, class_split, score_value
+from dagger_cli.trees import extract_tree
+from tests.evaluate import route
+from tests.oracle import DECISION_INDEX, weighted_cost_vectors
+from tests.test_depth_two_weights import weighted_tables
+from tests.test_ordered import mixed_frames
+
+SCORES = ("f1", "balanced-accuracy")
+
+
+def least_of(cap):
+    """The query best_tree asks: a tree of the least priced misclassifications within
+    ``cap`` (the CLI's, in-process)."""
+
+    def least(table):
+        rel = relate(table, "depth", "misclassifications", max_depth=cap)
+        return extract_tree(rel, len(rel.front) - 1)
+
+    return least
+
+
+def by_front(table, score, cap) -> tuple[int, int]:
+    """The front's scan: the false positives and negatives of its point of greatest score."""
+    rel = relate(table, "false-positives", "false-negatives", max_depth=cap)
+    k, _ = best_point(rel, score)
+    return int(rel.front.x[k]), int(rel.front.y[k])
+
+
+def routed(tree, table, weights, df=None) -> tuple[int, int]:
+    """A tree's false positives and negatives, each row routed (tests/evaluate.py; the
+    tree's own predict on ``df`` for numeric columns) and counted ``weights[i]`` times."""
+    positive = table.decision_values[table.weighting.positive]
+    if df is None:
+        header, records = table.to_records()
+        data = tree.to_dict()["tree"]
+        said = [route(data, header, rec)[0]["decision"] for rec in records]
+        truth = [rec[-1] for rec in records]
+    else:
+        said = tree.predict(df.iloc[:, :-1])
+        truth = [str(v) for v in df.iloc[:, -1]]
+    fp = sum(w for w, s, t in zip(weights, said, truth) if s == str(positive) != t)
+    fn = sum(w for w, s, t in zip(weights, said, truth) if t == str(positive) != s)
+    return fp, fn
+
+
+def check(table, score, cap, weights, df=None) -> None:
+    found = best_tree(table, score, least_of(cap))
+    assert found is not None
+    tree, fp, fn = found
+    assert (fp, fn) == by_front(table, score, cap)
+    assert routed(tree, table, weights, df) == (fp, fn)
+    costs = tree.costs()
+    assert (costs["false_positives"], costs["false_negatives"]) == (fp, fn)
+    if cap is not None:
+        assert costs["depth"] <= cap
+    # a leaf deciding a negative class decides the front's (decision_leaves')
+    w = table.weighting
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        stack.extend(c for _, c in node.children)
+        if node.is_leaf and node.decision != table.decision_values[w.positive]:
+            counts = np.asarray(node.counts, dtype=np.int64)[None, :]
+            pair = w.decision_leaves(counts)[0][0]
+            assert table.decision_values.index(node.decision) in pair.tolist()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(binary=False),
+    cap=st.sampled_from([None, 1, 2, 3]),
+    score=st.sampled_from(SCORES),
+    which=st.integers(0, 2),
+)
+def test_the_best_tree_by_prices_is_the_fronts_on_nominal_tables(data, cap, score, which):
+    """Weights, class weights, prices, a minimum leaf size; two or three classes, one of
+    them positive against the rest."""
+    table, weights, _, _ = data
+    labels = list(table.decision_values)
+    table = table.weighted(positive=labels[which % len(labels)])
+    positives, negatives = class_split(table)
+    if positives == 0 or negatives == 0:
+        assert best_tree(table, score, least_of(cap)) is None
+        return
+    check(table, score, cap, weights)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    df=mixed_frames(max_rows=40, max_numeric=2, max_nominal=1, max_value=12),
+    cap=st.integers(1, 3),
+    k=st.integers(1, 4),
+    score=st.sampled_from(SCORES),
+)
+def test_the_best_tree_by_prices_is_the_fronts_on_numeric_tables(df, cap, k, score):
+    """Numeric columns kept whole (the ordered solver's depth search priced, against its
+    ROC front), under a minimum leaf size too."""
+    table = DecisionTable.from_dataframe(df, thresholds="all")
+    labels = list(table.decision_values)
+    if len(labels) < 2:
+        return
+    table = table.weighted(min_leaf=k, positive=labels[-1])
+    check(table, score, cap, [1] * table.n_rows, df)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    cap=st.sampled_from([None, 1, 2]),
+    score=st.sampled_from(SCORES),
+)
+def test_the_best_tree_by_prices_has_the_greatest_score_over_every_tree(seed, cap, score):
+    """Tiny tables against the brute force of tests/oracle.py: the greatest score over every
+    tree and every leaf labelling, and the fewest false positives among its trees."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    rows = rng.integers(0, 3, size=(n, 3)).tolist()
+    decisions = rng.integers(0, 2, size=n).tolist()
+    weights = rng.integers(1, 4, size=n).tolist()
+    if len(set(decisions)) < 2:
+        return
+    t = DecisionTable.from_rows(rows, decisions)
+    table = t.weighted(weights).weighted(positive=t.decision_values[-1])
+    positive = int(t.decision_values[-1])
+    vectors = weighted_cost_vectors(
+        [tuple(r) for r in rows], decisions, weights, None, cap, positive=positive
+    )
+    positives, negatives = class_split(table)
+    scored = {
+        (v[DECISION_INDEX["false-positives"]], v[-1]): score_value(
+            score, positives, negatives, v[DECISION_INDEX["false-positives"]], v[-1]
+        )
+        for v in vectors
+    }
+    top = max(scored.values())
+    want = min(fp for (fp, fn), s in scored.items() if s == top)
+    _, fp, fn = best_tree(table, score, least_of(cap))
+    assert scored[(fp, fn)] == top and fp == want
+
+
+def test_a_tie_takes_a_query_of_its_own():
+    """Balanced classes make balanced accuracy the least FP + FN, a value many trees share:
+    the first query's tree may have more false positives than the fewest, which the tie's
+    query (prices M + 1 and M) finds."""
+    calls = []
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 4, size=(60, 4))
+    y = rng.permutation(np.repeat([0, 1], 30))  # 30 of each class
+    t = DecisionTable.from_rows(X.tolist(), y.tolist()).weighted(positive="1")
+    least = least_of(2)
+
+    def spy(table):
+        calls.append(table.weighting.prices.tolist())
+        return least(table)
+
+    _, fp, fn = best_tree(t, "balanced-accuracy", spy)
+    assert (fp, fn) == by_front(t, "balanced-accuracy", 2)
+    assert calls[0] == [[0, 1], [1, 0]]
+    if fp >= 1 and len(calls) == 1:
+        pytest.fail("a tree of FP + FN least with false positives took no tie query")
+
+
+def test_priced_prices_each_error_once():
+    """One class against the rest: FP priced in the positive column, FN in its row, a
+    negative class decided as another negative free."""
+    t = DecisionTable.from_rows([[0], [1], [2]], ["a", "b", "c"]).weighted(positive="b")
+    assert priced(t, 3, 5).weighting.prices.tolist() == [[0, 3, 0], [5, 0, 5], [0, 3, 0]]
+
+
+def _csv(tmp_path):
+    rng = np.random.default_rng(38)
+    x = rng.normal(size=(120, 3)).round(3)
+    y = np.where(x[:, 0] + 0.5 * x[:, 1] + rng.normal(scale=0.7, size=120) > 0.6, "yes", "no")
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "c": x[:, 2], "y": y}).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("score", SCORES)
+def test_cli_best_by_prices_and_by_the_front_agree(tmp_path, monkeypatch, score):
+    """The CLI's answer by prices, and the front's scan where the prices would not fit (the
+    fallback, forced here): the same score line."""
+    path = _csv(tmp_path)
+    args = ["tree", str(path), "--thresholds", "all", "--max-depth", "2", "--best", score]
+    fast = CliRunner().invoke(main, args)
+    assert fast.exit_code == 0, fast.output
+    monkeypatch.setattr(best_module, "_fits", lambda *a: False)
+    slow = CliRunner().invoke(main, args)
+    assert slow.exit_code == 0, slow.output
+    line = [ln for ln in fast.stderr.splitlines() if " = " in ln]
+    assert line and line == [ln for ln in slow.stderr.splitlines() if " = " in ln]
+    value = Fraction(line[0].split("(")[1].split(")")[0])
+    assert 0 < value <= 1
