@@ -217,3 +217,21 @@ def test_cli_best_by_prices_and_by_the_front_agree(tmp_path, monkeypatch, score)
     assert line and line == [ln for ln in slow.stderr.splitlines() if " = " in ln]
     value = Fraction(line[0].split("(")[1].split(")")[0])
     assert 0 < value <= 1
+
+
+def test_cli_best_without_a_cap_scans_the_front(tmp_path, monkeypatch):
+    """Without --max-depth the whole DAG answers either way: one front of FP against FN,
+    no priced queries (and under a cap, the queries)."""
+    import importlib
+
+    tree_cli = importlib.import_module("dagger_cli.cli.tree")
+
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,y\n0,0,no\n0,1,yes\n1,0,yes\n1,1,no\n1,1,yes\n0,0,no\n")
+    asked = []
+    real = tree_cli._best_by_prices
+    monkeypatch.setattr(tree_cli, "_best_by_prices", lambda *a: asked.append(a) or real(*a))
+    for cap, queries in (([], 0), (["--max-depth", "2"], 1)):
+        res = CliRunner().invoke(main, ["tree", str(path), "--best", "f1", *cap])
+        assert res.exit_code == 0, res.output
+        assert "F1 = " in res.stderr and len(asked) == queries
