@@ -43,6 +43,13 @@ import numpy as np
 from .scores import class_split, f1
 
 
+def least_query(query):
+    """``query`` turned into the query of one tree of the least misclassifications (priced,
+    on a :func:`priced` table) within its depth cap: depth against misclassifications, the
+    least y alone, no bounds."""
+    return replace(query, x="depth", y="misclassifications", least_y=True, max_x=None, max_y=None)
+
+
 def priced(table, fp_price: int, fn_price: int):
     """``table`` (with a positive class) priced for false positives and negatives: a row of
     a negative class decided positive costs ``fp_price``, a positive row decided otherwise
@@ -162,3 +169,80 @@ def best_tree(table, score: str, least):
         if found is None:
             return None
     return found
+
+
+class Hull:
+    """What :func:`hull_search` found so far (kept when a time limit cuts it short): the
+    half-planes ``a FP + c FN >= v`` below every tree, and each query's tree with its false
+    positives and negatives (every one on the exact front: no tree has a smaller value)."""
+
+    def __init__(self):
+        self.planes: list[tuple[int, int, int]] = []
+        self.trees: list = []
+
+    def staircase(self, span: int, swap: bool = False, most: int = 50_000):
+        """The bound of the half-planes as a staircase ``(x, y)`` below every tree, x in
+        ``0..span`` (FP, or FN when ``swap``: the pair's x), at every integer x when
+        ``span < most``, else at ``most`` points, each step the least the planes allow up to
+        the next (the planes' bound only falls as x grows). None without planes."""
+        if not self.planes:
+            return None
+        if span < most:
+            xs = np.arange(span + 1, dtype=np.int64)
+            at = xs
+        else:
+            xs = np.unique(np.linspace(0, span, most).astype(np.int64))
+            at = np.append(xs[1:] - 1, span)  # the step's last x: its least bound
+        y = np.zeros(xs.size, dtype=np.int64)
+        for a, c, v in self.planes:
+            if swap:
+                a, c = c, a
+            y = np.maximum(y, -((a * at - v) // c))  # ceil((v - a x) / c)
+        from .fronts import pareto
+
+        keep = pareto(xs, y)
+        return xs[keep], y[keep]
+
+
+def hull_search(table, least, hull: Hull) -> None:
+    """The supported points of the front of false positives against false negatives (the
+    vertices of its convex hull) by queries ``least(priced_table)`` (as :func:`best_tree`'s),
+    Aneja and Nair's dichotomic search: from the two leaves (every row negative, every row
+    positive), each segment between two points found asks the query of the prices normal to
+    it; a tree below the segment splits it in two, else the segment is an edge of the hull.
+    The longest segment first; each query's tree and half-plane go to ``hull`` as they come
+    (so a caller that stops it keeps them). Stops early where the prices pass the engines'
+    limit."""
+    positives, negatives = class_split(table)
+    if positives == 0 or negatives == 0:
+        return
+    import heapq
+
+    def query(a: int, c: int):
+        if not _fits(table, a, c):
+            return None
+        tree = relabelled(table, least(priced(table, a, c)))
+        costs = tree.costs()
+        fp, fn = int(costs["false_positives"]), int(costs["false_negatives"])
+        hull.planes.append((a, c, a * fp + c * fn))
+        hull.trees.append((fp, fn, tree))
+        return fp, fn
+
+    todo: list = []
+
+    def push(p, q):
+        if q[0] > p[0] and p[1] > q[1]:
+            size = (q[0] - p[0]) ** 2 + (p[1] - q[1]) ** 2
+            heapq.heappush(todo, (-size, len(hull.planes), p, q))
+
+    push((0, positives), (negatives, 0))
+    while todo:
+        _, _, p, q = heapq.heappop(todo)
+        g = gcd(p[1] - q[1], q[0] - p[0])
+        a, c = (p[1] - q[1]) // g, (q[0] - p[0]) // g
+        r = query(a, c)
+        if r is None:
+            return
+        if a * r[0] + c * r[1] < a * p[0] + c * p[1]:
+            push(p, r)
+            push(r, q)

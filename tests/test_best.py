@@ -235,3 +235,99 @@ def test_cli_best_without_a_cap_scans_the_front(tmp_path, monkeypatch):
         res = CliRunner().invoke(main, ["tree", str(path), "--best", "f1", *cap])
         assert res.exit_code == 0, res.output
         assert "F1 = " in res.stderr and len(asked) == queries
+
+
+def _lower_hull(points):
+    """The vertices of the lower-left convex hull of a staircase (x up, y down)."""
+    hull: list = []
+    for p in sorted(points):
+        while len(hull) >= 2:
+            (ax, ay), (bx, by) = hull[-2], hull[-1]
+            if (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) > 0:
+                break
+            hull.pop()
+        hull.append(p)
+    return hull
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=weighted_tables(binary=False),
+    cap=st.sampled_from([1, 2, 3]),
+    which=st.integers(0, 2),
+)
+def test_the_hull_search_finds_every_vertex_and_bounds_every_tree(data, cap, which):
+    """hull_search (no limit): each tree it finds is a point of the exact ROC front, every
+    vertex of that front's convex hull is found, and its staircase is at or below the front
+    at every point's x, either way round, meeting it at every point found."""
+    from dagger_cli.best import Hull, hull_search
+    from dagger_cli.engine.anytime import bound_at
+
+    table, _, _, _ = data
+    labels = list(table.decision_values)
+    table = table.weighted(positive=labels[which % len(labels)])
+    positives, negatives = class_split(table)
+    hull = Hull()
+    hull_search(table, least_of(cap), hull)
+    if positives == 0 or negatives == 0:
+        assert not hull.trees
+        return
+    rel = relate(table, "false-positives", "false-negatives", max_depth=cap)
+    front = rel.front.points()
+    found = {(fp, fn) for fp, fn, _ in hull.trees}
+    assert found <= set(front)
+    assert set(_lower_hull(front)) <= found | {(0, positives), (negatives, 0)}
+    for tree_fp, tree_fn, tree in hull.trees:
+        costs = tree.costs()
+        assert (costs["false_positives"], costs["false_negatives"]) == (tree_fp, tree_fn)
+    for swap, span in ((False, negatives), (True, positives)):
+        stairs = hull.staircase(span, swap)
+        for x, y in front:
+            x, y = (y, x) if swap else (x, y)
+            b = bound_at(stairs, x)
+            assert b is not None and b <= y
+        for x, y in found:
+            x, y = (y, x) if swap else (x, y)
+            assert bound_at(stairs, x) == y
+    coarse = hull.staircase(negatives, most=3)  # a few steps: still below
+    for x, y in front:
+        b = bound_at(coarse, x)
+        assert b is not None and b <= y
+
+
+def test_an_roc_front_cut_short_keeps_its_supported_points_proven(monkeypatch):
+    """Under a time limit that stops the ROC query itself, the supported points found by
+    priced queries join the answer, proven, and their staircase leaves no larger gap than
+    the answer without them; every invariant of an anytime answer holds."""
+    from dagger_cli.engine import anytime
+    from dagger_cli.engine.api import solve
+    from dagger_cli.engine.progress import TimeLimitReached
+    from dagger_cli.engine.query import Query
+    from tests.test_anytime import check_answer
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(150, 3)).round(2)
+    y = np.where(x[:, 0] + x[:, 1] * x[:, 2] + rng.normal(scale=0.8, size=150) > 0, "p", "n")
+    df = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "c": x[:, 2], "y": y})
+    table = DecisionTable.from_dataframe(df, thresholds="all").weighted(positive="p")
+    query = Query("false-positives", "false-negatives", max_depth=3, time_limit=3600)
+
+    def cut(tb, q):
+        if q.max_depth == 3 and q.y_cost.reads_decision:
+            raise TimeLimitReached  # the query itself
+        return solve(tb, q)
+
+    answers = {}
+    for share in (0.25, 0.0):
+        monkeypatch.setattr(anytime, "HULL_SHARE", share)
+        rel = anytime.solve_within(table, query, cut)
+        check_answer(table, query, rel)
+        answers[share] = rel
+    with_hull, without = answers[0.25], answers[0.0]
+    exact = solve(table, query.exact).front.points()
+    positives, negatives = class_split(table)
+    hull = set(_lower_hull(exact)) - {(0, positives), (negatives, 0)}
+    got = dict(zip(with_hull.front.points(), with_hull.proven.tolist()))
+    assert hull and all(got.get(p) for p in hull)
+    assert max(with_hull.front.gaps) <= max(without.front.gaps)
+    assert int(np.count_nonzero(with_hull.proven)) > int(np.count_nonzero(without.proven))

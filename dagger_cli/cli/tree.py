@@ -205,12 +205,12 @@ def _best_tree(source, fmt, output, query, quiet, best: str) -> None:
 def _best_by_prices(tab, query, best: str):
     """``(tree, FP, FN, table)`` of the greatest score by :func:`dagger_cli.best.best_tree`
     (the table with its positive class), or None where its prices do not fit."""
-    from ..best import best_tree
+    from ..best import best_tree, least_query
     from ..engine.api import solve, with_positive
     from ..trees import extract_tree
 
     table = with_positive(tab, query)
-    least = replace(query, x="depth", y="misclassifications", max_x=None, max_y=None, least_y=True)
+    least = least_query(query)
 
     def run(priced):
         rel = solve(priced, least)

@@ -21,7 +21,11 @@ each capped front the bound below every tree is computed from the same subtables
 optimistic leaves at the cap (:func:`relaxed_bound`): the points it meets are proven
 before the query ends. So a limit about 10 % longer than the query's own run gives the exact front,
 every point proven, exit status 0. When the time runs out (or at
-the first Ctrl-C) the work in progress is dropped and the answer is made of what finished:
+the first Ctrl-C) the work in progress is dropped and the answer is made of what finished.
+For false positives against false negatives under a cap, before the query itself the
+front's supported points come from queries of the least priced misclassifications for at
+most :data:`HULL_SHARE` of the limit (:func:`_hull`): their trees join the candidates and
+their lines bound every tree. The answer:
 
 * **the front**: the Pareto-optimal points of the deepest finished front and of the greedy
   trees, every one a real tree whose costs are exactly its point's (``extract_tree`` gives
@@ -56,6 +60,11 @@ from .progress import Progress, TimeLimitReached, deadline
 from .structures import Relation
 
 MIS = "misclassifications"
+#: False positives against false negatives: the pair whose supported points
+#: :func:`_hull` finds by priced queries.
+ROC = {"false-positives", "false-negatives"}
+#: The share of a time limit the supported points of an ROC front may take (:func:`_hull`).
+HULL_SHARE = 0.25
 #: Without a depth cap, the share of the limit the capped fronts (depth 2, 3, ...) may take
 #: before the query itself runs: a limit this much longer than the query's own run gives
 #: its exact front.
@@ -237,6 +246,12 @@ def solve_within(table, query, exact_solve) -> Relation:
                         least_mis = int(one.front.y[-1])  # proven, even if its tree is not made
                         _add_least_tree(one, exact, greedy)
                     capped(d)
+                if {cx.name, cy.name} == ROC:
+                    stairs: list = []
+                    try:
+                        _hull(table, exact, exact_solve, greedy, limit, at, stairs)
+                    finally:  # (kept when the limit stops it)
+                        relaxed = stairs[0] if stairs else relaxed
             rel = exact_solve(table, exact)
             rel.seconds = time.perf_counter() - t0
             rel.query = query  # what it answers: the time limit holds for its trees too
@@ -275,11 +290,47 @@ def _deepen(capped, top: int, share: float, spent: float, attempt=None):
     return None
 
 
+def _hull(table, exact, exact_solve, greedy: dict, limit: float, at: float, out: list) -> None:
+    """False positives against false negatives under a cap: the supported points of the
+    front (:func:`dagger_cli.best.hull_search`, queries of the least priced
+    misclassifications, each about as quick as the least misclassifications) for at most
+    :data:`HULL_SHARE` of the limit. Their trees join the candidates ``greedy`` (each on
+    the exact front) and their half-planes make a staircase below every tree within the
+    cap (appended to ``out``; None without one), which proves the points it meets. Kept as
+    found when the limit stops it (then re-raised)."""
+    from ..best import Hull, hull_search, least_query
+    from ..scores import class_split
+    from ..trees import extract_tree
+
+    least = replace(least_query(exact), progress=False)
+
+    def run(priced):
+        rel = exact_solve(priced, least)
+        return extract_tree(rel, len(rel.front) - 1)
+
+    hull = Hull()
+    try:
+        with deadline(min(at, time.perf_counter() + HULL_SHARE * limit)):
+            hull_search(table, run, hull)
+    except TimeLimitReached:
+        if time.perf_counter() >= at:
+            raise  # the limit itself (what was found is kept: finally)
+    finally:
+        cx = exact.x_cost
+        for fp, fn, tree in hull.trees:
+            p = (fp, fn) if cx.name == "false-positives" else (fn, fp)
+            greedy.setdefault(p, lambda tree=tree: tree.root)
+        positives, negatives = class_split(table)
+        swap = cx.name != "false-positives"
+        out.append(hull.staircase(positives if swap else negatives, swap))
+
+
 def _least_misclassifications(table, exact, exact_solve) -> Relation:
     """The relation of the least misclassifications of any tree within the query's cap
     (the search of that one point, by depth): its front's last y."""
-    one = replace(exact, x="depth", y=MIS, least_y=True, max_x=None, max_y=None, progress=False)
-    return exact_solve(table, one)
+    from ..best import least_query
+
+    return exact_solve(table, replace(least_query(exact), progress=False))
 
 
 def _add_least_tree(rel: Relation, exact, greedy: dict) -> None:
