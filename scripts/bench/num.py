@@ -23,6 +23,7 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   misclassifications on the two-class tables at depths 2 and 3 (issue 38's target x3);
 * ``best``: ``dagger tree --best f1|balanced-accuracy`` at depth 3 on the two-class tables,
   beside depth vs misclassifications and the ROC front it used to scan;
+* ``roc-limit``: the ROC front at depth 3 under a time limit: its points proven, its gap;
 * the estimator: ``DaggerTreeClassifier(max_depth=3, thresholds="all")`` fitted on bank;
 * a numeric table of ``--num-large-rows`` (100,000) rows and 10 columns at depth 3: peak
   memory (target 2 GiB);
@@ -31,7 +32,8 @@ fresh process, runs interleaved, medians of ``--num-runs``:
   wall time and peak memory (targets 60 s and 1 GiB), stopped at ``--num-long-limit`` s.
 
     python -m scripts.bench run --only num [--num-tables bank,raisin] [--num-runs 3]
-        [--num-parts depth3,depth4,depth5,tpl,tpl-long,roc,best,estimator,large,long]
+        [--num-parts depth3,depth4,depth5,tpl,tpl-long,roc,best,roc-limit,estimator,
+        large,long]
         [--num-timeout 900]
 """
 
@@ -62,6 +64,7 @@ PARTS = (
     "tpl-long",
     "roc",
     "best",
+    "roc-limit",
     "estimator",
     "large",
     "long",
@@ -566,6 +569,8 @@ def run(args) -> dict:
         out["roc"] = roc.bench_roc(tables, min(args.num_timeout, roc.ROC_LIMIT))
     if "best" in parts:
         out["best"] = roc.bench_best(tables, min(args.num_timeout, roc.ROC_LIMIT))
+    if "roc-limit" in parts:
+        out["roc_limit"] = roc.bench_roc_limit(tables)
     if "estimator" in parts:
         out["estimator"] = bench_estimator(args.num_timeout)
     if "large" in parts:
