@@ -331,3 +331,28 @@ def test_an_roc_front_cut_short_keeps_its_supported_points_proven(monkeypatch):
     assert hull and all(got.get(p) for p in hull)
     assert max(with_hull.front.gaps) <= max(without.front.gaps)
     assert int(np.count_nonzero(with_hull.proven)) > int(np.count_nonzero(without.proven))
+
+
+def test_cli_best_within_a_time_limit(tmp_path, monkeypatch):
+    """Under --time-limit the queries run within half of it: when they end, the answer is
+    theirs and exact (exit 0, no note); when they do not, the front found in the time left
+    answers (here small enough to end: the same score)."""
+    from dagger_cli import best as best_mod
+    from dagger_cli.engine.progress import TimeLimitReached
+
+    path = _csv(tmp_path)
+    args = ["tree", str(path), "--thresholds", "all", "--max-depth", "2", "--best", "f1"]
+    plain = CliRunner().invoke(main, args)
+    limited = CliRunner().invoke(main, [*args, "--time-limit", "1h"])
+    assert plain.exit_code == limited.exit_code == 0, limited.output
+    assert "not proven" not in limited.stderr
+    line = [ln for ln in plain.stderr.splitlines() if " = " in ln]
+    assert line and line == [ln for ln in limited.stderr.splitlines() if " = " in ln]
+
+    def late(*a, **k):
+        raise TimeLimitReached
+
+    monkeypatch.setattr(best_mod, "best_tree", late)
+    scanned = CliRunner().invoke(main, [*args, "--time-limit", "1h"])
+    assert scanned.exit_code == 0, scanned.output
+    assert line == [ln for ln in scanned.stderr.splitlines() if " = " in ln]
