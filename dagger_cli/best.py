@@ -30,7 +30,11 @@ those costs, the shallowest).
 When the prices would exceed the engine's limit on priced weight
 (:data:`dagger_cli.engine.kernels.ordered.WEIGHT_LIMIT` units in all), or a class is
 absent, :func:`best_tree` returns None and the caller scans the front instead, as it does
-under a time limit (whose answer is the best of the front found in time).
+when the queries do not end within half a time limit (the front found in the rest answers).
+
+The same queries give an ROC front cut short by a time limit its supported points
+(:func:`hull_search`, :class:`Hull`; ``dagger_cli.engine.anytime``): the vertices of the
+front's convex hull, each a tree on the exact front, and a line below every tree per query.
 """
 
 from __future__ import annotations
@@ -109,6 +113,22 @@ def relabelled(table, tree):
     return replace(tree, root=root, table_costs=tree_costs(root, table.weight_total))
 
 
+def _ask(table, least, a: int, c: int):
+    """The query of prices ``(a, c)``: its tree as a tree of ``table``, the tree's false
+    positives and false negatives; None where the prices pass the engines' limit."""
+    if not _fits(table, a, c):
+        return None
+    tree = relabelled(table, least(priced(table, a, c)))
+    costs = tree.costs()
+    return tree, int(costs["false_positives"]), int(costs["false_negatives"])
+
+
+def _reduced(a: int, c: int) -> tuple[int, int]:
+    """Prices ``(a, c)`` over their greatest common divisor (the same trees, smaller sums)."""
+    g = gcd(a, c)
+    return a // g, c // g
+
+
 def best_tree(table, score: str, least):
     """The tree of the greatest ``score`` ("f1" or "balanced-accuracy") of ``table`` (with
     a positive class), its false positives and its false negatives, by queries
@@ -130,21 +150,9 @@ def best_tree(table, score: str, least):
     positives, negatives = class_split(table)
     if positives == 0 or negatives == 0:
         return None
-
-    def query(a: int, c: int):
-        if not _fits(table, a, c):
-            return None
-        tree = relabelled(table, least(priced(table, a, c)))
-        costs = tree.costs()
-        return tree, int(costs["false_positives"]), int(costs["false_negatives"])
-
-    def reduced(a: int, c: int) -> tuple[int, int]:
-        g = gcd(a, c)
-        return a // g, c // g
-
     if score == "balanced-accuracy":
-        a, c = reduced(positives, negatives)
-        found = query(a, c)
+        a, c = _reduced(positives, negatives)
+        found = _ask(table, least, a, c)
         if found is None:
             return None
     else:
@@ -152,8 +160,8 @@ def best_tree(table, score: str, least):
         best = f1(positives, negatives, 0)
         t, e = positives, negatives
         while True:
-            a, c = reduced(t, t + e)
-            found = query(a, c)
+            a, c = _reduced(t, t + e)
+            found = _ask(table, least, a, c)
             if found is None:
                 return None
             _, fp, fn = found
@@ -165,7 +173,7 @@ def best_tree(table, score: str, least):
     if fp >= c:
         # a tree of the same value with fewer false positives may exist
         m = fp + 1
-        found = query(m * a + 1, m * c)
+        found = _ask(table, least, m * a + 1, m * c)
         if found is None:
             return None
     return found
@@ -219,11 +227,10 @@ def hull_search(table, least, hull: Hull) -> None:
     import heapq
 
     def query(a: int, c: int):
-        if not _fits(table, a, c):
+        found = _ask(table, least, a, c)
+        if found is None:
             return None
-        tree = relabelled(table, least(priced(table, a, c)))
-        costs = tree.costs()
-        fp, fn = int(costs["false_positives"]), int(costs["false_negatives"])
+        tree, fp, fn = found
         hull.planes.append((a, c, a * fp + c * fn))
         hull.trees.append((fp, fn, tree))
         return fp, fn
@@ -238,8 +245,7 @@ def hull_search(table, least, hull: Hull) -> None:
     push((0, positives), (negatives, 0))
     while todo:
         _, _, p, q = heapq.heappop(todo)
-        g = gcd(p[1] - q[1], q[0] - p[0])
-        a, c = (p[1] - q[1]) // g, (q[0] - p[0]) // g
+        a, c = _reduced(p[1] - q[1], q[0] - p[0])
         r = query(a, c)
         if r is None:
             return
