@@ -44,6 +44,7 @@ from math import gcd
 
 import numpy as np
 
+from .fronts import pareto
 from .scores import class_split, f1
 
 
@@ -52,6 +53,21 @@ def least_query(query):
     on a :func:`priced` table) within its depth cap: depth against misclassifications, the
     least y alone, no bounds."""
     return replace(query, x="depth", y="misclassifications", least_y=True, max_x=None, max_y=None)
+
+
+def least_tree(solve, query):
+    """The ``least`` of :func:`best_tree` and :func:`hull_search`: a priced table's tree of
+    the least misclassifications within ``query``'s cap (the last point of
+    :func:`least_query`'s front), solved by ``solve(table, query)``."""
+    from .trees import extract_tree
+
+    least = least_query(query)
+
+    def run(table):
+        rel = solve(table, least)
+        return extract_tree(rel, len(rel.front) - 1)
+
+    return run
 
 
 def priced(table, fp_price: int, fn_price: int):
@@ -206,8 +222,6 @@ class Hull:
             if swap:
                 a, c = c, a
             y = np.maximum(y, -((a * at - v) // c))  # ceil((v - a x) / c)
-        from .fronts import pareto
-
         keep = pareto(xs, y)
         return xs[keep], y[keep]
 

@@ -208,18 +208,12 @@ def _best_by_prices(tab, query, best: str):
     (the table with its positive class), or None where its prices do not fit. Under a time
     limit the queries get half of it, and None when they do not end in it (the front found
     in the rest answers then)."""
-    from ..best import best_tree, least_query
+    from ..best import best_tree, least_tree
     from ..engine.api import solve, with_positive
     from ..engine.progress import TimeLimitReached, deadline
-    from ..trees import extract_tree
 
     table = with_positive(tab, query)
-    least = least_query(replace(query, time_limit=None))
-
-    def run(priced):
-        rel = solve(priced, least)
-        return extract_tree(rel, len(rel.front) - 1)
-
+    run = least_tree(solve, replace(query, time_limit=None))
     at = None
     if query.time_limit is not None:
         import time

@@ -302,16 +302,10 @@ def _hull(table, exact, exact_solve, greedy: dict, limit: float, at: float, out:
     the exact front) and their half-planes make a staircase below every tree within the
     cap (appended to ``out``; None without one), which proves the points it meets. Kept as
     found when the limit stops it (then re-raised)."""
-    from ..best import Hull, hull_search, least_query
+    from ..best import Hull, hull_search, least_tree
     from ..scores import class_split
-    from ..trees import extract_tree
 
-    least = replace(least_query(exact), progress=False)
-
-    def run(priced):
-        rel = exact_solve(priced, least)
-        return extract_tree(rel, len(rel.front) - 1)
-
+    run = least_tree(exact_solve, replace(exact, progress=False))
     hull = Hull()
     try:
         with deadline(min(at, time.perf_counter() + HULL_SHARE * limit)):
@@ -320,12 +314,10 @@ def _hull(table, exact, exact_solve, greedy: dict, limit: float, at: float, out:
         if time.perf_counter() >= at:
             raise  # the limit itself (what was found is kept: finally)
     finally:
-        cx = exact.x_cost
+        swap = exact.x_cost.name != "false-positives"  # (the pair's x is FN)
         for fp, fn, tree in hull.trees:
-            p = (fp, fn) if cx.name == "false-positives" else (fn, fp)
-            greedy.setdefault(p, lambda tree=tree: tree.root)
+            greedy.setdefault((fn, fp) if swap else (fp, fn), lambda tree=tree: tree.root)
         positives, negatives = class_split(table)
-        swap = cx.name != "false-positives"
         out.append(hull.staircase(positives if swap else negatives, swap))
 
 

@@ -80,8 +80,6 @@ D5_TARGET_MIB = 2048.0
 LONG_TARGET = (60.0, 1024.0)
 #: Seconds after which a total-path-length front is stopped (its target is 60 s).
 TPL_LIMIT = 180.0
-#: The two-class tables, their depths for the front of false positives against false
-#: negatives, the seconds after which it is stopped, and its target against depth vs µ.
 
 
 def add_arguments(group) -> None:
