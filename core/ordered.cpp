@@ -2061,7 +2061,7 @@ void bind_ordered(nb::module_ &m) {
     m.def(
         "ordered_sides_d1",
         [](nb::handle cb, nb::handle cls, nb::handle sa, i64 t, nb::handle kinds, i64 C, i64 nl,
-           nb::handle totL, nb::handle totR, int which) {
+           nb::handle totL, nb::handle totR, int which, bool narrow) {
             auto b = mat<const i32>(cb, "cb");
             auto k = mat<const i32>(cls, "cls");
             auto s = mat<const i32>(sa, "sa");
@@ -2079,12 +2079,14 @@ void bind_ordered(nb::module_ &m) {
             pack_lists(
                 pk, list.data(), [&](i64 j) { return b.row(j); }, [&](i64 j) { return k.row(j); },
                 kd.p, b.rows, C, m);
+            pk.lanes.narrow = pk.lanes.narrow && narrow;
             root_lists(pk, list.data(), [&](i64 j) { return s.row(j); });
             SidesScratch w(b.cols, C, pk.lanes);
             const auto [l, r] = sides_d1(pk, t, kd.p, b.rows, C, nl, tl.p, tr.p, which, w);
             return nb::make_tuple(l, r);
         },
-        "The depth-two pass: both sides' least misclassifications over depth <= 1.");
+        "The depth-two pass: both sides' least misclassifications over depth <= 1 (narrow: "
+        "the 16-bit walk where it applies, else the 32-bit one).");
 }
 
 }  // namespace dagger::py

@@ -112,6 +112,60 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 *m
     }
 }
 
+// All bits where a side's n rows so far leave at least `least` on either part (n <= hi).
+inline i16 splits16(i16 n, i16 least, i16 hi) {
+    return static_cast<i16>(-static_cast<i16>((n >= least) & (n <= hi)));
+}
+
+// lanes_walk on the narrow lanes (Lanes::we16, sa16; two classes without weights or prices):
+// lane l < LANES walks the <= side of attribute l, lane LANES + l its > side, in one pass of
+// 16-bit lanes, both sides always. RANGE as in lanes_walk_classes16: without a minimum leaf
+// size a threshold with no row of a side on one part gives that side's D of 0 or of all its
+// rows, whose errors are its leaf's, which its caller starts from.
+template <bool RANGE>
+void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 *mnL, i32 *mxL,
+                  i32 *mnR, i32 *mxR) {
+    constexpr i64 W2 = 2 * LANES;
+    constexpr i16 BIG = 32767;
+    const i16 tt = static_cast<i16>(t), lst16 = static_cast<i16>(least);
+    alignas(32) i16 hi[W2], flip[W2];
+    for (i64 l = 0; l < LANES; ++l) {
+        hi[l] = static_cast<i16>(nL - least);
+        hi[LANES + l] = static_cast<i16>(nR - least);
+        flip[l] = -1;  // the <= side's lanes take the rows not to the right
+        flip[LANES + l] = 0;
+    }
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        alignas(32) i16 d[W2] = {}, n[W2] = {}, lo[W2], up[W2];
+        for (i64 l = 0; l < W2; ++l) lo[l] = BIG, up[l] = -BIG;
+        const i16 *S = ln.sa16.data() + blk * m * W2;
+        const i16 *WE = ln.we16.data() + blk * m * W2;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < W2; ++l) {
+                const i16 in = static_cast<i16>(-static_cast<i16>(S[q * W2 + l] > tt) ^ flip[l]);
+                const i16 wv = static_cast<i16>(WE[q * W2 + l] >> 1);
+                const i16 e = static_cast<i16>(-(WE[q * W2 + l] & 1));
+                d[l] = static_cast<i16>(d[l] + (wv & in));
+                i16 ok = e;
+                if constexpr (RANGE) {
+                    n[l] = static_cast<i16>(n[l] - in);
+                    ok = static_cast<i16>(e & splits16(n[l], lst16, hi[l]));
+                }
+                lo[l] = std::min(lo[l], static_cast<i16>((d[l] & ok) | (BIG & ~ok)));
+                up[l] = std::max(up[l], static_cast<i16>((d[l] & ok) | (-BIG & ~ok)));
+            }
+        }
+        constexpr i32 WIDE = 1 << 30;
+        for (i64 l = 0; l < LANES; ++l) {
+            const i64 k = blk * LANES + l;
+            mnL[k] = lo[l] == BIG ? WIDE : lo[l];
+            mxL[k] = up[l] == -BIG ? -WIDE : up[l];
+            mnR[k] = lo[LANES + l] == BIG ? WIDE : lo[LANES + l];
+            mxR[k] = up[LANES + l] == -BIG ? -WIDE : up[LANES + l];
+        }
+    }
+}
+
 // With C > 2 classes (at most MAX_LANE_CLASSES), the same walk with the rows per class of
 // each side so far (l_c): a split at a threshold errs n - max l_c - max (T_c - l_c) on a
 // side of n rows, T_c per class. Per lane: each side's least errors (BIG: no threshold).
@@ -178,6 +232,64 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least
     }
 }
 
+// lanes_walk_classes without weights on the narrow lanes (Lanes::we16, sa16; m <=
+// NARROW_ROWS, t and the root codes within NARROW_CODES): lane l < LANES walks the <= side of
+// attribute l, lane LANES + l its > side, in one pass of 16-bit lanes (about half the
+// instructions of the two sides' 32-bit lanes). Both sides are walked; the same errors.
+// RANGE: only the thresholds that leave `least` rows on either part of a side (a minimum leaf
+// size); without one (least <= 1) every code change is scored, since a threshold with no
+// row of the side on one part scores that side's leaf, which its caller starts from.
+template <int C, bool RANGE>
+void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least,
+                          const i64 *totL, const i64 *totR, i32 *eL, i32 *eR) {
+    constexpr i64 W2 = 2 * LANES;
+    constexpr i16 BIG = 32767;
+    const i16 tt = static_cast<i16>(t), lst16 = static_cast<i16>(least);
+    alignas(32) i16 tot[C][W2], size[W2], hi[W2], flip[W2];
+    for (i64 l = 0; l < LANES; ++l) {
+        for (int c = 0; c < C; ++c) {
+            tot[c][l] = static_cast<i16>(totL[c]);
+            tot[c][LANES + l] = static_cast<i16>(totR[c]);
+        }
+        size[l] = static_cast<i16>(nL);
+        size[LANES + l] = static_cast<i16>(nR);
+        hi[l] = static_cast<i16>(nL - least);
+        hi[LANES + l] = static_cast<i16>(nR - least);
+        flip[l] = -1;  // the <= side's lanes take the rows not to the right
+        flip[LANES + l] = 0;
+    }
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        alignas(32) i16 cnt[C][W2] = {}, n[W2] = {}, best[W2];
+        for (i64 l = 0; l < W2; ++l) best[l] = BIG;
+        const i16 *S = ln.sa16.data() + blk * m * W2;
+        const i16 *WE = ln.we16.data() + blk * m * W2;
+        for (i64 q = 0; q < m; ++q) {
+            for (i64 l = 0; l < W2; ++l) {
+                const i16 in = static_cast<i16>(-static_cast<i16>(S[q * W2 + l] > tt) ^ flip[l]);
+                const i16 k = static_cast<i16>(WE[q * W2 + l] >> 1);
+                const i16 e = static_cast<i16>(-(WE[q * W2 + l] & 1));
+                i16 ok = e;
+                if constexpr (RANGE) {
+                    n[l] = static_cast<i16>(n[l] - in);
+                    ok = static_cast<i16>(e & splits16(n[l], lst16, hi[l]));
+                }
+                i16 ml = 0, mr = 0;
+                for (int c = 0; c < C; ++c) {
+                    cnt[c][l] = static_cast<i16>(cnt[c][l] - (static_cast<i16>(-(k == c)) & in));
+                    ml = std::max(ml, cnt[c][l]);
+                    mr = std::max(mr, static_cast<i16>(tot[c][l] - cnt[c][l]));
+                }
+                const i16 err = static_cast<i16>(size[l] - ml - mr);
+                best[l] = std::min(best[l], static_cast<i16>((err & ok) | (BIG & ~ok)));
+            }
+        }
+        for (i64 l = 0; l < LANES; ++l) {
+            eL[blk * LANES + l] = best[l] == BIG ? (1 << 30) : best[l];
+            eR[blk * LANES + l] = best[LANES + l] == BIG ? (1 << 30) : best[LANES + l];
+        }
+    }
+}
+
 template <int C, bool WEIGHTED>
 void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                       const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
@@ -192,7 +304,13 @@ void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, 
 template <int C>
 void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                    const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
-    if (ln.wt.empty())
+    if (ln.narrow && ln.narrow_sa && t > -NARROW_CODES && t < NARROW_CODES) {
+        if (least > 1)
+            lanes_walk_classes16<C, true>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
+        else
+            lanes_walk_classes16<C, false>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
+    }
+    else if (ln.wt.empty())
         lanes_classes_of<C, false>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
     else
         lanes_classes_of<C, true>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
@@ -239,7 +357,12 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
         const i32 least = static_cast<i32>(min_leaf);
-        if (bestL > 0 && bestR > 0)
+        if (ln.narrow && ln.narrow_sa && t > -NARROW_CODES && t < NARROW_CODES) {
+            if (least > 1)
+                lanes_walk16<true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
+            else
+                lanes_walk16<false>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
+        } else if (bestL > 0 && bestR > 0)
             lanes_walk<true, true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
         else if (bestL > 0)
             lanes_walk<true, false>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);

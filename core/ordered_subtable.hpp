@@ -10,6 +10,7 @@
 // overwrite each other.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -382,12 +383,36 @@ vec<i64> class_bounds(const R *lst, i64 m, const D *dec, i64 C, const i64 *total
 inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
+// The narrow walks (lanes_walk16, lanes_walk_classes16): without weights or prices and with
+// at most NARROW_ROWS rows, the counts fit 16 bits, so a block's LANES attributes take both
+// sides at once in 2 * LANES lanes of 16 bits (lane l the <= side of attribute l, lane
+// LANES + l its > side): we16 and sa16 hold we and sa so, each position's LANES values
+// twice.
+inline constexpr i64 NARROW_ROWS = 32000;
+inline constexpr i32 NARROW_CODES = 32000;  // sa16: root codes below it
+
 struct Lanes {
     i64 blocks = 0;
     vec<i64> attr;    // per lane, its attribute (-1: padding)
     vec<i32> we, sa;  // per lane and position
     vec<i32> wt;      // per lane and position: the row's weight (weights and C > 2 only)
+    vec<i16> we16, sa16;  // the narrow walk's (2 * LANES per position), when `narrow`
+    bool narrow = false;  // we16 holds we (root_lists then fills sa16 if its codes fit)
+    bool narrow_sa = false;  // sa16 holds sa
 };
+
+// The 2 * LANES lanes of 16 bits of a block's positions: each position's LANES values of
+// `from` (LANES per position) twice.
+inline void narrow_copy(const vec<i32> &from, vec<i16> &to, i64 blocks, i64 m) {
+    to.resize(static_cast<std::size_t>(blocks * m * 2 * LANES));
+    const i64 n = blocks * m;
+    for (i64 q = 0; q < n; ++q)
+        for (i64 l = 0; l < LANES; ++l) {
+            const i16 v = static_cast<i16>(from[q * LANES + l]);
+            to[(q * 2) * LANES + l] = v;
+            to[(q * 2 + 1) * LANES + l] = v;
+        }
+}
 
 struct Rows {
     vec<i64> attr;  // the attributes kept row by row
@@ -453,6 +478,9 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
             for (i64 q = 0; q < m; ++q) wq[q * LANES] = static_cast<i32>(wt[lst[q]]);
         }
     }
+    ln.narrow = lanes && wt == nullptr && price == nullptr && m <= NARROW_ROWS && ln.blocks > 0;
+    ln.narrow_sa = false;
+    if (ln.narrow) narrow_copy(ln.we, ln.we16, ln.blocks, m);
     const std::size_t rsize = rw.attr.size() * static_cast<std::size_t>(m);
     rw.cb.resize(rsize);
     rw.cls.resize(rsize);
@@ -485,17 +513,45 @@ template <class Code>
 void root_lists(Packed &pk, const i32 *const *list, Code code) {
     const i64 m = pk.m;
     Lanes &ln = pk.lanes;
-    for (i64 blk = 0; blk < ln.blocks; ++blk) {  // row by row
-        const i32 *lst[LANES], *cd[LANES];
+    // a block's lanes: their attributes' lists and codes (a padding lane reads any lane's)
+    const auto lanes_of = [&](i64 blk, const i32 **lst, const i32 **cd) {
         for (i64 l = 0; l < LANES; ++l) {
             i64 b = ln.attr[blk * LANES + l];
-            if (b < 0) b = ln.attr[0];  // (a padding lane reads any lane's)
+            if (b < 0) b = ln.attr[0];
             lst[l] = list[b];
             cd[l] = code(b);
         }
+    };
+    const auto wide = [&](i64 blk) {  // row by row
+        const i32 *lst[LANES], *cd[LANES];
+        lanes_of(blk, lst, cd);
         i32 *out = ln.sa.data() + blk * m * LANES;
         for (i64 q = 0; q < m; ++q, out += LANES)
             for (i64 l = 0; l < LANES; ++l) out[l] = cd[l][lst[l][q]];
+    };
+    // narrow: straight into sa16 while the codes fit, else every block into sa after all
+    ln.narrow_sa = ln.narrow;
+    if (ln.narrow) ln.sa16.resize(static_cast<std::size_t>(ln.blocks * m * 2 * LANES));
+    for (i64 blk = 0; blk < ln.blocks; ++blk) {
+        if (!ln.narrow_sa) {
+            wide(blk);
+            continue;
+        }
+        const i32 *lst[LANES], *cd[LANES];
+        lanes_of(blk, lst, cd);
+        i16 *o16 = ln.sa16.data() + blk * m * 2 * LANES;
+        i32 lo = 0, hi = 0;
+        for (i64 q = 0; q < m; ++q, o16 += 2 * LANES)
+            for (i64 l = 0; l < LANES; ++l) {
+                const i32 v = cd[l][lst[l][q]];
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+                o16[l] = o16[LANES + l] = static_cast<i16>(v);
+            }
+        if (lo <= -NARROW_CODES || hi >= NARROW_CODES) {
+            ln.narrow_sa = false;
+            for (i64 b = 0; b <= blk; ++b) wide(b);
+        }
     }
     Rows &rw = pk.rows;
     for (std::size_t j = 0; j < rw.attr.size(); ++j) {

@@ -565,9 +565,9 @@ def _best_split_errors(codes, kinds, dec, rows):
 )
 def test_the_depth_two_pass_equals_a_brute_force_per_side(df, classes, data):
     """The pass behind every depth-two search (both sides' best split of a root split,
-    each side swept on its own, two classes on their own path; or one side alone, the other
-    getting its leaf) against the least errors of one split of each side counted
-    directly."""
+    each side swept on its own, two classes on their own path, more in 16-bit lanes and in
+    32-bit ones; or one side alone, the other getting its leaf) against the least errors of
+    one split of each side counted directly."""
     n = len(df)
     df = df.assign(d=data.draw(st.lists(st.integers(0, classes - 1), min_size=n, max_size=n)))
     table = _table(df)
@@ -606,7 +606,8 @@ def check_the_pass_per_side(table, attributes: int | None = None) -> int:
                 (k.RIGHT, (leaves[0], want[1])),
             ):
                 args = (cb, cls, sa, t, arrays.kinds, arrays.C, left.size, totL, totR, which)
-                assert k._sides_d1p(*args) == expect, (a, t, which)
+                for narrow in (True, False):  # the 16-bit walk and the 32-bit one
+                    assert k._sides_d1p(*args, narrow=narrow) == expect, (a, t, which, narrow)
                 checked += 1
     return checked
 

@@ -398,13 +398,14 @@ def _root_codes(buf, level, off, m, codes, a, sa):
     sa[:] = codes[a][buf[level, :, off : off + m]]
 
 
-def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR, which=BOTH):
+def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR, which=BOTH, narrow=True):
     """The depth-two pass: the least misclassifications of both sides of a split over
     depth <= 1 on the packed subtable (:func:`_packed`): the root attribute split at
     threshold code ``t`` (a row goes right when its code in ``sa`` exceeds t), ``nl`` rows
     and class totals ``totL`` on the left, ``totR`` on the right. ``which``
     (:data:`LEFT`, :data:`RIGHT`, :data:`BOTH`): the sides to pass; a side not passed gets
-    its leaf's errors."""
+    its leaf's errors. ``narrow``: more than two classes walk in 16-bit lanes where they fit
+    (the solver's way), else in 32-bit ones."""
 
     def arr(a, dtype):
         return np.ascontiguousarray(a, dtype=dtype)
@@ -420,4 +421,5 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR, which=BOTH):
         arr(totL, np.int64),
         arr(totR, np.int64),
         int(which),
+        bool(narrow),
     )
