@@ -233,54 +233,56 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least
 }
 
 // lanes_walk_classes without weights on the narrow lanes (Lanes::we16, sa16; m <=
-// NARROW_ROWS, t and the root codes within NARROW_CODES): lane l < LANES walks the <= side of
-// attribute l, lane LANES + l its > side, in one pass of 16-bit lanes (about half the
-// instructions of the two sides' 32-bit lanes). Both sides are walked; the same errors.
-// RANGE: only the thresholds that leave `least` rows on either part of a side (a minimum leaf
-// size); without one (least <= 1) every code change is scored, since a threshold with no
-// row of the side on one part scores that side's leaf, which its caller starts from.
+// NARROW_CLASS_ROWS, t and the root codes within NARROW_CODES): lane l < LANES walks the <=
+// side of attribute l, lane LANES + l its > side, in one pass of 16-bit lanes (about half the
+// instructions of the two sides' 32-bit lanes; the counts unsigned). Both sides are walked;
+// the same errors. RANGE: only the thresholds that leave `least` rows on either part of a
+// side (a minimum leaf size); without one (least <= 1) every code change is scored, since a
+// threshold with no row of the side on one part scores that side's leaf, which its caller
+// starts from.
 template <int C, bool RANGE>
 void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least,
                           const i64 *totL, const i64 *totR, i32 *eL, i32 *eR) {
+    using u16 = std::uint16_t;
     constexpr i64 W2 = 2 * LANES;
-    constexpr i16 BIG = 32767;
-    const i16 tt = static_cast<i16>(t), lst16 = static_cast<i16>(least);
-    alignas(32) i16 tot[C][W2], size[W2], hi[W2], flip[W2];
+    constexpr u16 BIG = 65535;
+    const i16 tt = static_cast<i16>(t);
+    const u16 lst16 = static_cast<u16>(least);
+    alignas(32) u16 tot[C][W2], size[W2], hi[W2], flip[W2];
     for (i64 l = 0; l < LANES; ++l) {
         for (int c = 0; c < C; ++c) {
-            tot[c][l] = static_cast<i16>(totL[c]);
-            tot[c][LANES + l] = static_cast<i16>(totR[c]);
+            tot[c][l] = static_cast<u16>(totL[c]);
+            tot[c][LANES + l] = static_cast<u16>(totR[c]);
         }
-        size[l] = static_cast<i16>(nL);
-        size[LANES + l] = static_cast<i16>(nR);
-        hi[l] = static_cast<i16>(nL - least);
-        hi[LANES + l] = static_cast<i16>(nR - least);
-        flip[l] = -1;  // the <= side's lanes take the rows not to the right
+        size[l] = static_cast<u16>(nL);
+        size[LANES + l] = static_cast<u16>(nR);
+        hi[l] = static_cast<u16>(std::max(nL - least, 0));
+        hi[LANES + l] = static_cast<u16>(std::max(nR - least, 0));
+        flip[l] = BIG;  // the <= side's lanes take the rows not to the right
         flip[LANES + l] = 0;
     }
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
-        alignas(32) i16 cnt[C][W2] = {}, n[W2] = {}, best[W2];
+        alignas(32) u16 cnt[C][W2] = {}, n[W2] = {}, best[W2];
         for (i64 l = 0; l < W2; ++l) best[l] = BIG;
         const i16 *S = ln.sa16.data() + blk * m * W2;
         const i16 *WE = ln.we16.data() + blk * m * W2;
         for (i64 q = 0; q < m; ++q) {
             for (i64 l = 0; l < W2; ++l) {
-                const i16 in = static_cast<i16>(-static_cast<i16>(S[q * W2 + l] > tt) ^ flip[l]);
-                const i16 k = static_cast<i16>(WE[q * W2 + l] >> 1);
-                const i16 e = static_cast<i16>(-(WE[q * W2 + l] & 1));
-                i16 ok = e;
+                const u16 in = static_cast<u16>(-static_cast<u16>(S[q * W2 + l] > tt) ^ flip[l]);
+                const u16 k = static_cast<u16>(WE[q * W2 + l] >> 1);
+                u16 ok = static_cast<u16>(-static_cast<u16>(WE[q * W2 + l] & 1));
                 if constexpr (RANGE) {
-                    n[l] = static_cast<i16>(n[l] - in);
-                    ok = static_cast<i16>(e & splits16(n[l], lst16, hi[l]));
+                    n[l] = static_cast<u16>(n[l] - in);
+                    ok &= static_cast<u16>(-static_cast<u16>((n[l] >= lst16) & (n[l] <= hi[l])));
                 }
-                i16 ml = 0, mr = 0;
+                u16 ml = 0, mr = 0;
                 for (int c = 0; c < C; ++c) {
-                    cnt[c][l] = static_cast<i16>(cnt[c][l] - (static_cast<i16>(-(k == c)) & in));
+                    cnt[c][l] = static_cast<u16>(cnt[c][l] - (static_cast<u16>(-(k == c)) & in));
                     ml = std::max(ml, cnt[c][l]);
-                    mr = std::max(mr, static_cast<i16>(tot[c][l] - cnt[c][l]));
+                    mr = std::max(mr, static_cast<u16>(tot[c][l] - cnt[c][l]));
                 }
-                const i16 err = static_cast<i16>(size[l] - ml - mr);
-                best[l] = std::min(best[l], static_cast<i16>((err & ok) | (BIG & ~ok)));
+                const u16 err = static_cast<u16>(size[l] - ml - mr);
+                best[l] = std::min(best[l], static_cast<u16>((err & ok) | (BIG & ~ok)));
             }
         }
         for (i64 l = 0; l < LANES; ++l) {
@@ -357,7 +359,8 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
         const i32 least = static_cast<i32>(min_leaf);
-        if (ln.narrow && ln.narrow_sa && t > -NARROW_CODES && t < NARROW_CODES) {
+        if (ln.narrow && ln.narrow_sa && m <= NARROW_ROWS && t > -NARROW_CODES &&
+            t < NARROW_CODES) {
             if (least > 1)
                 lanes_walk16<true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
             else

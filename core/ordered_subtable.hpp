@@ -384,11 +384,12 @@ inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
 // The narrow walks (lanes_walk16, lanes_walk_classes16): without weights or prices and with
-// at most NARROW_ROWS rows, the counts fit 16 bits, so a block's LANES attributes take both
+// at most NARROW_ROWS rows (two classes; NARROW_CLASS_ROWS more), the counts fit 16 bits, so a block's LANES attributes take both
 // sides at once in 2 * LANES lanes of 16 bits (lane l the <= side of attribute l, lane
 // LANES + l its > side): we16 and sa16 hold we and sa so, each position's LANES values
 // twice.
-inline constexpr i64 NARROW_ROWS = 32000;
+inline constexpr i64 NARROW_ROWS = 32000;        // two classes: D, signed
+inline constexpr i64 NARROW_CLASS_ROWS = 65000;  // more: class counts, unsigned
 inline constexpr i32 NARROW_CODES = 32000;  // sa16: root codes below it
 
 struct Lanes {
@@ -478,7 +479,8 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
             for (i64 q = 0; q < m; ++q) wq[q * LANES] = static_cast<i32>(wt[lst[q]]);
         }
     }
-    ln.narrow = lanes && wt == nullptr && price == nullptr && m <= NARROW_ROWS && ln.blocks > 0;
+    ln.narrow = lanes && wt == nullptr && price == nullptr && ln.blocks > 0 &&
+                m <= (C == 2 ? NARROW_ROWS : NARROW_CLASS_ROWS);
     ln.narrow_sa = false;
     if (ln.narrow) narrow_copy(ln.we, ln.we16, ln.blocks, m);
     const std::size_t rsize = rw.attr.size() * static_cast<std::size_t>(m);

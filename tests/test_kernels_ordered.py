@@ -183,6 +183,48 @@ def test_the_pass_over_many_attributes_is_a_count_per_side(numeric, nominal, cla
     assert checked > 100
 
 
+def _least_split(codes: np.ndarray, dec: np.ndarray, rows: np.ndarray, classes: int) -> int:
+    """Independently, with numpy: the least errors of a leaf or one split into two leaves of
+    ``rows`` over every threshold of every (ordered) attribute."""
+    onehot = np.eye(classes, dtype=np.int64)[dec[rows]]
+    total = onehot.sum(axis=0)
+    best = rows.size - int(total.max())
+    for col in codes[:, rows]:
+        order = np.argsort(col, kind="stable")
+        below = np.cumsum(onehot[order], axis=0)[:-1]  # the <= side after each position
+        cut = np.flatnonzero(np.diff(col[order]) != 0)  # where the code changes
+        if cut.size:
+            left, right = below[cut], total - below[cut]
+            errs = rows.size - left.max(axis=1) - right.max(axis=1)
+            best = min(best, int(errs.min()))
+    return best
+
+
+@pytest.mark.parametrize("n, classes", [(40_000, 3), (31_000, 2), (64_000, 5)])
+def test_the_narrow_walks_on_long_subtables(n, classes):
+    """The 16-bit walks near their row limits (two classes up to 32,000 rows, their class
+    difference signed; more up to 65,000, their counts unsigned) against the 32-bit walks
+    and a count with numpy, at thresholds that leave either side long."""
+    rng = np.random.default_rng(n + classes)
+    A, root = 3, 1
+    codes = rng.integers(0, 3_000, size=(A, n)).astype(np.int32)
+    dec = ((codes[0] // 700 + codes[2] // 900 + rng.integers(0, 2, n)) % classes).astype(np.int32)
+    orders = [np.argsort(codes[b], kind="stable") for b in range(A)]
+    cb = np.stack([codes[b][o] for b, o in enumerate(orders)])
+    cls = np.stack([dec[o] for o in orders])
+    sa = np.stack([codes[root][o] for o in orders])
+    kinds = np.ones(A, dtype=np.int8)
+    for t in (200, 1_500, 2_800):
+        left = np.flatnonzero(codes[root] <= t)
+        right = np.flatnonzero(codes[root] > t)
+        totL = np.bincount(dec[left], minlength=classes).astype(np.int64)
+        totR = np.bincount(dec[right], minlength=classes).astype(np.int64)
+        want = (_least_split(codes, dec, left, classes), _least_split(codes, dec, right, classes))
+        args = (cb, cls, sa, t, kinds, classes, left.size, totL, totR, k.BOTH)
+        assert k._sides_d1p(*args, narrow=True) == want, t
+        assert k._sides_d1p(*args, narrow=False) == want, t
+
+
 # ------------------------------------------------------------------ call by call
 def _random_table(seed, n=150, numeric=3, nominal=1, classes=3):
     rng = np.random.default_rng(seed)
