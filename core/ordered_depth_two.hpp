@@ -112,9 +112,11 @@ void lanes_walk(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 *m
     }
 }
 
-// All bits where a side's n rows so far leave at least `least` on either part (n <= hi).
-inline i16 splits16(i16 n, i16 least, i16 hi) {
-    return static_cast<i16>(-static_cast<i16>((n >= least) & (n <= hi)));
+// All bits where a side's n rows so far leave at least `least` on either part (n <= hi);
+// T the lanes' 16-bit type.
+template <class T>
+inline T splits16(T n, T least, T hi) {
+    return static_cast<T>(-static_cast<T>((n >= least) & (n <= hi)));
 }
 
 // lanes_walk on the narrow lanes (Lanes::we16, sa16; two classes without weights or prices):
@@ -273,7 +275,7 @@ void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 lea
                 u16 ok = static_cast<u16>(-static_cast<u16>(WE[q * W2 + l] & 1));
                 if constexpr (RANGE) {
                     n[l] = static_cast<u16>(n[l] - in);
-                    ok &= static_cast<u16>(-static_cast<u16>((n[l] >= lst16) & (n[l] <= hi[l])));
+                    ok &= splits16(n[l], lst16, hi[l]);
                 }
                 u16 ml = 0, mr = 0;
                 for (int c = 0; c < C; ++c) {
@@ -306,13 +308,12 @@ void lanes_classes_of(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, 
 template <int C>
 void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, const i64 *totL,
                    const i64 *totR, bool doL, bool doR, i32 *eL, i32 *eR) {
-    if (ln.narrow && ln.narrow_sa && t > -NARROW_CODES && t < NARROW_CODES) {
+    if (ln.narrow_at(t)) {
         if (least > 1)
             lanes_walk_classes16<C, true>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
         else
             lanes_walk_classes16<C, false>(ln, m, t, nL, nR, least, totL, totR, eL, eR);
-    }
-    else if (ln.wt.empty())
+    } else if (ln.wt.empty())
         lanes_classes_of<C, false>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
     else
         lanes_classes_of<C, true>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
@@ -359,8 +360,7 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
         const i32 least = static_cast<i32>(min_leaf);
-        if (ln.narrow && ln.narrow_sa && m <= NARROW_ROWS && t > -NARROW_CODES &&
-            t < NARROW_CODES) {
+        if (ln.narrow_at(t)) {
             if (least > 1)
                 lanes_walk16<true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
             else

@@ -384,10 +384,10 @@ inline constexpr i64 LANES = 8;
 inline constexpr i64 MAX_LANE_CLASSES = 8;
 
 // The narrow walks (lanes_walk16, lanes_walk_classes16): without weights or prices and with
-// at most NARROW_ROWS rows (two classes; NARROW_CLASS_ROWS more), the counts fit 16 bits, so a block's LANES attributes take both
-// sides at once in 2 * LANES lanes of 16 bits (lane l the <= side of attribute l, lane
-// LANES + l its > side): we16 and sa16 hold we and sa so, each position's LANES values
-// twice.
+// at most NARROW_ROWS rows (two classes; NARROW_CLASS_ROWS with more), the counts fit 16
+// bits, so a block's LANES attributes take both sides at once in 2 * LANES lanes of 16 bits
+// (lane l the <= side of attribute l, lane LANES + l its > side): we16 and sa16 hold we and
+// sa so, each position's LANES values twice.
 inline constexpr i64 NARROW_ROWS = 32000;        // two classes: D, signed
 inline constexpr i64 NARROW_CLASS_ROWS = 65000;  // more: class counts, unsigned
 inline constexpr i32 NARROW_CODES = 32000;  // sa16: root codes below it
@@ -400,6 +400,10 @@ struct Lanes {
     vec<i16> we16, sa16;  // the narrow walk's (2 * LANES per position), when `narrow`
     bool narrow = false;  // we16 holds we (root_lists then fills sa16 if its codes fit)
     bool narrow_sa = false;  // sa16 holds sa
+    // Whether a split at threshold code t walks the narrow lanes.
+    bool narrow_at(i64 t) const {
+        return narrow && narrow_sa && t > -NARROW_CODES && t < NARROW_CODES;
+    }
 };
 
 // The 2 * LANES lanes of 16 bits of a block's positions: each position's LANES values of
@@ -454,7 +458,7 @@ void pack_lists(Packed &pk, const i32 *const *list, Col col, Cls cls, const i8 *
     while (static_cast<i64>(ln.attr.size()) < ln.blocks * LANES) ln.attr.push_back(-1);
     const std::size_t size = static_cast<std::size_t>(ln.blocks * m * LANES);
     ln.we.assign(size, 0);
-    ln.sa.assign(size, 0);
+    ln.sa.resize(size);  // (root_lists writes every lane)
     const bool lane_wt = wt != nullptr && C > 2;
     if (lane_wt)
         ln.wt.assign(size, 1);

@@ -143,6 +143,9 @@ COSTS: dict[str, Cost] = {
 }
 #: The costs every tree of every table has (the others need a positive class).
 ROW_COSTS = tuple(name for name, c in COSTS.items() if not c.reads_decision)
+#: False positives against false negatives (either way round): the pair of the trees' ROC
+#: front, whose leaves take a choice of decision.
+ROC = frozenset({"false-positives", "false-negatives"})
 
 DEFAULT_X = "total-path-length"
 DEFAULT_Y = "misclassifications"

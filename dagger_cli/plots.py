@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .costs import COSTS, DEFAULT_X, DEFAULT_Y, Cost, get_cost
+from .costs import COSTS, DEFAULT_X, DEFAULT_Y, ROC, Cost, get_cost
 from .errors import InputError
 
 #: Figure size in inches (matplotlib's default 6.4 x 4.8).
@@ -51,8 +51,6 @@ PNG_DPI = 150
 FORMATS = ("png", "svg", "pdf")
 #: Views :func:`plot_front` can draw.
 KINDS = ("lambda", "average-depth", "inverse", "roc")
-#: The ROC view's two costs (either way round).
-ROC_COSTS = {"false-positives", "false-negatives"}
 
 
 def _mean_label(cost: Cost) -> str:
@@ -154,7 +152,7 @@ def _view(front, kind: str, classes: tuple[int, int] | None = None):
     cx, cy = front.x_cost, front.y_cost
 
     if kind == "roc":
-        if {cx.name, cy.name} != ROC_COSTS or classes is None:
+        if {cx.name, cy.name} != ROC or classes is None:
             raise PlotError(
                 "the ROC view needs a front of false-positives against false-negatives "
                 f"(this one is {cx.name} against {cy.name})"
@@ -217,7 +215,7 @@ def check_view(kind: str, x: str, y: str) -> None:
     """
     if kind not in KINDS:
         raise PlotError(f"unknown plot kind {kind!r}; expected one of: {', '.join(KINDS)}")
-    if kind == "roc" and {get_cost(x).name, get_cost(y).name} != ROC_COSTS:
+    if kind == "roc" and {get_cost(x).name, get_cost(y).name} != ROC:
         raise PlotError(
             f"the ROC view needs --x false-positives --y false-negatives (or the other way "
             f"round), not {x} against {y}"

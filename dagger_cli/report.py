@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .costs import ROC
 from .fronts import Front
 from .text import abbreviate
 
@@ -344,7 +345,7 @@ def relation_section(
 
 def _is_roc(front: Front) -> bool:
     """Whether ``front`` is of false positives against false negatives (either way)."""
-    return {front.x_cost.name, front.y_cost.name} == {"false-positives", "false-negatives"}
+    return {front.x_cost.name, front.y_cost.name} == ROC
 
 
 #: The trees of a run with a time limit are made this many points at a time, so that

@@ -53,16 +53,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..costs import MAX
+from ..costs import MAX, ROC
 from ..errors import LimitError
 from ..fronts import Front, pareto
 from .progress import Progress, TimeLimitReached, deadline
 from .structures import Relation
 
 MIS = "misclassifications"
-#: False positives against false negatives: the pair whose supported points
-#: :func:`_hull` finds by priced queries.
-ROC = {"false-positives", "false-negatives"}
 #: The share of a time limit the supported points of an ROC front may take (:func:`_hull`),
 #: before the query itself: a limit up to a third longer than the query's own run gives its
 #: exact front (less when the hull is whole sooner: raisin at depth 3, 3.7 s beside the

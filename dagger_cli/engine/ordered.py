@@ -59,7 +59,7 @@ import threading
 import numpy as np
 
 from .. import _core
-from ..costs import COSTS
+from ..costs import COSTS, ROC
 from ..errors import LimitError
 from ..fronts import Front, pareto
 from ..text import size_text
@@ -104,11 +104,6 @@ def _reads_prices(table, query) -> bool:
     """Whether the kernels read the prices for ``query``: not for false positives against
     negatives (their leaves' two points read none), nor what is read off their front."""
     return _decision_pair(table, query) not in (ROC_PAIR, MIS)
-
-
-#: The cost pair whose leaves take a choice of decision that the ordered solver answers:
-#: false positives against false negatives (either way round; the ROC front).
-ROC = frozenset({"false-positives", "false-negatives"})
 
 
 #: :func:`_decision_pair`'s reading of false positives against false negatives.

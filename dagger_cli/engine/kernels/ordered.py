@@ -404,8 +404,8 @@ def _sides_d1p(cb, cls, sa, t, kinds, C, nl, totL, totR, which=BOTH, narrow=True
     threshold code ``t`` (a row goes right when its code in ``sa`` exceeds t), ``nl`` rows
     and class totals ``totL`` on the left, ``totR`` on the right. ``which``
     (:data:`LEFT`, :data:`RIGHT`, :data:`BOTH`): the sides to pass; a side not passed gets
-    its leaf's errors. ``narrow``: more than two classes walk in 16-bit lanes where they fit
-    (the solver's way), else in 32-bit ones."""
+    its leaf's errors. ``narrow``: the ordered attributes walk in 16-bit lanes where they fit
+    (the solver's way: no weights or prices, few enough rows), else in 32-bit ones."""
 
     def arr(a, dtype):
         return np.ascontiguousarray(a, dtype=dtype)
