@@ -542,8 +542,8 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
         at.of(T, lst, pos.data(), K);
         const i64 *wpos = at.b;
         vec<i64> prefix;  // at depth 2: the <= side's class counts per threshold
+        bool coded = false;  // at depth 2: a's codes in the packed subtable (at its first pass)
         if (r == 2) {
-            root_codes(T, W, s, a, pk);
             prefix.resize(static_cast<std::size_t>(K * C));
             prefix_counts(lst, T.dec, C, pos.data(), K, prefix.data(), T.wt);
         }
@@ -607,6 +607,10 @@ Value best(const Search &X, Sub s, BestLimits lim, u64 h1, u64 h2, i64 *choice, 
                     totR[c] = total[c] - totL[c];
                 }
                 const i64 t = col[lst[p - 1]];
+                if (!coded) {
+                    root_codes(T, W, s, a, pk);
+                    coded = true;
+                }
                 if (X.relaxed != nullptr) {  // the sides without the minimum leaf size first
                     const auto [l1, r1] = sides_d1(pk, t, T.kinds, A, C, p, totL.data(),
                                                    totR.data(), BOTH, *sides);

@@ -35,6 +35,18 @@
 
 #include <utility>
 
+// The narrow walks in AVX-512 (BW) when the core is built for a processor that has it
+// (DAGGER_NATIVE's -march=native): the 32 lanes of a narrow position are one register, a
+// side's rows and a class's rows are mask registers, and the masked adds, minima and maxima
+// take one instruction each, about 1.2 times the walks the compiler makes of the loops
+// below, which every other build runs (the wheels', the sanitizers'): the same values.
+#if defined(__AVX512BW__) && defined(__AVX512F__)
+#include <immintrin.h>
+#define DAGGER_NARROW_AVX512 1
+#else
+#define DAGGER_NARROW_AVX512 0
+#endif
+
 #include "ordered_depth_one.hpp"
 #include "ordered_intervals.hpp"
 
@@ -120,33 +132,59 @@ inline T splits16(T n, T least, T hi) {
 }
 
 // lanes_walk on the narrow lanes (Lanes::we16, sa16; two classes without weights or prices):
-// lane l < LANES walks the <= side of attribute l, lane LANES + l its > side, in one pass of
-// 16-bit lanes, both sides always. RANGE as in lanes_walk_classes16: without a minimum leaf
-// size a threshold with no row of a side on one part gives that side's D of 0 or of all its
-// rows, whose errors are its leaf's, which its caller starts from.
+// per attribute l, each side forwards and backwards (Lanes' NARROW_LANES), in one pass of
+// 16-bit lanes over half the positions. A backward lane's D is of the rows after the
+// threshold; the side's D before it is the side's whole D (dL, dR) less that. RANGE as in
+// lanes_walk_classes16: without a minimum leaf size a threshold with no row of a side on one
+// part gives that side's D of 0 or of all its rows, whose errors are its leaf's, which its
+// caller starts from.
 template <bool RANGE>
-void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 *mnL, i32 *mxL,
-                  i32 *mnR, i32 *mxR) {
-    constexpr i64 W2 = 2 * LANES;
+void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 dL, i32 dR, i32 least,
+                  i32 *mnL, i32 *mxL, i32 *mnR, i32 *mxR) {
+    constexpr i64 NW = NARROW_LANES;
     constexpr i16 BIG = 32767;
+    const i64 H = narrow_half(m);
     const i16 tt = static_cast<i16>(t), lst16 = static_cast<i16>(least);
-    alignas(32) i16 hi[W2], flip[W2];
-    for (i64 l = 0; l < LANES; ++l) {
-        hi[l] = static_cast<i16>(nL - least);
-        hi[LANES + l] = static_cast<i16>(nR - least);
-        flip[l] = -1;  // the <= side's lanes take the rows not to the right
-        flip[LANES + l] = 0;
-    }
+    alignas(64) i16 hi[NW];
+    for (i64 l = 0; l < NW; ++l) hi[l] = static_cast<i16>(((NARROW_LEFT >> l) & 1 ? nL : nR) - least);
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
-        alignas(32) i16 d[W2] = {}, n[W2] = {}, lo[W2], up[W2];
-        for (i64 l = 0; l < W2; ++l) lo[l] = BIG, up[l] = -BIG;
-        const i16 *S = ln.sa16.data() + blk * m * W2;
-        const i16 *WE = ln.we16.data() + blk * m * W2;
-        for (i64 q = 0; q < m; ++q) {
-            for (i64 l = 0; l < W2; ++l) {
-                const i16 in = static_cast<i16>(-static_cast<i16>(S[q * W2 + l] > tt) ^ flip[l]);
-                const i16 wv = static_cast<i16>(WE[q * W2 + l] >> 1);
-                const i16 e = static_cast<i16>(-(WE[q * W2 + l] & 1));
+        alignas(64) i16 lo[NW], up[NW];
+        const i16 *S = ln.sa16.data() + blk * H * NW;
+        const i16 *WE = ln.we16.data() + blk * H * NW;
+#if DAGGER_NARROW_AVX512
+        {
+            const __m512i T = _mm512_set1_epi16(tt), one = _mm512_set1_epi16(1);
+            const __m512i LST = _mm512_set1_epi16(lst16), HI = _mm512_loadu_si512(hi);
+            __m512i vd = _mm512_setzero_si512(), vn = vd;
+            __m512i vlo = _mm512_set1_epi16(BIG), vup = _mm512_set1_epi16(-BIG);
+            for (i64 q = 0; q < H; ++q) {
+                const __m512i sv = _mm512_loadu_si512(S + q * NW);
+                const __m512i wv = _mm512_loadu_si512(WE + q * NW);
+                const __mmask32 in = _kxor_mask32(_mm512_cmpgt_epi16_mask(sv, T), NARROW_LEFT);
+                vd = _mm512_mask_add_epi16(vd, in, vd, _mm512_srai_epi16(wv, 1));
+                __mmask32 ok = _mm512_test_epi16_mask(wv, one);
+                if constexpr (RANGE) {
+                    vn = _mm512_mask_add_epi16(vn, in, vn, one);
+                    ok = _mm512_mask_cmpge_epi16_mask(ok, vn, LST);
+                    ok = _mm512_mask_cmple_epi16_mask(ok, vn, HI);
+                }
+                vlo = _mm512_mask_min_epi16(vlo, ok, vlo, vd);
+                vup = _mm512_mask_max_epi16(vup, ok, vup, vd);
+            }
+            _mm512_storeu_si512(lo, vlo);
+            _mm512_storeu_si512(up, vup);
+        }
+#else
+        alignas(64) i16 d[NW] = {}, n[NW] = {}, flip[NW];
+        for (i64 l = 0; l < NW; ++l) {
+            lo[l] = BIG, up[l] = -BIG;
+            flip[l] = (NARROW_LEFT >> l) & 1 ? -1 : 0;  // the <= sides take the rows not right
+        }
+        for (i64 q = 0; q < H; ++q) {
+            for (i64 l = 0; l < NW; ++l) {
+                const i16 in = static_cast<i16>(-static_cast<i16>(S[q * NW + l] > tt) ^ flip[l]);
+                const i16 wv = static_cast<i16>(WE[q * NW + l] >> 1);
+                const i16 e = static_cast<i16>(-(WE[q * NW + l] & 1));
                 d[l] = static_cast<i16>(d[l] + (wv & in));
                 i16 ok = e;
                 if constexpr (RANGE) {
@@ -157,13 +195,19 @@ void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, i32 
                 up[l] = std::max(up[l], static_cast<i16>((d[l] & ok) | (-BIG & ~ok)));
             }
         }
+#endif
         constexpr i32 WIDE = 1 << 30;
+        // a side's least and most D before a threshold, forwards and from backwards
+        const auto side = [&](i64 f, i64 b, i32 whole, i32 &mn, i32 &mx) {
+            mn = WIDE;
+            mx = -WIDE;
+            if (lo[f] != BIG) mn = lo[f], mx = up[f];
+            if (lo[b] != BIG) mn = std::min(mn, whole - up[b]), mx = std::max(mx, whole - lo[b]);
+        };
         for (i64 l = 0; l < LANES; ++l) {
             const i64 k = blk * LANES + l;
-            mnL[k] = lo[l] == BIG ? WIDE : lo[l];
-            mxL[k] = up[l] == -BIG ? -WIDE : up[l];
-            mnR[k] = lo[LANES + l] == BIG ? WIDE : lo[LANES + l];
-            mxR[k] = up[LANES + l] == -BIG ? -WIDE : up[LANES + l];
+            side(l, 2 * LANES + l, dL, mnL[k], mxL[k]);
+            side(LANES + l, 3 * LANES + l, dR, mnR[k], mxR[k]);
         }
     }
 }
@@ -235,44 +279,81 @@ void lanes_walk_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least
 }
 
 // lanes_walk_classes without weights on the narrow lanes (Lanes::we16, sa16; m <=
-// NARROW_CLASS_ROWS, t and the root codes within NARROW_CODES): lane l < LANES walks the <=
-// side of attribute l, lane LANES + l its > side, in one pass of 16-bit lanes (about half the
-// instructions of the two sides' 32-bit lanes; the counts unsigned). Both sides are walked;
-// the same errors. RANGE: only the thresholds that leave `least` rows on either part of a
-// side (a minimum leaf size); without one (least <= 1) every code change is scored, since a
-// threshold with no row of the side on one part scores that side's leaf, which its caller
-// starts from.
+// NARROW_CLASS_ROWS, t and the root codes within NARROW_CODES): per attribute l, each side
+// forwards and backwards (Lanes' NARROW_LANES), in one pass of 16-bit lanes over half the
+// positions (the counts unsigned). A backward lane counts the rows after the threshold: a
+// split errs n - max r_c - max (T_c - r_c) from those counts r_c as from the counts before
+// it, so both directions score alike. RANGE: only the thresholds that leave `least` rows on
+// either part of a side (a minimum leaf size); without one (least <= 1) every code change is
+// scored, since a threshold with no row of the side on one part scores that side's leaf,
+// which its caller starts from.
 template <int C, bool RANGE>
 void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least,
                           const i64 *totL, const i64 *totR, i32 *eL, i32 *eR) {
     using u16 = std::uint16_t;
-    constexpr i64 W2 = 2 * LANES;
+    constexpr i64 NW = NARROW_LANES;
     constexpr u16 BIG = 65535;
+    const i64 H = narrow_half(m);
     const i16 tt = static_cast<i16>(t);
     const u16 lst16 = static_cast<u16>(least);
-    alignas(32) u16 tot[C][W2], size[W2], hi[W2], flip[W2];
-    for (i64 l = 0; l < LANES; ++l) {
-        for (int c = 0; c < C; ++c) {
-            tot[c][l] = static_cast<u16>(totL[c]);
-            tot[c][LANES + l] = static_cast<u16>(totR[c]);
-        }
-        size[l] = static_cast<u16>(nL);
-        size[LANES + l] = static_cast<u16>(nR);
-        hi[l] = static_cast<u16>(std::max(nL - least, 0));
-        hi[LANES + l] = static_cast<u16>(std::max(nR - least, 0));
-        flip[l] = BIG;  // the <= side's lanes take the rows not to the right
-        flip[LANES + l] = 0;
+    alignas(64) u16 tot[C][NW], size[NW], hi[NW];
+    for (i64 l = 0; l < NW; ++l) {
+        const bool left = (NARROW_LEFT >> l) & 1;
+        for (int c = 0; c < C; ++c) tot[c][l] = static_cast<u16>(left ? totL[c] : totR[c]);
+        size[l] = static_cast<u16>(left ? nL : nR);
+        hi[l] = static_cast<u16>(std::max((left ? nL : nR) - least, 0));
     }
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
-        alignas(32) u16 cnt[C][W2] = {}, n[W2] = {}, best[W2];
-        for (i64 l = 0; l < W2; ++l) best[l] = BIG;
-        const i16 *S = ln.sa16.data() + blk * m * W2;
-        const i16 *WE = ln.we16.data() + blk * m * W2;
-        for (i64 q = 0; q < m; ++q) {
-            for (i64 l = 0; l < W2; ++l) {
-                const u16 in = static_cast<u16>(-static_cast<u16>(S[q * W2 + l] > tt) ^ flip[l]);
-                const u16 k = static_cast<u16>(WE[q * W2 + l] >> 1);
-                u16 ok = static_cast<u16>(-static_cast<u16>(WE[q * W2 + l] & 1));
+        alignas(64) u16 best[NW];
+        const i16 *S = ln.sa16.data() + blk * H * NW;
+        const i16 *WE = ln.we16.data() + blk * H * NW;
+#if DAGGER_NARROW_AVX512
+        {
+            const __m512i T = _mm512_set1_epi16(tt), one = _mm512_set1_epi16(1);
+            const __m512i LST = _mm512_set1_epi16(static_cast<i16>(lst16));
+            const __m512i HI = _mm512_loadu_si512(hi), SZ = _mm512_loadu_si512(size);
+            __m512i vcnt[C], vrem[C], cls[C];
+            for (int c = 0; c < C; ++c) {
+                vcnt[c] = _mm512_setzero_si512();
+                vrem[c] = _mm512_loadu_si512(tot[c]);
+                cls[c] = _mm512_set1_epi16(static_cast<i16>(c));
+            }
+            __m512i vn = _mm512_setzero_si512(), vbest = _mm512_set1_epi16(-1);
+            for (i64 q = 0; q < H; ++q) {
+                const __m512i sv = _mm512_loadu_si512(S + q * NW);
+                const __m512i wv = _mm512_loadu_si512(WE + q * NW);
+                const __mmask32 in = _kxor_mask32(_mm512_cmpgt_epi16_mask(sv, T), NARROW_LEFT);
+                const __m512i k = _mm512_srai_epi16(wv, 1);
+                __mmask32 ok = _mm512_test_epi16_mask(wv, one);
+                if constexpr (RANGE) {
+                    vn = _mm512_mask_add_epi16(vn, in, vn, one);
+                    ok = _mm512_mask_cmpge_epu16_mask(ok, vn, LST);
+                    ok = _mm512_mask_cmple_epu16_mask(ok, vn, HI);
+                }
+                __m512i ml = _mm512_setzero_si512(), mr = ml;
+                for (int c = 0; c < C; ++c) {  // the row's class on its side: one more
+                    const __mmask32 mc = _mm512_mask_cmpeq_epi16_mask(in, k, cls[c]);
+                    vcnt[c] = _mm512_mask_add_epi16(vcnt[c], mc, vcnt[c], one);
+                    vrem[c] = _mm512_mask_sub_epi16(vrem[c], mc, vrem[c], one);
+                    ml = _mm512_max_epu16(ml, vcnt[c]);
+                    mr = _mm512_max_epu16(mr, vrem[c]);
+                }
+                const __m512i err = _mm512_sub_epi16(_mm512_sub_epi16(SZ, ml), mr);
+                vbest = _mm512_mask_min_epu16(vbest, ok, vbest, err);
+            }
+            _mm512_storeu_si512(best, vbest);
+        }
+#else
+        alignas(64) u16 cnt[C][NW] = {}, n[NW] = {}, flip[NW];
+        for (i64 l = 0; l < NW; ++l) {
+            best[l] = BIG;
+            flip[l] = (NARROW_LEFT >> l) & 1 ? BIG : 0;  // the <= sides take the rows not right
+        }
+        for (i64 q = 0; q < H; ++q) {
+            for (i64 l = 0; l < NW; ++l) {
+                const u16 in = static_cast<u16>(-static_cast<u16>(S[q * NW + l] > tt) ^ flip[l]);
+                const u16 k = static_cast<u16>(WE[q * NW + l] >> 1);
+                u16 ok = static_cast<u16>(-(WE[q * NW + l] & 1));
                 if constexpr (RANGE) {
                     n[l] = static_cast<u16>(n[l] - in);
                     ok &= splits16(n[l], lst16, hi[l]);
@@ -287,9 +368,14 @@ void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 lea
                 best[l] = std::min(best[l], static_cast<u16>((err & ok) | (BIG & ~ok)));
             }
         }
+#endif
+        const auto least_of = [&](i64 f, i64 b) {
+            const u16 v = std::min(best[f], best[b]);
+            return v == BIG ? (1 << 30) : static_cast<i32>(v);
+        };
         for (i64 l = 0; l < LANES; ++l) {
-            eL[blk * LANES + l] = best[l] == BIG ? (1 << 30) : best[l];
-            eR[blk * LANES + l] = best[LANES + l] == BIG ? (1 << 30) : best[LANES + l];
+            eL[blk * LANES + l] = least_of(l, 2 * LANES + l);
+            eR[blk * LANES + l] = least_of(LANES + l, 3 * LANES + l);
         }
     }
 }
@@ -360,11 +446,13 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
         i32 *mnL = w.walk.data(), *mxL = mnL + nlanes, *mnR = mxL + nlanes, *mxR = mnR + nlanes;
         const i32 tt = static_cast<i32>(t), nL = static_cast<i32>(nl), nR = static_cast<i32>(nr);
         const i32 least = static_cast<i32>(min_leaf);
-        if (ln.narrow_at(t)) {
+        if (ln.narrow_at(t)) {  // (no prices: D is class 1 less class 0)
+            const i32 dL = static_cast<i32>(totL[1] - totL[0]);
+            const i32 dR = static_cast<i32>(totR[1] - totR[0]);
             if (least > 1)
-                lanes_walk16<true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
+                lanes_walk16<true>(ln, m, tt, nL, nR, dL, dR, least, mnL, mxL, mnR, mxR);
             else
-                lanes_walk16<false>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
+                lanes_walk16<false>(ln, m, tt, nL, nR, dL, dR, least, mnL, mxL, mnR, mxR);
         } else if (bestL > 0 && bestR > 0)
             lanes_walk<true, true>(ln, m, tt, nL, nR, least, mnL, mxL, mnR, mxR);
         else if (bestL > 0)
