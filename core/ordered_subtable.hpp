@@ -251,21 +251,21 @@ inline void hints(const Table &T, const Workspace &W, Sub s, const i64 *total, i
         const i32 *lst = rows(T, W, s, a);
         const i32 *col = T.col(a);
         std::fill(left.begin(), left.end(), 0);
-        i64 j = 0, wp = 0;
+        // the sums of the sides' squared class weights, kept as a row moves (exact in
+        // int64: a table weighs less than 2^29)
+        i64 j = 0, wp = 0, sl = 0, sr = 0;
+        for (i64 c = 0; c < C; ++c) sr += total[c] * total[c];
         for (i64 p = 1; p < m; ++p) {
-            const i64 wq = T.w(lst[p - 1]);
-            left[T.dec[lst[p - 1]]] += wq;
+            const i64 wq = T.w(lst[p - 1]), c = T.dec[lst[p - 1]];
+            sl += (2 * left[c] + wq) * wq;
+            sr -= (2 * (total[c] - left[c]) - wq) * wq;
+            left[c] += wq;
             wp += wq;
             if (col[lst[p]] == col[lst[p - 1]]) continue;
-            double sl = 0.0, sr = 0.0;
-            for (i64 c = 0; c < C; ++c) {
-                const i64 r = total[c] - left[c];
-                sl += static_cast<double>(left[c] * left[c]);
-                sr += static_cast<double>(r * r);
-            }
             // the rows' weighted impurity
-            const double gini = static_cast<double>(wm) - sl / static_cast<double>(wp) -
-                                sr / static_cast<double>(wm - wp);
+            const double gini = static_cast<double>(wm) -
+                                static_cast<double>(sl) / static_cast<double>(wp) -
+                                static_cast<double>(sr) / static_cast<double>(wm - wp);
             if (gini < score[a] - 1e-9) {
                 score[a] = gini;
                 hint[a] = j;
@@ -569,9 +569,12 @@ void root_lists(Packed &pk, const i32 *const *list, Code code) {
         lanes_of(blk, lst, cd);
         i16 *o16 = ln.sa16.data() + blk * H * NARROW_LANES;
         i32 lo = 0, hi = 0;
+        i64 real = 0;  // the block's lanes of an attribute (padding, whose walks are not read,
+                       // keeps any codes)
+        while (real < LANES && ln.attr[blk * LANES + real] >= 0) ++real;
         for (i64 q = 0; q < H; ++q, o16 += NARROW_LANES) {
             const i64 p = m - 1 - q;
-            for (i64 l = 0; l < LANES; ++l) {
+            for (i64 l = 0; l < real; ++l) {
                 const i32 v = cd[l][lst[l][q]];
                 const i32 u = p >= H ? cd[l][lst[l][p]] : v;
                 lo = std::min({lo, v, u});
