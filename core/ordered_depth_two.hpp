@@ -405,6 +405,13 @@ void lanes_classes(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 least, con
         lanes_classes_of<C, true>(ln, m, t, nL, nR, least, totL, totR, doL, doR, eL, eR);
 }
 
+// A group's rows less its largest class, its class counts packed 16 bits a class in g.
+inline i64 group_errors(u64 g) {
+    const i64 a = static_cast<i64>(g & 0xFFFF), b = static_cast<i64>((g >> 16) & 0xFFFF);
+    const i64 c = static_cast<i64>((g >> 32) & 0xFFFF), d = static_cast<i64>(g >> 48);
+    return a + b + c + d - std::max(std::max(a, b), std::max(c, d));
+}
+
 // The least misclassifications of both sides of a split over depth <= 1: the root
 // attribute split at threshold code t (a row goes right when its code in pk.sa exceeds t),
 // nl rows and class totals totL on the left, totR on the right (weights, when the packed
@@ -477,6 +484,9 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
     }
     const Rows &rw = pk.rows;
     const bool weighted = !rw.wt.empty();
+    // a nominal attribute's groups counted in one word per side (see below)
+    const bool packed_groups = !weighted && price == nullptr && min_leaf <= 1 && C <= 4 &&
+                               m < (i64{1} << 16);
     for (std::size_t j = 0; j < rw.attr.size(); ++j) {  // the attributes row by row
         if (bestL == 0 && bestR == 0) break;
         const i64 b = rw.attr[j];
@@ -540,6 +550,28 @@ inline std::pair<i64, i64> sides_d1(const Packed &pk, i64 t, const i8 *kinds, i6
                 if (bestL > 0) bestL = sweep(Lc, Lk, nl, totL, bestL, C, cntL, min_leaf);
                 if (bestR > 0) bestR = sweep(Rc, Rk, nr, totR, bestR, C, cntR, min_leaf);
             }
+        } else if (packed_groups) {
+            // a nominal attribute without weights, prices or a minimum leaf size, C <= 4:
+            // each side's class counts in the current group (the rows of one code, which
+            // lie together in the attribute's order) packed 16 bits a class in one word, so
+            // a row is one add and a group's errors (its rows less its largest class) are
+            // read at its end
+            u64 gl = 0, gr = 0;
+            i64 eL = 0, eR = 0, kL = 0, kR = 0;
+            for (i64 q = 0; q < m; ++q) {
+                const u64 one = u64{1} << (16 * cl[q]);
+                const u64 right = u64{0} - static_cast<u64>(sd[q] > t);  // all bits: right
+                gl += one & ~right;
+                gr += one & right;
+                if (q + 1 < m && col[q + 1] == col[q]) continue;
+                eL += group_errors(gl);
+                eR += group_errors(gr);
+                kL += gl != 0;
+                kR += gr != 0;
+                gl = gr = 0;
+            }
+            if (doL && kL >= 2 && eL < bestL) bestL = eL;
+            if (doR && kR >= 2 && eR < bestR) bestR = eR;
         } else {
             std::fill(cntL, cntL + C, 0);
             std::fill(cntR, cntR + C, 0);
