@@ -146,7 +146,7 @@ void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 dL, i32 dR,
     const i64 H = narrow_half(m);
     const i16 tt = static_cast<i16>(t), lst16 = static_cast<i16>(least);
     alignas(64) i16 hi[NW];
-    for (i64 l = 0; l < NW; ++l) hi[l] = static_cast<i16>(((NARROW_LEFT >> l) & 1 ? nL : nR) - least);
+    for (i64 l = 0; l < NW; ++l) hi[l] = static_cast<i16>((narrow_left(l) ? nL : nR) - least);
     for (i64 blk = 0; blk < ln.blocks; ++blk) {
         alignas(64) i16 lo[NW], up[NW];
         const i16 *S = ln.sa16.data() + blk * H * NW;
@@ -178,7 +178,7 @@ void lanes_walk16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 dL, i32 dR,
         alignas(64) i16 d[NW] = {}, n[NW] = {}, flip[NW];
         for (i64 l = 0; l < NW; ++l) {
             lo[l] = BIG, up[l] = -BIG;
-            flip[l] = (NARROW_LEFT >> l) & 1 ? -1 : 0;  // the <= sides take the rows not right
+            flip[l] = narrow_left(l) ? -1 : 0;  // the <= sides take the rows not to the right
         }
         for (i64 q = 0; q < H; ++q) {
             for (i64 l = 0; l < NW; ++l) {
@@ -298,7 +298,7 @@ void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 lea
     const u16 lst16 = static_cast<u16>(least);
     alignas(64) u16 tot[C][NW], size[NW], hi[NW];
     for (i64 l = 0; l < NW; ++l) {
-        const bool left = (NARROW_LEFT >> l) & 1;
+        const bool left = narrow_left(l);
         for (int c = 0; c < C; ++c) tot[c][l] = static_cast<u16>(left ? totL[c] : totR[c]);
         size[l] = static_cast<u16>(left ? nL : nR);
         hi[l] = static_cast<u16>(std::max((left ? nL : nR) - least, 0));
@@ -347,7 +347,7 @@ void lanes_walk_classes16(const Lanes &ln, i64 m, i32 t, i32 nL, i32 nR, i32 lea
         alignas(64) u16 cnt[C][NW] = {}, n[NW] = {}, flip[NW];
         for (i64 l = 0; l < NW; ++l) {
             best[l] = BIG;
-            flip[l] = (NARROW_LEFT >> l) & 1 ? BIG : 0;  // the <= sides take the rows not right
+            flip[l] = narrow_left(l) ? BIG : 0;  // the <= sides take the rows not to the right
         }
         for (i64 q = 0; q < H; ++q) {
             for (i64 l = 0; l < NW; ++l) {

@@ -404,6 +404,8 @@ inline constexpr i64 NARROW_LANES = 4 * LANES;
 inline constexpr std::uint32_t NARROW_LEFT = 0x00FF00FFu;
 static_assert(LANES == 8 && NARROW_LANES == 32, "NARROW_LEFT: 8 lanes per block");
 inline constexpr i64 narrow_half(i64 m) { return (m + 1) / 2; }
+// Whether narrow lane l walks a <= side.
+inline constexpr bool narrow_left(i64 l) { return (NARROW_LEFT >> l) & 1; }
 
 struct Lanes {
     i64 blocks = 0;
